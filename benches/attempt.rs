@@ -1,0 +1,2 @@
+//! Benchmark: judging one attempt.
+fn main() {}

@@ -1,0 +1,2 @@
+//! The `qiyuan` command: serve the trainer, check content.
+fn main() {}

@@ -1,0 +1,3 @@
+//! The rules engines. Pure: no web, no files, no content formats.
+
+pub mod go;
