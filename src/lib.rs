@@ -4,5 +4,7 @@
 //! (lessons and problems, checked against the engines), [`render`] (SVG boards) and
 //! [`web`] (the axum server).
 
+pub mod content;
 pub mod lang;
+pub mod render;
 pub mod rules;

@@ -1,0 +1,887 @@
+//! Go content: `goban` diagrams and Go problems, read from TOML and played through the engine.
+
+use super::diagnostic::{Diagnostic, Locator};
+use super::lines::{LineTree, Step};
+use super::problem::{Problem, Verdict};
+use super::text::Text;
+use super::{Diagram, Frame};
+use crate::lang::Lang;
+use crate::render::{go as draw, Marks};
+use crate::rules::go::select::Ask;
+use crate::rules::go::{Board, Color, Move, Point, Position};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use toml::Spanned;
+
+/// Where a TOML text sits in its file, to turn spans into lines and columns.
+pub(crate) struct Ctx<'a> {
+    pub loc: &'a Locator<'a>,
+    /// Byte offset of the TOML text within the file.
+    pub base: usize,
+}
+
+impl Ctx<'_> {
+    pub fn err(&self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        self.loc.at(self.base + span.start, message)
+    }
+
+    /// The diagnostic for a TOML syntax or shape error.
+    pub fn toml_error(&self, e: &toml::de::Error) -> Diagnostic {
+        let start = e.span().map_or(0, |s| s.start);
+        self.loc
+            .at(self.base + start, e.message().trim().to_string())
+    }
+}
+
+type Points = Vec<Spanned<String>>;
+type Labels = BTreeMap<String, Spanned<String>>;
+
+/// A `goban` block.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DiagramSpec {
+    size: Spanned<u8>,
+    view: Option<Spanned<String>>,
+    board: Option<Spanned<String>>,
+    to_play: Option<Spanned<String>>,
+    caption: Option<String>,
+    #[serde(default)]
+    interactive: bool,
+    #[serde(default)]
+    triangles: Points,
+    #[serde(default)]
+    squares: Points,
+    #[serde(default)]
+    circles: Points,
+    #[serde(default)]
+    crosses: Points,
+    #[serde(default)]
+    labels: Labels,
+    #[serde(default)]
+    liberties: Points,
+    #[serde(default)]
+    steps: Vec<Spanned<StepSpec>>,
+}
+
+/// One `[[steps]]` table of a diagram.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepSpec {
+    play: Option<Spanned<String>>,
+    #[serde(default)]
+    add_black: Points,
+    #[serde(default)]
+    add_white: Points,
+    #[serde(default)]
+    clear: Points,
+    say: Option<String>,
+    #[serde(default)]
+    triangles: Points,
+    #[serde(default)]
+    squares: Points,
+    #[serde(default)]
+    circles: Points,
+    #[serde(default)]
+    crosses: Points,
+    #[serde(default)]
+    labels: Labels,
+    #[serde(default)]
+    liberties: Points,
+}
+
+/// The marks of a diagram, a step or a problem, as written.
+struct MarkSpec<'a> {
+    triangles: &'a Points,
+    squares: &'a Points,
+    circles: &'a Points,
+    crosses: &'a Points,
+    labels: &'a Labels,
+    liberties: &'a Points,
+}
+
+/// A board, a view and the side to play, read from the keys every Go block shares.
+struct Setup {
+    position: Position,
+    view: Option<(Point, Point)>,
+}
+
+fn point(ctx: &Ctx, size: u8, name: &Spanned<String>) -> Result<Point, Diagnostic> {
+    Point::parse(name.get_ref(), size).map_err(|e| ctx.err(name.span(), e.to_string()))
+}
+
+fn points(ctx: &Ctx, size: u8, names: &Points) -> Result<Vec<Point>, Diagnostic> {
+    names.iter().map(|n| point(ctx, size, n)).collect()
+}
+
+fn setup(
+    ctx: &Ctx,
+    size: &Spanned<u8>,
+    view: Option<&Spanned<String>>,
+    board: Option<&Spanned<String>>,
+    to_play: Option<&Spanned<String>>,
+) -> Result<Setup, Diagnostic> {
+    let n = *size.get_ref();
+    if !(2..=25).contains(&n) {
+        return Err(ctx.err(
+            size.span(),
+            format!("board size {n} is not supported: use 2 to 25 (9, 13 and 19 are usual)"),
+        ));
+    }
+    let view = match view {
+        None => None,
+        Some(v) => {
+            let bad = || {
+                ctx.err(
+                    v.span(),
+                    format!(
+                        "view `{}` should be two corners of a rectangle, like \"A1:E5\"",
+                        v.get_ref()
+                    ),
+                )
+            };
+            let (a, b) = v.get_ref().split_once(':').ok_or_else(bad)?;
+            let a = Point::parse(a, n).map_err(|e| ctx.err(v.span(), format!("view: {e}")))?;
+            let b = Point::parse(b, n).map_err(|e| ctx.err(v.span(), format!("view: {e}")))?;
+            Some((
+                Point::new(a.col.min(b.col), a.row.min(b.row)),
+                Point::new(a.col.max(b.col), a.row.max(b.row)),
+            ))
+        }
+    };
+    let board = match board {
+        None => Board::new(n).map_err(|e| ctx.err(size.span(), e.to_string()))?,
+        Some(text) => {
+            let (origin, cols, rows) = match view {
+                Some((tl, br)) => (tl, br.col - tl.col + 1, br.row - tl.row + 1),
+                None => (Point::new(0, 0), n, n),
+            };
+            Board::from_text_at(n, text.get_ref(), origin, cols, rows).map_err(|e| {
+                let what = if view.is_some() {
+                    format!("{e} (with `view`, `board` gives only the viewed rectangle)")
+                } else {
+                    e.to_string()
+                };
+                ctx.err(board_row_span(ctx, text, &e), what)
+            })?
+        }
+    };
+    let color = match to_play {
+        None => Color::Black,
+        Some(c) => Color::parse(c.get_ref()).ok_or_else(|| {
+            ctx.err(
+                c.span(),
+                format!("to_play `{}` should be \"black\" or \"white\"", c.get_ref()),
+            )
+        })?,
+    };
+    Ok(Setup {
+        position: Position::new(board, color),
+        view,
+    })
+}
+
+/// The span of the board row an error speaks of, or of the whole board.
+fn board_row_span(
+    ctx: &Ctx,
+    text: &Spanned<String>,
+    e: &crate::rules::go::BadBoard,
+) -> Range<usize> {
+    use crate::rules::go::BadBoard;
+    let row = match e {
+        BadBoard::RowLength { row, .. } | BadBoard::Character { row, .. } => *row,
+        _ => return text.span(),
+    };
+    let span = text.span();
+    let source = ctx.loc_text(span.clone());
+    let mut offset = 0;
+    let mut seen = 0;
+    for line in source.split_inclusive('\n') {
+        let content = line.trim_matches(|c: char| c == '"' || c == '\'' || c.is_whitespace());
+        if !content.is_empty() {
+            seen += 1;
+            if seen == row {
+                let indent = line.len() - line.trim_start_matches([' ', '\t', '"', '\'']).len();
+                let start = span.start + offset + indent;
+                return start..start + content.len();
+            }
+        }
+        offset += line.len();
+    }
+    span
+}
+
+impl Ctx<'_> {
+    fn loc_text(&self, span: Range<usize>) -> &str {
+        self.loc.slice(self.base + span.start..self.base + span.end)
+    }
+}
+
+fn marks(
+    ctx: &Ctx,
+    board: &Board,
+    spec: &MarkSpec,
+) -> Result<(Marks<Point>, Vec<Point>), Diagnostic> {
+    let size = board.size();
+    let mut labels = Vec::new();
+    for (label, at) in spec.labels {
+        if label.chars().count() > 3 {
+            return Err(ctx.err(
+                at.span(),
+                format!("label `{label}` is too long: use at most 3 characters"),
+            ));
+        }
+        labels.push((label.clone(), point(ctx, size, at)?));
+    }
+    let mut liberties = Vec::new();
+    for name in spec.liberties {
+        let p = point(ctx, size, name)?;
+        if board.get(p).is_none() {
+            return Err(ctx.err(
+                name.span(),
+                format!(
+                    "liberties: {} is empty; name a stone whose chain's liberties to show",
+                    p.name(size)
+                ),
+            ));
+        }
+        liberties.extend(board.liberties(p));
+    }
+    liberties.sort();
+    liberties.dedup();
+    Ok((
+        Marks {
+            triangles: points(ctx, size, spec.triangles)?,
+            squares: points(ctx, size, spec.squares)?,
+            circles: points(ctx, size, spec.circles)?,
+            crosses: points(ctx, size, spec.crosses)?,
+            labels,
+        },
+        liberties,
+    ))
+}
+
+/// A moment of a diagram: the position and what is drawn on it.
+#[derive(Clone, Debug)]
+pub struct GoFrame {
+    /// The position.
+    pub position: Position,
+    /// The last point played, marked on the board.
+    pub last: Option<Point>,
+    /// Shapes and labels.
+    pub marks: Marks<Point>,
+    /// Liberties to mark.
+    pub liberties: Vec<Point>,
+}
+
+/// Reads a `goban` block at byte `base` of the file and plays its steps.
+pub(crate) fn diagram(
+    ctx: &Ctx,
+    body: &str,
+    id: Option<String>,
+    lang: Lang,
+) -> Result<Diagram, Diagnostic> {
+    let spec: DiagramSpec = toml::from_str(body).map_err(|e| ctx.toml_error(&e))?;
+    let setup = setup(
+        ctx,
+        &spec.size,
+        spec.view.as_ref(),
+        spec.board.as_ref(),
+        spec.to_play.as_ref(),
+    )?;
+    let size = *spec.size.get_ref();
+    let title = spec.caption.clone().unwrap_or_default();
+    let mut frames = Vec::new();
+    let (m, libs) = marks(
+        ctx,
+        setup.position.board(),
+        &MarkSpec {
+            triangles: &spec.triangles,
+            squares: &spec.squares,
+            circles: &spec.circles,
+            crosses: &spec.crosses,
+            labels: &spec.labels,
+            liberties: &spec.liberties,
+        },
+    )?;
+    let mut go_frames = vec![(
+        GoFrame {
+            position: setup.position.clone(),
+            last: None,
+            marks: m,
+            liberties: libs,
+        },
+        spec.caption.clone(),
+    )];
+    let mut pos = setup.position;
+    for (n, step) in spec.steps.iter().enumerate() {
+        let n = n + 1;
+        let step_span = step.span();
+        let step = step.get_ref();
+        // Setup changes first, then moves.
+        if !(step.add_black.is_empty() && step.add_white.is_empty() && step.clear.is_empty()) {
+            let mut board = pos.board().clone();
+            for (list, stone, key) in [
+                (&step.add_black, Some(Color::Black), "add_black"),
+                (&step.add_white, Some(Color::White), "add_white"),
+                (&step.clear, None, "clear"),
+            ] {
+                for name in list {
+                    let p = point(ctx, size, name)?;
+                    match (board.get(p), stone) {
+                        (Some(c), Some(_)) => {
+                            return Err(ctx.err(
+                                name.span(),
+                                format!(
+                                    "step {n}: {key} puts a stone on {}, which already has a {} stone; clear it first",
+                                    p.name(size),
+                                    c.as_str()
+                                ),
+                            ))
+                        }
+                        (None, None) => {
+                            return Err(ctx.err(
+                                name.span(),
+                                format!("step {n}: clear names {}, which is already empty", p.name(size)),
+                            ))
+                        }
+                        _ => board.set(p, stone),
+                    }
+                }
+            }
+            pos = Position::new(board, pos.to_play());
+        }
+        let mut last = None;
+        if let Some(play) = &step.play {
+            let moves: Vec<&str> = play.get_ref().split_whitespace().collect();
+            if moves.is_empty() {
+                return Err(ctx.err(play.span(), format!("step {n}: `play` has no moves")));
+            }
+            for mv in moves {
+                let parsed = Move::parse(mv, size)
+                    .map_err(|e| ctx.err(play.span(), format!("step {n}: {e}")))?;
+                let color = pos.to_play();
+                pos = pos.play(parsed).map_err(|e| {
+                    ctx.err(
+                        play.span(),
+                        format!(
+                            "step {n}: {} {} is illegal: {}",
+                            color.as_str(),
+                            parsed.name(size),
+                            e.explain(Lang::En, size)
+                        ),
+                    )
+                })?;
+                last = match parsed {
+                    Move::Play(p) => Some(p),
+                    Move::Pass => None,
+                };
+            }
+        }
+        if step.play.is_none()
+            && step.say.is_none()
+            && step.add_black.is_empty()
+            && step.add_white.is_empty()
+            && step.clear.is_empty()
+        {
+            return Err(ctx.err(
+                step_span,
+                format!("step {n} does nothing: give it `play`, `add_black`, `add_white`, `clear` or `say`"),
+            ));
+        }
+        let (m, libs) = marks(
+            ctx,
+            pos.board(),
+            &MarkSpec {
+                triangles: &step.triangles,
+                squares: &step.squares,
+                circles: &step.circles,
+                crosses: &step.crosses,
+                labels: &step.labels,
+                liberties: &step.liberties,
+            },
+        )?;
+        go_frames.push((
+            GoFrame {
+                position: pos.clone(),
+                last,
+                marks: m,
+                liberties: libs,
+            },
+            step.say.clone(),
+        ));
+    }
+    for (f, say) in &go_frames {
+        let svg = draw::svg(&draw::GoDiagram {
+            board: f.position.board(),
+            view: setup.view,
+            last_move: f.last,
+            marks: &f.marks,
+            liberties: &f.liberties,
+            selected: &[],
+            link: None,
+            lang,
+            title: &title,
+        });
+        frames.push(Frame {
+            svg,
+            say: say.clone(),
+            key: format!(
+                "{:?}|{:?}|{:?}|{:?}",
+                f.position.board(),
+                f.last,
+                f.marks,
+                f.liberties
+            ),
+        });
+    }
+    let _ = spec.interactive;
+    Ok(Diagram {
+        id,
+        caption: spec.caption,
+        frames,
+    })
+}
+
+/// One `[[problem]]` of a Go set.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ProblemSpec {
+    id: Spanned<String>,
+    prompt: Text,
+    size: Spanned<u8>,
+    view: Option<Spanned<String>>,
+    board: Option<Spanned<String>>,
+    to_play: Option<Spanned<String>>,
+    goal: Spanned<String>,
+    #[serde(default)]
+    target: Points,
+    ask: Option<Spanned<String>>,
+    difficulty: Option<Spanned<u8>>,
+    #[serde(default)]
+    solutions: Vec<Spanned<String>>,
+    hint: Option<Text>,
+    explanation: Option<Text>,
+    #[serde(default)]
+    triangles: Points,
+    #[serde(default)]
+    squares: Points,
+    #[serde(default)]
+    circles: Points,
+    #[serde(default)]
+    crosses: Points,
+    #[serde(default)]
+    labels: Labels,
+    #[serde(default)]
+    wrong: Vec<WrongSpec>,
+}
+
+/// A `[[problem.wrong]]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WrongSpec {
+    line: Spanned<String>,
+    why: Text,
+}
+
+/// What a Go problem asks, and the engine's key to it.
+#[derive(Clone, Debug)]
+pub enum GoGoal {
+    /// Capture every one of these stones.
+    Capture(Vec<Point>),
+    /// Click every point of the engine's answer.
+    Select {
+        /// The question.
+        ask: Ask,
+        /// The points that answer it.
+        answer: Vec<Point>,
+    },
+    /// Follow the written lines (`live`, `kill`, `ko`, `best`).
+    Lines,
+}
+
+/// A Go problem, ready to judge attempts.
+#[derive(Clone, Debug)]
+pub struct GoPuzzle {
+    /// The position the learner starts from.
+    pub start: Position,
+    /// The part of the board shown.
+    pub view: Option<(Point, Point)>,
+    /// Marks drawn on the board.
+    pub marks: Marks<Point>,
+    /// What is asked.
+    pub goal: GoGoal,
+    /// Correct and wrong lines.
+    pub lines: LineTree,
+}
+
+const GOALS: &str = "capture, live, kill, ko, best or select";
+
+/// Reads one Go problem; every error found is returned, not only the first.
+pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let setup = setup(
+        ctx,
+        &spec.size,
+        spec.view.as_ref(),
+        spec.board.as_ref(),
+        spec.to_play.as_ref(),
+    )
+    .map_err(|e| vec![e])?;
+    let size = *spec.size.get_ref();
+    let start = setup.position;
+    let marks = match marks(
+        ctx,
+        start.board(),
+        &MarkSpec {
+            triangles: &spec.triangles,
+            squares: &spec.squares,
+            circles: &spec.circles,
+            crosses: &spec.crosses,
+            labels: &spec.labels,
+            liberties: &Vec::new(),
+        },
+    ) {
+        Ok((m, _)) => m,
+        Err(e) => {
+            errors.push(e);
+            Marks::default()
+        }
+    };
+    let goal_name = spec.goal.get_ref().as_str();
+    let needs_lines = goal_name != "select";
+    // Lines: parsed, played through the engine, and built into a tree.
+    let mut lines = LineTree::new();
+    let mut ends = Vec::new();
+    for line in &spec.solutions {
+        match play_line(ctx, &start, line) {
+            Ok((names, end)) => {
+                lines.add_correct(&names);
+                ends.push((line, end));
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    for wrong in &spec.wrong {
+        match play_line(ctx, &start, &wrong.line) {
+            Ok((names, _)) => {
+                if let Err(e) = lines.add_wrong(&names, wrong.why.clone()) {
+                    errors.push(ctx.err(wrong.line.span(), e.to_string()));
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if needs_lines && spec.solutions.is_empty() && goal_name != "capture" {
+        errors.push(ctx.err(
+            spec.goal.span(),
+            format!("goal `{goal_name}` needs `solutions`: the correct lines"),
+        ));
+    }
+    let goal = match goal_name {
+        "capture" => {
+            if spec.target.is_empty() {
+                errors.push(ctx.err(
+                    spec.goal.span(),
+                    "goal `capture` needs `target`: the stones to capture, like [\"E5\"]",
+                ));
+            }
+            if spec.solutions.is_empty() {
+                errors.push(ctx.err(
+                    spec.goal.span(),
+                    "goal `capture` needs `solutions`: at least one line that captures the target",
+                ));
+            }
+            let mut targets = Vec::new();
+            for t in &spec.target {
+                match point(ctx, size, t) {
+                    Ok(p) if start.board().get(p).is_none() => errors.push(ctx.err(
+                        t.span(),
+                        format!(
+                            "target {} is an empty point: name a stone to capture",
+                            p.name(size)
+                        ),
+                    )),
+                    Ok(p) => targets.push(p),
+                    Err(e) => errors.push(e),
+                }
+            }
+            for (line, end) in &ends {
+                if let Some(left) = targets.iter().find(|&&t| end.board().get(t).is_some()) {
+                    errors.push(ctx.err(
+                        line.span(),
+                        format!(
+                            "solution `{}` ends without capturing the target stone on {}",
+                            line.get_ref(),
+                            left.name(size)
+                        ),
+                    ));
+                }
+            }
+            GoGoal::Capture(targets)
+        }
+        "select" => {
+            if !spec.solutions.is_empty() {
+                errors.push(ctx.err(
+                    spec.goal.span(),
+                    "goal `select` takes no `solutions`: the engine computes the answer from `ask`",
+                ));
+            }
+            match &spec.ask {
+                None => {
+                    errors.push(ctx.err(
+                        spec.goal.span(),
+                        "goal `select` needs `ask`, the question, like ask = \"liberties:D4\"",
+                    ));
+                    GoGoal::Lines
+                }
+                Some(ask_text) => match Ask::parse(ask_text.get_ref(), size)
+                    .and_then(|ask| ask.answer(&start).map(|answer| (ask, answer)))
+                {
+                    Err(e) => {
+                        errors.push(ctx.err(ask_text.span(), e.to_string()));
+                        GoGoal::Lines
+                    }
+                    Ok((_, answer)) if answer.is_empty() => {
+                        errors.push(ctx.err(
+                            ask_text.span(),
+                            format!(
+                                "the question `{}` has no answer on this board, so the learner could never finish",
+                                ask_text.get_ref()
+                            ),
+                        ));
+                        GoGoal::Lines
+                    }
+                    Ok((ask, answer)) => GoGoal::Select { ask, answer },
+                },
+            }
+        }
+        "live" | "kill" | "ko" | "best" => GoGoal::Lines,
+        other => {
+            errors.push(ctx.err(
+                spec.goal.span(),
+                format!("unknown goal `{other}`: use {GOALS}"),
+            ));
+            GoGoal::Lines
+        }
+    };
+    if goal_name != "capture" && !spec.target.is_empty() {
+        errors.push(ctx.err(
+            spec.target[0].span(),
+            "`target` is only used with goal = \"capture\"",
+        ));
+    }
+    if goal_name != "select" && spec.ask.is_some() {
+        let ask = spec.ask.as_ref().unwrap();
+        errors.push(ctx.err(ask.span(), "`ask` is only used with goal = \"select\""));
+    }
+    let difficulty = match &spec.difficulty {
+        None => 1,
+        Some(d) if (1..=5).contains(d.get_ref()) => *d.get_ref(),
+        Some(d) => {
+            errors.push(ctx.err(d.span(), "difficulty should be 1 (easiest) to 5"));
+            1
+        }
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Problem {
+        id: spec.id.get_ref().clone(),
+        prompt: spec.prompt,
+        difficulty,
+        hint: spec.hint,
+        explanation: spec.explanation,
+        goal: goal_name.to_string(),
+        puzzle: super::problem::Puzzle::Go(GoPuzzle {
+            start,
+            view: setup.view,
+            marks,
+            goal,
+            lines,
+        }),
+    })
+}
+
+/// The id of a problem spec, with its span, for duplicate checks.
+pub(crate) fn problem_id(spec: &ProblemSpec) -> &Spanned<String> {
+    &spec.id
+}
+
+/// Plays a written line from `start`: returns the canonical move names and the end position.
+fn play_line(
+    ctx: &Ctx,
+    start: &Position,
+    line: &Spanned<String>,
+) -> Result<(Vec<String>, Position), Diagnostic> {
+    let size = start.size();
+    let mut pos = start.clone();
+    let mut names = Vec::new();
+    for (i, text) in line.get_ref().split_whitespace().enumerate() {
+        let mv = Move::parse(text, size)
+            .map_err(|e| ctx.err(line.span(), format!("line `{}`: {e}", line.get_ref())))?;
+        let color = pos.to_play();
+        pos = pos.play(mv).map_err(|e| {
+            ctx.err(
+                line.span(),
+                format!(
+                    "line `{}`: move {} ({} {}) is illegal: {}",
+                    line.get_ref(),
+                    i + 1,
+                    color.as_str(),
+                    mv.name(size),
+                    e.explain(Lang::En, size)
+                ),
+            )
+        })?;
+        names.push(mv.name(size));
+    }
+    if names.is_empty() {
+        return Err(ctx.err(line.span(), "the line has no moves"));
+    }
+    Ok((names, pos))
+}
+
+impl GoPuzzle {
+    /// The position after `moves` (canonical names), if they are all legal.
+    pub fn replay(&self, moves: &[String]) -> Option<Position> {
+        let size = self.start.size();
+        moves.iter().try_fold(self.start.clone(), |pos, m| {
+            pos.play(Move::parse(m, size).ok()?).ok()
+        })
+    }
+
+    /// The canonical name of a move typed as `text` (`d4` → `D4`), if it is one.
+    pub fn canonical(&self, text: &str) -> Option<String> {
+        Move::parse(text, self.start.size())
+            .ok()
+            .map(|m| m.name(self.start.size()))
+    }
+
+    /// Judges the learner's move `play` after `moves` (for `select`: after `picked`).
+    pub fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict {
+        let size = self.start.size();
+        let Some(mv) = self.canonical(play) else {
+            return Verdict::Invalid {
+                why: Text {
+                    zh: format!("“{play}”不是棋盘上的点。"),
+                    en: format!("“{play}” is not a point on this board."),
+                },
+            };
+        };
+        if let GoGoal::Select { ask, answer } = &self.goal {
+            let p = Point::parse(&mv, size).ok();
+            let mut picked: Vec<String> = picked.to_vec();
+            return match p {
+                Some(p) if answer.contains(&p) => {
+                    if !picked.contains(&mv) {
+                        picked.push(mv);
+                    }
+                    let solved = answer.iter().all(|a| picked.contains(&a.name(size)));
+                    Verdict::Found { picked, solved }
+                }
+                _ => Verdict::NotAnswer {
+                    why: miss(*ask, &mv),
+                    picked,
+                },
+            };
+        }
+        if !self.lines.follows(moves) {
+            return Verdict::Invalid {
+                why: Text {
+                    zh: "这些着法不在本题的正解中，请重新开始。".into(),
+                    en: "Those moves are not part of this problem's solution: start again.".into(),
+                },
+            };
+        }
+        let Some(pos) = self.replay(moves) else {
+            return Verdict::Invalid {
+                why: Text {
+                    zh: "这些着法不合规则，请重新开始。".into(),
+                    en: "Those moves break the rules: start again.".into(),
+                },
+            };
+        };
+        let parsed = Move::parse(&mv, size).expect("canonical move parses");
+        let after = match pos.play(parsed) {
+            Ok(after) => after,
+            Err(e) => {
+                return Verdict::Illegal {
+                    reason: Text {
+                        zh: e.explain(Lang::Zh, size),
+                        en: e.explain(Lang::En, size),
+                    },
+                }
+            }
+        };
+        let mut line = moves.to_vec();
+        line.push(mv.clone());
+        match self.lines.step(moves, &mv) {
+            Step::Correct { reply, solved } => {
+                if let Some(r) = reply {
+                    line.push(r.to_string());
+                }
+                Verdict::Correct {
+                    moves: line,
+                    reply: reply.map(String::from),
+                    solved,
+                }
+            }
+            Step::Wrong(w) => {
+                line.extend(w.refutation.iter().cloned());
+                Verdict::Wrong {
+                    why: Some(w.why.clone()),
+                    shown: line,
+                }
+            }
+            Step::Unknown => {
+                if let GoGoal::Capture(targets) = &self.goal {
+                    if targets.iter().all(|&t| after.board().get(t).is_none()) {
+                        return Verdict::Correct {
+                            moves: line,
+                            reply: None,
+                            solved: true,
+                        };
+                    }
+                }
+                Verdict::Wrong {
+                    why: None,
+                    shown: line,
+                }
+            }
+        }
+    }
+}
+
+/// Why a clicked point is not part of a `select` answer.
+fn miss(ask: Ask, point: &str) -> Text {
+    match ask {
+        Ask::Liberties(_) => Text {
+            zh: format!("{point} 不是这块棋的气。气是紧挨着棋子的空交叉点（上下左右）。"),
+            en: format!("{point} is not a liberty of this chain. Liberties are the empty points right next to its stones (up, down, left, right)."),
+        },
+        Ask::Chain(_) => Text {
+            zh: format!("{point} 不属于这块棋：只有上下左右相连的同色棋子才是一块棋。"),
+            en: format!("{point} is not part of this chain: only stones of one colour joined up, down, left or right form a chain."),
+        },
+        Ask::Forbidden(c) => {
+            let (zh, en) = if c == Color::Black { ("黑", "Black") } else { ("白", "White") };
+            Text {
+                zh: format!("{point} 不是{zh}方的禁着点：{zh}可以下在这里。"),
+                en: format!("{point} is not forbidden: {en} may play there."),
+            }
+        }
+        Ask::Captures => Text {
+            zh: format!("下在 {point} 提不掉对方的棋子。"),
+            en: format!("Playing {point} captures nothing."),
+        },
+        Ask::Atari => Text {
+            zh: format!("下在 {point} 不能叫吃对方的棋子。"),
+            en: format!("Playing {point} puts no opponent stones in atari."),
+        },
+        Ask::InAtari(_) => Text {
+            zh: format!("{point} 不是被叫吃的棋子：它不止一口气，或者那里没有这种颜色的棋子。"),
+            en: format!("{point} is not a stone in atari: it has more than one liberty, or no such stone is there."),
+        },
+    }
+}

@@ -1,0 +1,263 @@
+//! The tree of a problem's lines: correct lines, wrong moves and their refutations.
+//!
+//! Moves are kept as the game's canonical move names (`D4`, `e2e4`, `P*5e`), so the tree
+//! serves every game; the game's engine decides legality before the tree is asked.
+
+use super::text::Text;
+
+/// A learner move that the problem's author marked wrong, with its refutation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrongMove {
+    /// The opponent's answer and any further moves, played on the board.
+    pub refutation: Vec<String>,
+    /// Why the move fails.
+    pub why: Text,
+}
+
+/// One node: a move and what may follow it.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Node {
+    /// Correct continuations, in the order the author wrote them.
+    children: Vec<(String, usize)>,
+    /// Wrong learner moves from here (only at the learner's turn).
+    wrong: Vec<(String, WrongMove)>,
+    /// A correct line ends here.
+    ends: bool,
+}
+
+/// The lines of a problem as a tree. The learner moves at even depths (0, 2, …).
+///
+/// ```text
+/// solutions = ["D6", "E4 D5 F5"]     root ─ D6 (end)
+/// wrong     = "F5 D6"                     ├ E4 ─ D5 ─ F5 (end)
+///                                         └ F5 ✗ refuted by D6
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineTree {
+    nodes: Vec<Node>,
+}
+
+/// Where a move leads in the tree.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step<'a> {
+    /// A correct move. `reply` is the opponent's answer, if the line goes on;
+    /// `solved` says whether a line ends with this move (or with the reply).
+    Correct {
+        reply: Option<&'a str>,
+        solved: bool,
+    },
+    /// A move the author marked wrong.
+    Wrong(&'a WrongMove),
+    /// A move the tree does not know.
+    Unknown,
+}
+
+/// Why a wrong line cannot be added to the tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadLine {
+    /// The line is empty.
+    Empty,
+    /// The wrong line follows a correct line all the way: nothing in it is wrong.
+    IsCorrect,
+    /// The wrong line leaves the correct lines at an opponent move (index from 0);
+    /// only the learner's moves can be wrong.
+    LeavesAtReply(usize),
+}
+
+impl std::fmt::Display for BadLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadLine::Empty => f.write_str("the line has no moves"),
+            BadLine::IsCorrect => f.write_str(
+                "every move of this wrong line is in a solution line: nothing in it is wrong",
+            ),
+            BadLine::LeavesAtReply(i) => write!(
+                f,
+                "move {} of this wrong line is an opponent move that no solution line has: a wrong line must follow the solutions up to the learner's wrong move",
+                i + 1
+            ),
+        }
+    }
+}
+
+impl Default for LineTree {
+    fn default() -> Self {
+        LineTree::new()
+    }
+}
+
+impl LineTree {
+    /// An empty tree.
+    pub fn new() -> LineTree {
+        LineTree {
+            nodes: vec![Node::default()],
+        }
+    }
+
+    /// Adds a correct line.
+    pub fn add_correct(&mut self, line: &[String]) {
+        let mut at = 0;
+        for mv in line {
+            at = match self.child(at, mv) {
+                Some(next) => next,
+                None => {
+                    self.nodes.push(Node::default());
+                    let next = self.nodes.len() - 1;
+                    self.nodes[at].children.push((mv.clone(), next));
+                    next
+                }
+            };
+        }
+        self.nodes[at].ends = true;
+    }
+
+    /// Adds a wrong line: correct moves, then the wrong learner move, then its refutation.
+    pub fn add_wrong(&mut self, line: &[String], why: Text) -> Result<(), BadLine> {
+        if line.is_empty() {
+            return Err(BadLine::Empty);
+        }
+        let mut at = 0;
+        for (i, mv) in line.iter().enumerate() {
+            match self.child(at, mv) {
+                Some(next) => at = next,
+                None if i % 2 == 1 => return Err(BadLine::LeavesAtReply(i)),
+                None => {
+                    let wrong = WrongMove {
+                        refutation: line[i + 1..].to_vec(),
+                        why,
+                    };
+                    self.nodes[at].wrong.push((mv.clone(), wrong));
+                    return Ok(());
+                }
+            }
+        }
+        Err(BadLine::IsCorrect)
+    }
+
+    fn child(&self, at: usize, mv: &str) -> Option<usize> {
+        self.nodes[at]
+            .children
+            .iter()
+            .find(|(m, _)| m == mv)
+            .map(|&(_, n)| n)
+    }
+
+    /// Follows `moves` (learner and replies alternating) through correct moves; `None` if
+    /// they leave the tree.
+    fn walk(&self, moves: &[String]) -> Option<usize> {
+        moves.iter().try_fold(0, |at, mv| self.child(at, mv))
+    }
+
+    /// Whether `moves` follow the correct lines (so the learner may go on from there).
+    pub fn follows(&self, moves: &[String]) -> bool {
+        self.walk(moves).is_some()
+    }
+
+    /// What the learner's move `mv` after `moves` is. `moves` must follow the tree.
+    pub fn step(&self, moves: &[String], mv: &str) -> Step<'_> {
+        let Some(at) = self.walk(moves) else {
+            return Step::Unknown;
+        };
+        if let Some(next) = self.child(at, mv) {
+            let node = &self.nodes[next];
+            let reply = node.children.first().map(|(m, n)| (m.as_str(), *n));
+            let solved = node.ends || reply.is_some_and(|(_, n)| self.nodes[n].ends);
+            return Step::Correct {
+                reply: reply.map(|(m, _)| m),
+                solved,
+            };
+        }
+        match self.nodes[at].wrong.iter().find(|(m, _)| m == mv) {
+            Some((_, wrong)) => Step::Wrong(wrong),
+            None => Step::Unknown,
+        }
+    }
+
+    /// The main line: the first correct line written, learner and replies alternating.
+    pub fn main_line(&self) -> Vec<String> {
+        let mut line = Vec::new();
+        let mut at = 0;
+        while let Some((mv, next)) = self.nodes[at].children.first() {
+            line.push(mv.clone());
+            at = *next;
+        }
+        line
+    }
+
+    /// Whether the tree has no line at all.
+    pub fn is_empty(&self) -> bool {
+        self.nodes[0].children.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    fn why() -> Text {
+        Text {
+            zh: "不对".into(),
+            en: "no".into(),
+        }
+    }
+
+    #[test]
+    fn follows_correct_lines_and_replies_with_the_first() {
+        let mut t = LineTree::new();
+        t.add_correct(&line("D6"));
+        t.add_correct(&line("E4 D5 F5"));
+        t.add_correct(&line("E4 C5 C6"));
+        assert_eq!(
+            t.step(&[], "D6"),
+            Step::Correct {
+                reply: None,
+                solved: true
+            }
+        );
+        assert_eq!(
+            t.step(&[], "E4"),
+            Step::Correct {
+                reply: Some("D5"),
+                solved: false
+            }
+        );
+        assert_eq!(
+            t.step(&line("E4 C5"), "C6"),
+            Step::Correct {
+                reply: None,
+                solved: true
+            }
+        );
+        assert_eq!(t.step(&[], "A1"), Step::Unknown);
+        assert_eq!(t.main_line(), line("D6"));
+    }
+
+    #[test]
+    fn wrong_lines_carry_their_refutation() {
+        let mut t = LineTree::new();
+        t.add_correct(&line("E4 D5 F5"));
+        t.add_wrong(&line("F5 D6"), why()).unwrap();
+        t.add_wrong(&line("E4 D5 G5 F5"), why()).unwrap();
+        match t.step(&[], "F5") {
+            Step::Wrong(w) => assert_eq!(w.refutation, line("D6")),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(t.step(&line("E4 D5"), "G5"), Step::Wrong(_)));
+    }
+
+    #[test]
+    fn errors_on_wrong_line_that_is_correct_or_leaves_at_a_reply() {
+        let mut t = LineTree::new();
+        t.add_correct(&line("E4 D5 F5"));
+        assert_eq!(t.add_wrong(&line("E4 D5"), why()), Err(BadLine::IsCorrect));
+        assert_eq!(
+            t.add_wrong(&line("E4 C5 F5"), why()),
+            Err(BadLine::LeavesAtReply(1))
+        );
+        assert_eq!(t.add_wrong(&[], why()), Err(BadLine::Empty));
+    }
+}

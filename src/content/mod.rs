@@ -1,0 +1,458 @@
+//! Content: lessons and problem sets, read from files and checked against the rules engines.
+//!
+//! Everything is loaded once into an immutable [`Library`]; a mistake anywhere becomes a
+//! [`Diagnostic`] with file, line and column, and loading goes on so that every mistake is
+//! reported at once.
+
+mod diagnostic;
+pub mod go;
+mod lesson;
+mod lines;
+mod problem;
+pub mod source;
+mod text;
+
+pub use diagnostic::{Diagnostic, Locator};
+pub use lesson::{LessonText, Segment};
+pub use lines::{LineTree, Step, WrongMove};
+pub use problem::{Problem, ProblemSet, Puzzle, Verdict};
+pub use text::Text;
+
+use crate::lang::Lang;
+use go::Ctx;
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashSet};
+use toml::Spanned;
+
+/// A game the trainer teaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Game {
+    /// 围棋.
+    Go,
+}
+
+impl Game {
+    /// Every game, in the order they are listed.
+    pub const ALL: [Game; 1] = [Game::Go];
+
+    /// The name used in addresses and folders: `go`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Game::Go => "go",
+        }
+    }
+
+    /// The game from its slug.
+    pub fn from_slug(slug: &str) -> Option<Game> {
+        Game::ALL.into_iter().find(|g| g.slug() == slug)
+    }
+
+    /// The game's name in `lang`.
+    pub fn name(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Game::Go, Lang::Zh) => "围棋",
+            (Game::Go, Lang::En) => "Go",
+        }
+    }
+}
+
+/// A board diagram: frames the reader steps through.
+#[derive(Clone, Debug)]
+pub struct Diagram {
+    /// The `id=` given after the block's kind.
+    pub id: Option<String>,
+    /// Text under the first frame.
+    pub caption: Option<String>,
+    /// The starting position, then one frame per step.
+    pub frames: Vec<Frame>,
+}
+
+/// One frame of a diagram.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// The picture, as inline SVG.
+    pub svg: String,
+    /// What the step says.
+    pub say: Option<String>,
+    /// Everything drawn, as text: twin lessons must have equal keys.
+    pub key: String,
+}
+
+/// A lesson in both languages.
+#[derive(Clone, Debug)]
+pub struct Lesson {
+    /// The name in addresses: `captures` for `03-captures.zh.md`.
+    pub slug: String,
+    /// The number that orders lessons.
+    pub number: u32,
+    /// The Chinese version.
+    pub zh: LessonText,
+    /// The English version.
+    pub en: LessonText,
+}
+
+impl Lesson {
+    /// The version in `lang`.
+    pub fn text(&self, lang: Lang) -> &LessonText {
+        match lang {
+            Lang::Zh => &self.zh,
+            Lang::En => &self.en,
+        }
+    }
+}
+
+/// The lessons and problem sets of one game.
+#[derive(Clone, Debug)]
+pub struct Shelf {
+    /// The game.
+    pub game: Game,
+    /// Lessons, by number.
+    pub lessons: Vec<Lesson>,
+    /// Problem sets, by `order` then slug.
+    pub sets: Vec<ProblemSet>,
+}
+
+impl Shelf {
+    /// The lesson with this slug.
+    pub fn lesson(&self, slug: &str) -> Option<&Lesson> {
+        self.lessons.iter().find(|l| l.slug == slug)
+    }
+
+    /// The set with this slug.
+    pub fn set(&self, slug: &str) -> Option<&ProblemSet> {
+        self.sets.iter().find(|s| s.slug == slug)
+    }
+}
+
+/// All content, checked and ready to serve.
+#[derive(Clone, Debug, Default)]
+pub struct Library {
+    /// One shelf per game that has content, in [`Game::ALL`] order.
+    pub shelves: Vec<Shelf>,
+}
+
+impl Library {
+    /// The shelf of `game`, if it has content.
+    pub fn shelf(&self, game: Game) -> Option<&Shelf> {
+        self.shelves.iter().find(|s| s.game == game)
+    }
+
+    /// How many problems there are in all.
+    pub fn problem_count(&self) -> usize {
+        self.shelves
+            .iter()
+            .flat_map(|s| &s.sets)
+            .map(|s| s.problems.len())
+            .sum()
+    }
+
+    /// Loads every file (`(path, text)`, paths relative to the content folder with `/`).
+    /// Returns what could be loaded and every problem found, sorted by file and line.
+    pub fn load(files: &[(String, String)]) -> (Library, Vec<Diagnostic>) {
+        let mut errors = Vec::new();
+        let mut shelves: BTreeMap<Game, Shelf> = BTreeMap::new();
+        let mut lesson_files: BTreeMap<(Game, u32, String), [Option<LessonText>; 2]> =
+            BTreeMap::new();
+        let mut paths_of: BTreeMap<(Game, u32, String), [Option<&str>; 2]> = BTreeMap::new();
+        for (path, text) in files {
+            let parts: Vec<&str> = path.split('/').collect();
+            let (kind, game, name) = match parts.as_slice() {
+                [kind @ ("lessons" | "problems"), game, name] => (*kind, *game, *name),
+                _ => continue,
+            };
+            if name.starts_with('.') {
+                continue;
+            }
+            let Some(game) = Game::from_slug(game) else {
+                errors.push(Locator::new(path, text).at(
+                    0,
+                    format!(
+                        "unknown game folder `{game}`: use {}",
+                        Game::ALL.map(|g| g.slug()).join(", ")
+                    ),
+                ));
+                continue;
+            };
+            let shelf = shelves.entry(game).or_insert_with(|| Shelf {
+                game,
+                lessons: Vec::new(),
+                sets: Vec::new(),
+            });
+            if kind == "lessons" {
+                let Some((number, slug, lang)) = lesson_name(name) else {
+                    if name.ends_with(".md") {
+                        errors.push(Locator::new(path, text).at(
+                            0,
+                            format!("lesson file name `{name}` should look like `03-captures.zh.md`: a number, a slug of lowercase letters, digits and `-`, then `.zh.md` or `.en.md`"),
+                        ));
+                    }
+                    continue;
+                };
+                let (lesson, errs) = lesson::parse(path, text, lang);
+                errors.extend(errs);
+                let i = lang_index(lang);
+                let key = (game, number, slug);
+                paths_of.entry(key.clone()).or_default()[i] = Some(path);
+                lesson_files.entry(key).or_default()[i] = lesson;
+            } else if let Some(slug) = name.strip_suffix(".toml") {
+                if !is_slug(slug) {
+                    errors.push(Locator::new(path, text).at(
+                        0,
+                        format!("problem set file name `{name}` should be a slug of lowercase letters, digits and `-`, like `captures.toml`"),
+                    ));
+                    continue;
+                }
+                match load_set(game, slug, path, text) {
+                    Ok(set) => shelf.sets.push(set),
+                    Err(errs) => errors.extend(errs),
+                }
+            }
+        }
+        // Pair the two languages of each lesson.
+        let mut slugs_seen: HashSet<(Game, String)> = HashSet::new();
+        for ((game, number, slug), [zh, en]) in lesson_files {
+            let paths = paths_of[&(game, number, slug.clone())];
+            for (have, missing) in [(0, 1), (1, 0)] {
+                if let (Some(p), None) = (paths[have], paths[missing]) {
+                    let twin = p.replace(
+                        &format!(".{}.md", Lang::ALL[have].code()),
+                        &format!(".{}.md", Lang::ALL[missing].code()),
+                    );
+                    let text = files.iter().find(|(q, _)| q == p).map_or("", |(_, t)| t);
+                    errors.push(Locator::new(p, text).at(
+                        0,
+                        format!("the {} version `{twin}` is missing: every lesson is written in both zh and en", if missing == 0 { "Chinese" } else { "English" }),
+                    ));
+                }
+            }
+            if !slugs_seen.insert((game, slug.clone())) {
+                let p = paths[0].or(paths[1]).unwrap_or_default();
+                let text = files.iter().find(|(q, _)| q == p).map_or("", |(_, t)| t);
+                errors.push(Locator::new(p, text).at(
+                    0,
+                    format!("another lesson is already called `{slug}`: lesson slugs must differ"),
+                ));
+                continue;
+            }
+            let (Some(zh), Some(en)) = (zh, en) else {
+                continue;
+            };
+            if let Some(e) = twin_mismatch(&zh, &en, files) {
+                errors.push(e);
+                continue;
+            }
+            if let Some(shelf) = shelves.get_mut(&game) {
+                shelf.lessons.push(Lesson {
+                    slug,
+                    number,
+                    zh,
+                    en,
+                });
+            }
+        }
+        // Sets may name the lesson they practise.
+        for shelf in shelves.values_mut() {
+            shelf
+                .sets
+                .sort_by(|a, b| (a.order, &a.slug).cmp(&(b.order, &b.slug)));
+            shelf.lessons.sort_by_key(|l| l.number);
+            for set in &shelf.sets {
+                if let Some(lesson) = &set.lesson {
+                    if !shelf.lessons.iter().any(|l| &l.slug == lesson)
+                        && !lesson_exists_in_files(files, shelf.game, lesson)
+                    {
+                        let text = files
+                            .iter()
+                            .find(|(q, _)| q == &set.path)
+                            .map_or("", |(_, t)| t);
+                        let offset = text.find(&format!("\"{lesson}\"")).unwrap_or(0);
+                        errors.push(Locator::new(&set.path, text).at(
+                            offset,
+                            format!(
+                                "set names lesson `{lesson}`, but there is no such {} lesson",
+                                shelf.game.name(Lang::En)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        errors.sort_by(|a, b| (&a.path, a.line, a.col).cmp(&(&b.path, b.line, b.col)));
+        let library = Library {
+            shelves: shelves
+                .into_values()
+                .filter(|s| !s.lessons.is_empty() || !s.sets.is_empty())
+                .collect(),
+        };
+        (library, errors)
+    }
+}
+
+fn lang_index(lang: Lang) -> usize {
+    match lang {
+        Lang::Zh => 0,
+        Lang::En => 1,
+    }
+}
+
+fn is_slug(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// Splits `03-captures.zh.md` into (3, "captures", Zh).
+fn lesson_name(name: &str) -> Option<(u32, String, Lang)> {
+    let stem = name.strip_suffix(".md")?;
+    let (stem, lang) = stem.rsplit_once('.')?;
+    let lang = match lang {
+        "zh" => Lang::Zh,
+        "en" => Lang::En,
+        _ => return None,
+    };
+    let (number, slug) = stem.split_once('-')?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) || !is_slug(slug) {
+        return None;
+    }
+    Some((number.parse().ok()?, slug.to_string(), lang))
+}
+
+fn lesson_exists_in_files(files: &[(String, String)], game: Game, slug: &str) -> bool {
+    files.iter().any(|(p, _)| {
+        p.strip_prefix(&format!("lessons/{}/", game.slug()))
+            .and_then(lesson_name)
+            .is_some_and(|(_, s, _)| s == slug)
+    })
+}
+
+/// The first difference between the diagrams of a lesson's two versions.
+fn twin_mismatch(
+    zh: &LessonText,
+    en: &LessonText,
+    files: &[(String, String)],
+) -> Option<Diagnostic> {
+    let text_of = |p: &str| {
+        files
+            .iter()
+            .find(|(q, _)| q == p)
+            .map_or("", |(_, t)| t.as_str())
+    };
+    if zh.diagrams.len() != en.diagrams.len() {
+        return Some(Locator::new(&en.path, text_of(&en.path)).at(
+            0,
+            format!(
+                "this version has {} diagrams but `{}` has {}: both versions must show the same diagrams",
+                en.diagrams.len(),
+                zh.path,
+                zh.diagrams.len()
+            ),
+        ));
+    }
+    for (i, (a, b)) in zh.diagrams.iter().zip(&en.diagrams).enumerate() {
+        let same = a.frames.len() == b.frames.len()
+            && a.frames.iter().zip(&b.frames).all(|(x, y)| x.key == y.key);
+        if !same {
+            let text = text_of(&en.path);
+            let offset = nth_diagram_offset(text, i).unwrap_or(0);
+            return Some(Locator::new(&en.path, text).at(
+                offset,
+                format!(
+                    "diagram {} differs from diagram {} of `{}`: both versions must have the same boards, moves and marks",
+                    i + 1,
+                    i + 1,
+                    zh.path
+                ),
+            ));
+        }
+    }
+    None
+}
+
+fn nth_diagram_offset(text: &str, n: usize) -> Option<usize> {
+    text.match_indices("```goban").nth(n).map(|(i, _)| i)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetFile {
+    set: SetSpec,
+    #[serde(default)]
+    problem: Vec<go::ProblemSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetSpec {
+    title: Text,
+    summary: Option<Text>,
+    lesson: Option<Spanned<String>>,
+    #[serde(default)]
+    order: i64,
+}
+
+fn load_set(game: Game, slug: &str, path: &str, text: &str) -> Result<ProblemSet, Vec<Diagnostic>> {
+    let loc = Locator::new(path, text);
+    let ctx = Ctx { loc: &loc, base: 0 };
+    let file: SetFile = toml::from_str(text).map_err(|e| vec![ctx.toml_error(&e)])?;
+    let mut errors = Vec::new();
+    let mut problems = Vec::new();
+    let mut ids: HashSet<String> = HashSet::new();
+    if file.problem.is_empty() {
+        errors.push(loc.at(0, "the set has no problems: add [[problem]] tables"));
+    }
+    for spec in file.problem {
+        let id = go::problem_id(&spec).clone();
+        if !ids.insert(id.get_ref().clone()) {
+            errors.push(ctx.err(
+                id.span(),
+                format!(
+                    "problem id `{}` is used twice in this set: ids must differ",
+                    id.get_ref()
+                ),
+            ));
+        }
+        if !is_slug(id.get_ref()) {
+            errors.push(ctx.err(
+                id.span(),
+                format!(
+                    "problem id `{}` should use only lowercase letters, digits and `-`",
+                    id.get_ref()
+                ),
+            ));
+        }
+        match game {
+            Game::Go => match go::problem(&ctx, spec) {
+                Ok(p) => problems.push(p),
+                Err(errs) => errors.extend(errs),
+            },
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(ProblemSet {
+        slug: slug.to_string(),
+        path: path.to_string(),
+        title: file.set.title,
+        summary: file.set.summary,
+        lesson: file.set.lesson.map(|l| l.into_inner()),
+        order: file.set.order,
+        problems,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_lesson_file_names() {
+        assert_eq!(
+            lesson_name("03-captures.zh.md"),
+            Some((3, "captures".into(), Lang::Zh))
+        );
+        assert_eq!(lesson_name("captures.zh.md"), None);
+        assert_eq!(lesson_name("03-captures.fr.md"), None);
+        assert_eq!(lesson_name("03-Captures.en.md"), None);
+    }
+}

@@ -1,0 +1,33 @@
+//! Text written in both languages.
+
+use crate::lang::Lang;
+use serde::Deserialize;
+
+/// The same words in Chinese and English: `{ zh = "…", en = "…" }` in TOML.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    /// 简体中文.
+    pub zh: String,
+    /// English.
+    pub en: String,
+}
+
+impl Text {
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Zh => &self.zh,
+            Lang::En => &self.en,
+        }
+    }
+
+    /// The same text in both languages (for names such as `D4`).
+    pub fn both(s: impl Into<String>) -> Text {
+        let s = s.into();
+        Text {
+            zh: s.clone(),
+            en: s,
+        }
+    }
+}
