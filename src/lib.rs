@@ -8,3 +8,4 @@ pub mod content;
 pub mod lang;
 pub mod render;
 pub mod rules;
+pub mod web;

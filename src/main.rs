@@ -80,6 +80,40 @@ fn check(dir: Option<PathBuf>) -> anyhow::Result<ExitCode> {
 }
 
 fn serve(addr: SocketAddr, content: Option<PathBuf>) -> anyhow::Result<ExitCode> {
-    let _ = (addr, content);
-    anyhow::bail!("the server is not built yet")
+    let state = match &content {
+        None => qiyuan::web::AppState::embedded(),
+        Some(dir) => {
+            let state = qiyuan::web::AppState::folder(source::Folder::new(dir));
+            let snap = state.snapshot();
+            for e in snap.errors.iter() {
+                eprintln!("{e}");
+            }
+            state
+        }
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let shown = if addr.ip().is_unspecified() {
+            format!(
+                "http://127.0.0.1:{} (and this machine's LAN address)",
+                addr.port()
+            )
+        } else {
+            format!("http://{addr}")
+        };
+        match &content {
+            Some(dir) => println!("qiyuan: serving {} on {shown}", dir.display()),
+            None => println!("qiyuan: serving on {shown}"),
+        }
+        axum::serve(listener, qiyuan::web::app(state))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .context("serving")?;
+        Ok(ExitCode::SUCCESS)
+    })
 }

@@ -153,6 +153,11 @@ impl LineTree {
         self.walk(moves).is_some()
     }
 
+    /// Whether a correct line ends after `moves` (the problem is solved there).
+    pub fn ends_at(&self, moves: &[String]) -> bool {
+        self.walk(moves).is_some_and(|at| self.nodes[at].ends)
+    }
+
     /// What the learner's move `mv` after `moves` is. `moves` must follow the tree.
     pub fn step(&self, moves: &[String], mv: &str) -> Step<'_> {
         let Some(at) = self.walk(moves) else {

@@ -1,0 +1,155 @@
+//! Interface strings in both languages, and choosing the learner's language.
+
+use crate::lang::Lang;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// Every string of the interface, read from `locales/{zh,en}.toml`.
+///
+/// A key missing from either file, or an unknown key, fails the build's tests and the start.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct Ui {
+    pub site_name: String,
+    pub tagline: String,
+    pub home_intro: String,
+    pub language: String,
+    pub lessons: String,
+    pub problem_sets: String,
+    pub lesson_count: String,
+    pub problem_count: String,
+    pub start_here: String,
+    pub prev_step: String,
+    pub next_step: String,
+    pub step_of: String,
+    pub start_position: String,
+    pub practise: String,
+    pub back_to: String,
+    pub difficulty: String,
+    pub black_to_play: String,
+    pub white_to_play: String,
+    pub hint: String,
+    pub show_solution: String,
+    pub solution_is: String,
+    pub retry: String,
+    pub take_back: String,
+    pub next_problem: String,
+    pub all_problems: String,
+    pub correct: String,
+    pub opponent_replied: String,
+    pub solved: String,
+    pub wrong: String,
+    pub wrong_general: String,
+    pub wrong_refuted: String,
+    pub illegal: String,
+    pub found: String,
+    pub not_answer: String,
+    pub select_progress: String,
+    pub your_move: String,
+    pub your_pick: String,
+    pub explanation: String,
+    pub content_errors: String,
+    pub not_found: String,
+    pub home: String,
+    pub problem: String,
+    pub of_set: String,
+    pub keyboard_help: String,
+}
+
+impl Ui {
+    /// The strings for `lang`.
+    pub fn get(lang: Lang) -> &'static Ui {
+        static UI: OnceLock<[Ui; 2]> = OnceLock::new();
+        let all = UI.get_or_init(|| {
+            let read = |text: &str, name: &str| -> Ui {
+                toml::from_str(text).unwrap_or_else(|e| panic!("locales/{name}.toml: {e}"))
+            };
+            [
+                read(include_str!("../../locales/zh.toml"), "zh"),
+                read(include_str!("../../locales/en.toml"), "en"),
+            ]
+        });
+        match lang {
+            Lang::Zh => &all[0],
+            Lang::En => &all[1],
+        }
+    }
+}
+
+/// Replaces `{name}` in `template` with each value.
+///
+/// ```
+/// use qiyuan::web::i18n::fill;
+/// assert_eq!(fill("{found} of {total}", &[("found", "2"), ("total", "5")]), "2 of 5");
+/// ```
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = template.to_string();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+/// Chooses the language: `?lang=`, then the `lang` cookie, then `Accept-Language`, else zh.
+pub fn negotiate(query: Option<&str>, cookie: Option<&str>, accept: Option<&str>) -> Lang {
+    if let Some(l) = query.and_then(Lang::parse) {
+        return l;
+    }
+    if let Some(l) = cookie.and_then(|c| {
+        c.split(';')
+            .filter_map(|kv| kv.trim().split_once('='))
+            .find(|(k, _)| *k == "lang")
+            .and_then(|(_, v)| Lang::parse(v))
+    }) {
+        return l;
+    }
+    if let Some(accept) = accept {
+        // Highest quality first; ties keep their order.
+        let mut ranked: Vec<(f32, usize, Lang)> = accept
+            .split(',')
+            .enumerate()
+            .filter_map(|(i, part)| {
+                let mut it = part.split(';');
+                let lang = Lang::parse(it.next()?)?;
+                let q = it
+                    .find_map(|p| p.trim().strip_prefix("q="))
+                    .and_then(|q| q.parse().ok())
+                    .unwrap_or(1.0);
+                (q > 0.0).then_some((q, i, lang))
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        if let Some((_, _, l)) = ranked.first() {
+            return *l;
+        }
+    }
+    Lang::Zh
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_locales_load() {
+        assert_eq!(Ui::get(Lang::Zh).site_name, "棋院");
+        assert_eq!(Ui::get(Lang::En).site_name, "qiyuan");
+    }
+
+    #[test]
+    fn chooses_language_in_order() {
+        assert_eq!(negotiate(Some("en"), Some("lang=zh"), None), Lang::En);
+        assert_eq!(
+            negotiate(None, Some("a=b; lang=en"), Some("zh-CN")),
+            Lang::En
+        );
+        assert_eq!(
+            negotiate(None, None, Some("fr;q=1, en-GB;q=0.8, zh;q=0.5")),
+            Lang::En
+        );
+        assert_eq!(negotiate(None, None, Some("de, fr")), Lang::Zh);
+        assert_eq!(negotiate(None, None, None), Lang::Zh);
+        assert_eq!(negotiate(Some("xx"), None, Some("en")), Lang::En);
+    }
+}

@@ -1,0 +1,896 @@
+//! HTML pages: home, game index, lessons with step diagrams, problem sets and problems.
+
+use super::i18n::{fill, negotiate, Ui};
+use super::state::{AppState, Snapshot};
+use crate::content::go::{GoGoal, GoPuzzle};
+use crate::content::{Diagram, Game, Lesson, Problem, ProblemSet, Puzzle, Segment, Shelf, Verdict};
+use crate::lang::Lang;
+use crate::render::go as draw;
+use crate::rules::go::{Color, Move, Point};
+use askama::Template;
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use std::convert::Infallible;
+
+/// Characters escaped in query values: everything but letters, digits and `, - _ . *`.
+const QUERY: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b',')
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'*');
+
+pub(crate) fn enc(s: &str) -> String {
+    utf8_percent_encode(s, QUERY).to_string()
+}
+
+/// What every page needs from the request: the language and the address.
+pub(crate) struct Req {
+    pub lang: Lang,
+    /// `?lang=` was given: remember it in a cookie.
+    pub chosen: bool,
+    pub path: String,
+    pub query: Vec<(String, String)>,
+}
+
+impl Req {
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn ui(&self) -> &'static Ui {
+        Ui::get(self.lang)
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Req {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Req, Infallible> {
+        let query: Vec<(String, String)> = Query::try_from_uri(&parts.uri)
+            .map(|Query(q)| q)
+            .unwrap_or_default();
+        let header = |name| {
+            parts
+                .headers
+                .get(name)
+                .and_then(|v: &HeaderValue| v.to_str().ok())
+        };
+        let asked = query
+            .iter()
+            .find(|(k, _)| k == "lang")
+            .map(|(_, v)| v.as_str());
+        let lang = negotiate(
+            asked,
+            header(header::COOKIE),
+            header(header::ACCEPT_LANGUAGE),
+        );
+        Ok(Req {
+            lang,
+            chosen: asked.and_then(Lang::parse).is_some(),
+            path: parts.uri.path().to_string(),
+            query,
+        })
+    }
+}
+
+/// The frame around every page.
+pub(crate) struct Chrome {
+    pub lang: Lang,
+    pub ui: &'static Ui,
+    pub title: String,
+    pub switch_href: String,
+    pub switch_label: &'static str,
+    pub errors: Vec<String>,
+}
+
+impl Chrome {
+    fn new(req: &Req, snap: &Snapshot, title: String) -> Chrome {
+        let other = req.lang.other();
+        let mut query: Vec<String> = req
+            .query
+            .iter()
+            .filter(|(k, _)| k != "lang" && k != "play")
+            .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
+            .collect();
+        query.push(format!("lang={}", other.code()));
+        Chrome {
+            lang: req.lang,
+            ui: req.ui(),
+            title,
+            switch_href: format!("{}?{}", req.path, query.join("&")),
+            switch_label: match other {
+                Lang::Zh => "中文",
+                Lang::En => "English",
+            },
+            errors: snap.errors.iter().take(30).map(|e| e.to_string()).collect(),
+        }
+    }
+}
+
+fn respond(req: &Req, status: StatusCode, html: Result<String, askama::Error>) -> Response {
+    let html = match html {
+        Ok(h) => h,
+        Err(e) => {
+            return (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("template error: {e}"),
+            )
+                .into_response()
+        }
+    };
+    let mut response = (status, Html(html)).into_response();
+    if req.chosen {
+        if let Ok(v) = HeaderValue::from_str(&format!(
+            "lang={}; Path=/; Max-Age=31536000; SameSite=Lax",
+            req.lang.code()
+        )) {
+            response.headers_mut().insert(header::SET_COOKIE, v);
+        }
+    }
+    response
+}
+
+/// A link with a title and an optional line under it.
+pub(crate) struct Item {
+    pub href: String,
+    pub title: String,
+    pub note: String,
+}
+
+struct GameCard {
+    name: &'static str,
+    href: String,
+    lessons: Vec<Item>,
+    sets: Vec<Item>,
+    counts: String,
+}
+
+fn game_card(shelf: &Shelf, lang: Lang) -> GameCard {
+    let ui = Ui::get(lang);
+    let g = shelf.game.slug();
+    let problems: usize = shelf.sets.iter().map(|s| s.problems.len()).sum();
+    GameCard {
+        name: shelf.game.name(lang),
+        href: format!("/{g}"),
+        lessons: shelf
+            .lessons
+            .iter()
+            .map(|l| Item {
+                href: format!("/{g}/lessons/{}", l.slug),
+                title: l.text(lang).title.clone(),
+                note: l.text(lang).summary.clone().unwrap_or_default(),
+            })
+            .collect(),
+        sets: shelf
+            .sets
+            .iter()
+            .map(|s| Item {
+                href: format!("/{g}/problems/{}", s.slug),
+                title: s.title.get(lang).to_string(),
+                note: fill(&ui.problem_count, &[("n", &s.problems.len().to_string())]),
+            })
+            .collect(),
+        counts: format!(
+            "{} · {}",
+            fill(&ui.lesson_count, &[("n", &shelf.lessons.len().to_string())]),
+            fill(&ui.problem_count, &[("n", &problems.to_string())])
+        ),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "home.html")]
+struct HomePage {
+    chrome: Chrome,
+    games: Vec<GameCard>,
+}
+
+/// `GET /`.
+pub async fn home(State(state): State<AppState>, req: Req) -> Response {
+    let snap = state.snapshot();
+    let page = HomePage {
+        chrome: Chrome::new(&req, &snap, req.ui().site_name.clone()),
+        games: snap
+            .library
+            .shelves
+            .iter()
+            .map(|s| game_card(s, req.lang))
+            .collect(),
+    };
+    respond(&req, StatusCode::OK, page.render())
+}
+
+#[derive(Template)]
+#[template(path = "game.html")]
+struct GamePage {
+    chrome: Chrome,
+    game: GameCard,
+}
+
+/// `GET /{game}`.
+pub async fn game(State(state): State<AppState>, req: Req, Path(game): Path<String>) -> Response {
+    let snap = state.snapshot();
+    let Some(shelf) = Game::from_slug(&game).and_then(|g| snap.library.shelf(g)) else {
+        return missing(&req, &snap);
+    };
+    let card = game_card(shelf, req.lang);
+    let page = GamePage {
+        chrome: Chrome::new(&req, &snap, card.name.to_string()),
+        game: card,
+    };
+    respond(&req, StatusCode::OK, page.render())
+}
+
+#[derive(Template)]
+#[template(path = "diagram.html")]
+struct DiagramView<'a> {
+    ui: &'static Ui,
+    anchor: String,
+    svg: &'a str,
+    say: Option<&'a str>,
+    step: usize,
+    total: usize,
+    step_label: String,
+    prev_href: Option<String>,
+    next_href: Option<String>,
+    fragment_base: String,
+}
+
+/// Steps of every diagram of a lesson, from `?s=0,2,1`.
+fn steps_from(req: &Req, diagrams: &[Diagram]) -> Vec<usize> {
+    let given: Vec<usize> = req
+        .param("s")
+        .unwrap_or("")
+        .split(',')
+        .map(|s| s.trim().parse().unwrap_or(0))
+        .collect();
+    diagrams
+        .iter()
+        .enumerate()
+        .map(|(i, d)| given.get(i).copied().unwrap_or(0).min(d.frames.len() - 1))
+        .collect()
+}
+
+fn render_diagram(
+    req: &Req,
+    game: Game,
+    lesson: &Lesson,
+    diagrams: &[Diagram],
+    steps: &[usize],
+    index: usize,
+) -> String {
+    let ui = req.ui();
+    let d = &diagrams[index];
+    let step = steps[index];
+    let frame = &d.frames[step];
+    let total = d.frames.len() - 1;
+    let base = format!("/{}/lessons/{}", game.slug(), lesson.slug);
+    let anchor = match &d.id {
+        Some(id) => format!("d-{id}"),
+        None => format!("d{}", index + 1),
+    };
+    let href = |s: usize| {
+        let mut all = steps.to_vec();
+        all[index] = s;
+        let list: Vec<String> = all.iter().map(|n| n.to_string()).collect();
+        format!("{base}?s={}#{anchor}", list.join(","))
+    };
+    let say = if step == 0 {
+        d.caption.as_deref()
+    } else {
+        frame.say.as_deref()
+    };
+    DiagramView {
+        ui,
+        anchor: anchor.clone(),
+        svg: &frame.svg,
+        say,
+        step,
+        total,
+        step_label: if step == 0 {
+            ui.start_position.clone()
+        } else {
+            fill(
+                &ui.step_of,
+                &[("i", &step.to_string()), ("n", &total.to_string())],
+            )
+        },
+        prev_href: (step > 0).then(|| href(step - 1)),
+        next_href: (step < total).then(|| href(step + 1)),
+        fragment_base: format!("{base}/diagram/{index}"),
+    }
+    .render()
+    .unwrap_or_default()
+}
+
+#[derive(Template)]
+#[template(path = "lesson.html")]
+struct LessonPage {
+    chrome: Chrome,
+    game_name: &'static str,
+    game_href: String,
+    title: String,
+    parts: Vec<String>,
+    prev: Option<Item>,
+    next: Option<Item>,
+    practise: Vec<Item>,
+}
+
+/// `GET /{game}/lessons/{slug}`.
+pub async fn lesson(
+    State(state): State<AppState>,
+    req: Req,
+    Path((game, slug)): Path<(String, String)>,
+) -> Response {
+    let snap = state.snapshot();
+    let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
+        return missing(&req, &snap);
+    };
+    let text = lesson.text(req.lang);
+    let steps = steps_from(&req, &text.diagrams);
+    let parts = text
+        .body
+        .iter()
+        .map(|seg| match seg {
+            Segment::Html(h) => h.clone(),
+            Segment::Diagram(i) => {
+                render_diagram(&req, shelf.game, lesson, &text.diagrams, &steps, *i)
+            }
+        })
+        .collect();
+    let i = shelf
+        .lessons
+        .iter()
+        .position(|l| l.slug == lesson.slug)
+        .unwrap_or(0);
+    let link = |l: &Lesson| Item {
+        href: format!("/{}/lessons/{}", shelf.game.slug(), l.slug),
+        title: l.text(req.lang).title.clone(),
+        note: String::new(),
+    };
+    let page = LessonPage {
+        chrome: Chrome::new(&req, &snap, text.title.clone()),
+        game_name: shelf.game.name(req.lang),
+        game_href: format!("/{}", shelf.game.slug()),
+        title: text.title.clone(),
+        parts,
+        prev: i
+            .checked_sub(1)
+            .and_then(|j| shelf.lessons.get(j))
+            .map(link),
+        next: shelf.lessons.get(i + 1).map(link),
+        practise: shelf
+            .sets
+            .iter()
+            .filter(|s| s.lesson.as_deref() == Some(lesson.slug.as_str()))
+            .map(|s| Item {
+                href: format!("/{}/problems/{}", shelf.game.slug(), s.slug),
+                title: s.title.get(req.lang).to_string(),
+                note: fill(
+                    &req.ui().problem_count,
+                    &[("n", &s.problems.len().to_string())],
+                ),
+            })
+            .collect(),
+    };
+    respond(&req, StatusCode::OK, page.render())
+}
+
+fn find_lesson<'a>(snap: &'a Snapshot, game: &str, slug: &str) -> Option<(&'a Shelf, &'a Lesson)> {
+    let shelf = Game::from_slug(game).and_then(|g| snap.library.shelf(g))?;
+    Some((shelf, shelf.lesson(slug)?))
+}
+
+/// `GET /{game}/lessons/{slug}/diagram/{index}?s=…`: one diagram figure, for the script.
+pub async fn diagram(
+    State(state): State<AppState>,
+    req: Req,
+    Path((game, slug, index)): Path<(String, String, usize)>,
+) -> Response {
+    let snap = state.snapshot();
+    let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let text = lesson.text(req.lang);
+    if index >= text.diagrams.len() {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let steps = steps_from(&req, &text.diagrams);
+    Html(render_diagram(
+        &req,
+        shelf.game,
+        lesson,
+        &text.diagrams,
+        &steps,
+        index,
+    ))
+    .into_response()
+}
+
+#[derive(Template)]
+#[template(path = "set.html")]
+struct SetPage {
+    chrome: Chrome,
+    game_name: &'static str,
+    game_href: String,
+    title: String,
+    summary: String,
+    lesson: Option<Item>,
+    problems: Vec<Item>,
+}
+
+/// `GET /{game}/problems/{set}`.
+pub async fn set(
+    State(state): State<AppState>,
+    req: Req,
+    Path((game, set)): Path<(String, String)>,
+) -> Response {
+    let snap = state.snapshot();
+    let Some((shelf, set)) = find_set(&snap, &game, &set) else {
+        return missing(&req, &snap);
+    };
+    let ui = req.ui();
+    let page = SetPage {
+        chrome: Chrome::new(&req, &snap, set.title.get(req.lang).to_string()),
+        game_name: shelf.game.name(req.lang),
+        game_href: format!("/{}", shelf.game.slug()),
+        title: set.title.get(req.lang).to_string(),
+        summary: set
+            .summary
+            .as_ref()
+            .map(|s| s.get(req.lang).to_string())
+            .unwrap_or_default(),
+        lesson: set
+            .lesson
+            .as_ref()
+            .and_then(|l| shelf.lesson(l))
+            .map(|l| Item {
+                href: format!("/{}/lessons/{}", shelf.game.slug(), l.slug),
+                title: l.text(req.lang).title.clone(),
+                note: String::new(),
+            }),
+        problems: set
+            .problems
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Item {
+                href: format!("/{}/problems/{}/{}", shelf.game.slug(), set.slug, p.id),
+                title: fill(&ui.problem, &[("n", &(i + 1).to_string())]),
+                note: p.prompt.get(req.lang).to_string(),
+            })
+            .collect(),
+    };
+    respond(&req, StatusCode::OK, page.render())
+}
+
+pub(crate) fn find_set<'a>(
+    snap: &'a Snapshot,
+    game: &str,
+    set: &str,
+) -> Option<(&'a Shelf, &'a ProblemSet)> {
+    let shelf = Game::from_slug(game).and_then(|g| snap.library.shelf(g))?;
+    Some((shelf, shelf.set(set)?))
+}
+
+/// The learner's progress in a problem, as carried in addresses.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Progress {
+    /// Moves so far: the learner's and the replies, alternating.
+    pub moves: Vec<String>,
+    /// Points found so far (`select`).
+    pub picked: Vec<String>,
+}
+
+impl Progress {
+    pub fn from_lists(moves: Option<&str>, picked: Option<&str>) -> Progress {
+        let list = |s: Option<&str>| -> Vec<String> {
+            s.unwrap_or("")
+                .split(',')
+                .map(str::trim)
+                .filter(|m| !m.is_empty())
+                .take(400)
+                .map(String::from)
+                .collect()
+        };
+        Progress {
+            moves: list(moves),
+            picked: list(picked),
+        }
+    }
+
+    /// The query string for this progress, ending with `&` when not empty.
+    fn query(&self) -> String {
+        let mut q = String::new();
+        if !self.moves.is_empty() {
+            q.push_str(&format!("m={}&", enc(&self.moves.join(","))));
+        }
+        if !self.picked.is_empty() {
+            q.push_str(&format!("p={}&", enc(&self.picked.join(","))));
+        }
+        q
+    }
+}
+
+/// A problem judged after the learner's latest move: what to show and what comes next.
+pub(crate) struct Judged {
+    pub verdict: Option<Verdict>,
+    /// The progress from which the learner goes on.
+    pub progress: Progress,
+    /// The moves shown on the board (may include a wrong move and its refutation).
+    pub shown: Vec<String>,
+    pub solved: bool,
+    /// Whether the board takes clicks.
+    pub open: bool,
+}
+
+impl Judged {
+    /// The query string of the progress, ending with `&` when not empty.
+    pub fn progress_query(&self) -> String {
+        self.progress.query()
+    }
+}
+
+pub(crate) fn judge(problem: &Problem, progress: Progress, play: Option<&str>) -> Judged {
+    let Puzzle::Go(puzzle) = &problem.puzzle;
+    // Clean the progress: moves must follow the lines, picked points must be answers.
+    let mut progress = progress;
+    progress.moves = progress
+        .moves
+        .iter()
+        .filter_map(|m| puzzle.canonical(m))
+        .collect();
+    if !puzzle.lines.follows(&progress.moves) || puzzle.replay(&progress.moves).is_none() {
+        progress.moves.clear();
+    }
+    if let GoGoal::Select { answer, .. } = &puzzle.goal {
+        let size = puzzle.start.size();
+        let mut picked: Vec<String> = Vec::new();
+        for p in progress.picked.iter().filter_map(|p| puzzle.canonical(p)) {
+            let on = Point::parse(&p, size).is_ok_and(|pt| answer.contains(&pt));
+            if on && !picked.contains(&p) {
+                picked.push(p);
+            }
+        }
+        progress.picked = picked;
+    } else {
+        progress.picked.clear();
+    }
+    let solved_before = is_solved(puzzle, &progress);
+    let Some(play) = play.filter(|_| !solved_before) else {
+        return Judged {
+            verdict: None,
+            shown: progress.moves.clone(),
+            progress,
+            solved: solved_before,
+            open: !solved_before,
+        };
+    };
+    let verdict = problem
+        .puzzle
+        .attempt(&progress.moves, &progress.picked, play);
+    let mut next = progress.clone();
+    let mut shown = progress.moves.clone();
+    let mut open = true;
+    match &verdict {
+        Verdict::Correct { moves, .. } => {
+            next.moves = moves.clone();
+            shown = moves.clone();
+        }
+        Verdict::Wrong { shown: s, .. } => {
+            shown = s.clone();
+            open = false;
+        }
+        Verdict::Found { picked, .. } | Verdict::NotAnswer { picked, .. } => {
+            next.picked = picked.clone();
+        }
+        Verdict::Illegal { .. } | Verdict::Invalid { .. } => {}
+    }
+    let solved = matches!(
+        verdict,
+        Verdict::Correct { solved: true, .. } | Verdict::Found { solved: true, .. }
+    );
+    Judged {
+        verdict: Some(verdict),
+        progress: next,
+        shown,
+        solved,
+        open: open && !solved,
+    }
+}
+
+fn is_solved(puzzle: &GoPuzzle, progress: &Progress) -> bool {
+    match &puzzle.goal {
+        GoGoal::Select { answer, .. } => {
+            let size = puzzle.start.size();
+            answer
+                .iter()
+                .all(|a| progress.picked.contains(&a.name(size)))
+        }
+        _ => !progress.moves.is_empty() && puzzle.lines.ends_at(&progress.moves),
+    }
+}
+
+/// The board of a problem as SVG, with links when it takes clicks.
+pub(crate) fn problem_board(
+    game: Game,
+    set: &ProblemSet,
+    problem: &Problem,
+    judged: &Judged,
+    lang: Lang,
+) -> String {
+    let Puzzle::Go(puzzle) = &problem.puzzle;
+    let size = puzzle.start.size();
+    let pos = puzzle
+        .replay(&judged.shown)
+        .unwrap_or_else(|| puzzle.start.clone());
+    let last = judged
+        .shown
+        .last()
+        .and_then(|m| match Move::parse(m, size) {
+            Ok(Move::Play(p)) => Some(p),
+            _ => None,
+        });
+    let selected: Vec<Point> = judged
+        .progress
+        .picked
+        .iter()
+        .filter_map(|p| Point::parse(p, size).ok())
+        .collect();
+    let base = format!("/{}/problems/{}/{}", game.slug(), set.slug, problem.id);
+    let query = judged.progress.query();
+    let link = move |p: Point| format!("{base}?{query}play={}", p.name(size));
+    let title = problem.prompt.get(lang);
+    draw::svg(&draw::GoDiagram {
+        board: pos.board(),
+        view: puzzle.view,
+        last_move: last,
+        marks: &puzzle.marks,
+        liberties: &[],
+        selected: &selected,
+        link: if judged.open { Some(&link) } else { None },
+        lang,
+        title,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "status.html")]
+struct StatusView {
+    kind: &'static str,
+    headline: String,
+    message: String,
+    explanation: String,
+    explanation_title: String,
+    take_back: Option<Item>,
+    retry: Option<Item>,
+    next: Option<Item>,
+}
+
+/// The verdict and what the learner may do next, as an HTML fragment.
+pub(crate) fn status_html(
+    game: Game,
+    set: &ProblemSet,
+    problem: &Problem,
+    judged: &Judged,
+    lang: Lang,
+) -> String {
+    let ui = Ui::get(lang);
+    let Puzzle::Go(puzzle) = &problem.puzzle;
+    let base = format!("/{}/problems/{}/{}", game.slug(), set.slug, problem.id);
+    let select_total = match &puzzle.goal {
+        GoGoal::Select { answer, .. } => Some(answer.len()),
+        _ => None,
+    };
+    let progress = |picked: usize| {
+        fill(
+            &ui.select_progress,
+            &[
+                ("found", &picked.to_string()),
+                ("total", &select_total.unwrap_or(0).to_string()),
+            ],
+        )
+    };
+    let (kind, headline, message) = match &judged.verdict {
+        None if judged.solved => ("solved", ui.solved.clone(), String::new()),
+        None => match select_total {
+            Some(_) => (
+                "ready",
+                ui.your_pick.clone(),
+                progress(judged.progress.picked.len()),
+            ),
+            None => ("ready", ui.your_move.clone(), String::new()),
+        },
+        Some(v) => match v {
+            Verdict::Correct { solved: true, .. } | Verdict::Found { solved: true, .. } => {
+                ("solved", ui.solved.clone(), String::new())
+            }
+            Verdict::Correct { reply, .. } => (
+                "correct",
+                ui.correct.clone(),
+                reply
+                    .as_ref()
+                    .map(|r| fill(&ui.opponent_replied, &[("move", r)]))
+                    .unwrap_or_default(),
+            ),
+            Verdict::Wrong { why, shown } => {
+                let refutation = shown.get(judged.progress.moves.len() + 1);
+                let mut msg = refutation
+                    .map(|r| fill(&ui.wrong_refuted, &[("move", r)]) + " ")
+                    .unwrap_or_default();
+                msg.push_str(
+                    why.as_ref()
+                        .map(|w| w.get(lang))
+                        .unwrap_or(&ui.wrong_general),
+                );
+                ("wrong", ui.wrong.clone(), msg)
+            }
+            Verdict::Illegal { reason } => ("illegal", ui.illegal.clone(), reason.get(lang).into()),
+            Verdict::Found { picked, .. } => (
+                "found",
+                fill(
+                    &ui.found,
+                    &[
+                        ("found", &picked.len().to_string()),
+                        ("total", &select_total.unwrap_or(0).to_string()),
+                    ],
+                ),
+                String::new(),
+            ),
+            Verdict::NotAnswer { why, picked } => (
+                "not-answer",
+                ui.not_answer.clone(),
+                format!("{} {}", why.get(lang), progress(picked.len())),
+            ),
+            Verdict::Invalid { why } => ("invalid", ui.illegal.clone(), why.get(lang).into()),
+        },
+    };
+    let solved = judged.solved;
+    let wrong = matches!(judged.verdict, Some(Verdict::Wrong { .. }));
+    let next = set.next_after(&problem.id).map(|p| Item {
+        href: format!("/{}/problems/{}/{}", game.slug(), set.slug, p.id),
+        title: ui.next_problem.clone(),
+        note: String::new(),
+    });
+    StatusView {
+        kind,
+        headline,
+        message,
+        explanation: if solved {
+            problem
+                .explanation
+                .as_ref()
+                .map(|e| e.get(lang).to_string())
+                .unwrap_or_default()
+        } else {
+            String::new()
+        },
+        explanation_title: ui.explanation.clone(),
+        take_back: wrong.then(|| Item {
+            href: format!("{base}?{}", judged.progress.query()),
+            title: ui.take_back.clone(),
+            note: String::new(),
+        }),
+        retry: (solved || !judged.progress.moves.is_empty() || !judged.progress.picked.is_empty())
+            .then(|| Item {
+                href: base.clone(),
+                title: ui.retry.clone(),
+                note: String::new(),
+            }),
+        next: if solved { next } else { None },
+    }
+    .render()
+    .unwrap_or_default()
+}
+
+#[derive(Template)]
+#[template(path = "problem.html")]
+struct ProblemPage {
+    chrome: Chrome,
+    game_name: &'static str,
+    game_href: String,
+    set_title: String,
+    set_href: String,
+    label: String,
+    prompt: String,
+    to_play: String,
+    difficulty: String,
+    board: String,
+    status: String,
+    hint: String,
+    game: &'static str,
+    set: String,
+    id: String,
+    moves: String,
+    picked: String,
+    prev: Option<String>,
+    next: Option<String>,
+}
+
+/// `GET /{game}/problems/{set}/{id}?m=…&p=…&play=…`.
+pub async fn problem(
+    State(state): State<AppState>,
+    req: Req,
+    Path((game, set, id)): Path<(String, String, String)>,
+) -> Response {
+    let snap = state.snapshot();
+    let Some((shelf, set)) = find_set(&snap, &game, &set) else {
+        return missing(&req, &snap);
+    };
+    let Some(index) = set.problems.iter().position(|p| p.id == id) else {
+        return missing(&req, &snap);
+    };
+    let problem = &set.problems[index];
+    let ui = req.ui();
+    let progress = Progress::from_lists(req.param("m"), req.param("p"));
+    let judged = judge(problem, progress, req.param("play"));
+    let Puzzle::Go(puzzle) = &problem.puzzle;
+    let label = fill(&ui.problem, &[("n", &(index + 1).to_string())]);
+    let page = ProblemPage {
+        chrome: Chrome::new(
+            &req,
+            &snap,
+            format!("{} · {}", set.title.get(req.lang), label),
+        ),
+        game_name: shelf.game.name(req.lang),
+        game_href: format!("/{}", shelf.game.slug()),
+        set_title: set.title.get(req.lang).to_string(),
+        set_href: format!("/{}/problems/{}", shelf.game.slug(), set.slug),
+        label,
+        prompt: problem.prompt.get(req.lang).to_string(),
+        to_play: match puzzle.start.to_play() {
+            Color::Black => ui.black_to_play.clone(),
+            Color::White => ui.white_to_play.clone(),
+        },
+        difficulty: "●".repeat(problem.difficulty as usize),
+        board: problem_board(shelf.game, set, problem, &judged, req.lang),
+        status: status_html(shelf.game, set, problem, &judged, req.lang),
+        hint: problem
+            .hint
+            .as_ref()
+            .map(|h| h.get(req.lang).to_string())
+            .unwrap_or_default(),
+        game: shelf.game.slug(),
+        set: set.slug.clone(),
+        id: problem.id.clone(),
+        moves: judged.progress.moves.join(","),
+        picked: judged.progress.picked.join(","),
+        prev: index.checked_sub(1).map(|i| {
+            format!(
+                "/{}/problems/{}/{}",
+                shelf.game.slug(),
+                set.slug,
+                set.problems[i].id
+            )
+        }),
+        next: set
+            .problems
+            .get(index + 1)
+            .map(|p| format!("/{}/problems/{}/{}", shelf.game.slug(), set.slug, p.id)),
+    };
+    respond(&req, StatusCode::OK, page.render())
+}
+
+#[derive(Template)]
+#[template(path = "not_found.html")]
+struct NotFoundPage {
+    chrome: Chrome,
+}
+
+fn missing(req: &Req, snap: &Snapshot) -> Response {
+    let page = NotFoundPage {
+        chrome: Chrome::new(req, snap, req.ui().not_found.clone()),
+    };
+    respond(req, StatusCode::NOT_FOUND, page.render())
+}
+
+/// Any other address.
+pub async fn not_found(State(state): State<AppState>, req: Req) -> Response {
+    missing(&req, &state.snapshot())
+}

@@ -1,0 +1,121 @@
+//! The server's state: the content library, embedded or read from a folder that may change.
+
+use crate::content::source::{self, Folder, Stamp};
+use crate::content::{Diagnostic, Library};
+use std::sync::{Arc, RwLock};
+
+/// What a request sees: the library and, in folder mode, the errors of the last reload.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The content being served.
+    pub library: Arc<Library>,
+    /// Errors found when the folder was last read; the last good content is served meanwhile.
+    pub errors: Arc<Vec<Diagnostic>>,
+}
+
+/// Shared state of the server.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Source>,
+}
+
+enum Source {
+    Embedded(Snapshot),
+    Folder {
+        folder: Folder,
+        loaded: RwLock<(Stamp, Snapshot)>,
+    },
+}
+
+impl AppState {
+    /// Serves the content built into the binary.
+    ///
+    /// # Panics
+    /// If the built-in content has errors (the test suite makes sure it has none).
+    pub fn embedded() -> AppState {
+        let (library, errors) = Library::load(&source::embedded());
+        assert!(
+            errors.is_empty(),
+            "built-in content has errors:\n{}",
+            errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        AppState::from_library(library)
+    }
+
+    /// Serves a library made elsewhere (tests, benchmarks).
+    pub fn from_library(library: Library) -> AppState {
+        AppState {
+            inner: Arc::new(Source::Embedded(Snapshot {
+                library: Arc::new(library),
+                errors: Arc::new(Vec::new()),
+            })),
+        }
+    }
+
+    /// Serves the content of `folder`, read again whenever a file in it changes.
+    pub fn folder(folder: Folder) -> AppState {
+        let stamp = folder.stamp();
+        let snapshot = read_folder(&folder, None);
+        AppState {
+            inner: Arc::new(Source::Folder {
+                folder,
+                loaded: RwLock::new((stamp, snapshot)),
+            }),
+        }
+    }
+
+    /// The content to serve now. In folder mode, reads the folder again if a file changed;
+    /// if the new content has errors, the last good library stays, with the errors.
+    pub fn snapshot(&self) -> Snapshot {
+        match &*self.inner {
+            Source::Embedded(s) => s.clone(),
+            Source::Folder { folder, loaded } => {
+                let stamp = folder.stamp();
+                {
+                    let guard = loaded.read().unwrap_or_else(|e| e.into_inner());
+                    if guard.0 == stamp {
+                        return guard.1.clone();
+                    }
+                }
+                let mut guard = loaded.write().unwrap_or_else(|e| e.into_inner());
+                if guard.0 != stamp {
+                    let next = read_folder(folder, Some(&guard.1));
+                    *guard = (stamp, next);
+                }
+                guard.1.clone()
+            }
+        }
+    }
+}
+
+/// Reads the folder; on errors keeps `last` (if any) as the library to serve.
+fn read_folder(folder: &Folder, last: Option<&Snapshot>) -> Snapshot {
+    let files = match folder.read() {
+        Ok(files) => files,
+        Err(e) => {
+            let error = Diagnostic {
+                path: folder.root().display().to_string(),
+                line: 1,
+                col: 1,
+                message: format!("cannot read the content folder: {e}"),
+            };
+            return Snapshot {
+                library: last.map(|l| l.library.clone()).unwrap_or_default(),
+                errors: Arc::new(vec![error]),
+            };
+        }
+    };
+    let (library, errors) = Library::load(&files);
+    let library = match (errors.is_empty(), last) {
+        (false, Some(last)) => last.library.clone(),
+        _ => Arc::new(library),
+    };
+    Snapshot {
+        library,
+        errors: Arc::new(errors),
+    }
+}
