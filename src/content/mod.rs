@@ -237,6 +237,12 @@ impl Library {
             let (Some(zh), Some(en)) = (zh, en) else {
                 continue;
             };
+            let broken = errors
+                .iter()
+                .any(|e| e.path == zh.path || e.path == en.path);
+            if broken {
+                continue;
+            }
             if let Some(e) = twin_mismatch(&zh, &en, files) {
                 errors.push(e);
                 continue;

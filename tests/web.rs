@@ -1,0 +1,309 @@
+//! The router: every page answers in both languages, and the attempt API judges moves.
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use http_body_util::BodyExt;
+use qiyuan::content::go::GoGoal;
+use qiyuan::content::{Library, Puzzle};
+use qiyuan::web::{app, AppState};
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn state() -> AppState {
+    AppState::embedded()
+}
+
+async fn get(
+    state: &AppState,
+    uri: &str,
+    headers: &[(&str, &str)],
+) -> (StatusCode, String, Option<String>) {
+    let mut req = Request::get(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let response = app(state.clone())
+        .oneshot(req.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let cookie = response
+        .headers()
+        .get(header::SET_COOKIE)
+        .map(|v| v.to_str().unwrap().to_string());
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8(body.to_vec()).unwrap(), cookie)
+}
+
+async fn attempt(state: &AppState, body: Value) -> (StatusCode, Value) {
+    let response = app(state.clone())
+        .oneshot(
+            Request::post("/api/attempt")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+fn library(state: &AppState) -> std::sync::Arc<Library> {
+    state.snapshot().library
+}
+
+#[tokio::test]
+async fn every_page_answers_in_both_languages() {
+    let state = state();
+    let lib = library(&state);
+    let mut uris = vec!["/".to_string()];
+    for shelf in &lib.shelves {
+        let g = shelf.game.slug();
+        uris.push(format!("/{g}"));
+        for l in &shelf.lessons {
+            uris.push(format!("/{g}/lessons/{}", l.slug));
+        }
+        for s in &shelf.sets {
+            uris.push(format!("/{g}/problems/{}", s.slug));
+            for p in &s.problems {
+                uris.push(format!("/{g}/problems/{}/{}", s.slug, p.id));
+            }
+        }
+    }
+    assert!(uris.len() > 45, "only {} pages", uris.len());
+    for uri in &uris {
+        for (lang, html_lang) in [("zh", "lang=\"zh-Hans\""), ("en", "lang=\"en\"")] {
+            let sep = if uri.contains('?') { '&' } else { '?' };
+            let (status, body, _) = get(&state, &format!("{uri}{sep}lang={lang}"), &[]).await;
+            assert_eq!(status, StatusCode::OK, "{uri} in {lang}");
+            assert!(
+                body.contains(html_lang),
+                "{uri} in {lang} is not marked {html_lang}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn lesson_pages_step_through_diagrams_without_script() {
+    let state = state();
+    let lib = library(&state);
+    let shelf = &lib.shelves[0];
+    let lesson = shelf
+        .lessons
+        .iter()
+        .find(|l| l.zh.diagrams.iter().any(|d| d.frames.len() > 1))
+        .expect("a lesson with steps");
+    let uri = format!("/go/lessons/{}", lesson.slug);
+    let (_, first, _) = get(&state, &format!("{uri}?lang=en"), &[]).await;
+    let d = lesson
+        .en
+        .diagrams
+        .iter()
+        .position(|d| d.frames.len() > 1)
+        .unwrap();
+    let mut steps = vec!["0"; lesson.en.diagrams.len()];
+    steps[d] = "1";
+    let next = format!("{uri}?s={}", steps.join(","));
+    assert!(first.contains(&next), "page links to {next}");
+    let (status, stepped, _) = get(&state, &format!("{next}&lang=en"), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(stepped.contains(&lesson.en.diagrams[d].frames[1].svg));
+    // The same frame as a fragment, for the script.
+    let (status, fragment, _) = get(
+        &state,
+        &format!("{uri}/diagram/{d}?s={}&lang=en", steps.join(",")),
+        &[],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(fragment.starts_with("<figure"));
+    assert!(fragment.contains(&lesson.en.diagrams[d].frames[1].svg));
+}
+
+#[tokio::test]
+async fn chooses_language_by_query_cookie_and_header() {
+    let state = state();
+    let (_, body, cookie) = get(&state, "/?lang=en", &[]).await;
+    assert!(body.contains("lang=\"en\""));
+    assert!(cookie.unwrap().starts_with("lang=en"));
+    let (_, body, cookie) = get(&state, "/", &[("cookie", "lang=en")]).await;
+    assert!(body.contains("lang=\"en\""));
+    assert!(cookie.is_none());
+    let (_, body, _) = get(&state, "/", &[("accept-language", "en-US,en;q=0.9")]).await;
+    assert!(body.contains("lang=\"en\""));
+    let (_, body, _) = get(&state, "/", &[("accept-language", "fr-FR")]).await;
+    assert!(body.contains("lang=\"zh-Hans\""));
+}
+
+#[tokio::test]
+async fn unknown_pages_answer_404_in_the_learners_language() {
+    let state = state();
+    for uri in [
+        "/nope",
+        "/go/lessons/nope",
+        "/go/problems/nope",
+        "/go/problems/liberties/999",
+        "/chess",
+    ] {
+        let (status, body, _) = get(&state, &format!("{uri}?lang=en"), &[]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+        assert!(body.contains("This page does not exist."));
+    }
+}
+
+/// The first problem of a goal kind, as (set slug, problem id, puzzle).
+fn find<'a>(lib: &'a Library, pred: impl Fn(&Puzzle) -> bool) -> (String, String, &'a Puzzle) {
+    for set in &lib.shelves[0].sets {
+        for p in &set.problems {
+            if pred(&p.puzzle) {
+                return (set.slug.clone(), p.id.clone(), &p.puzzle);
+            }
+        }
+    }
+    panic!("no such problem in the content");
+}
+
+#[tokio::test]
+async fn attempt_api_judges_correct_wrong_and_illegal_moves() {
+    let state = state();
+    let lib = library(&state);
+    // Correct: the main line's first move.
+    let (set, id, puzzle) = find(&lib, |p| {
+        let Puzzle::Go(g) = p;
+        matches!(g.goal, GoGoal::Capture(_))
+    });
+    let Puzzle::Go(go) = puzzle;
+    let main = go.lines.main_line();
+    let (status, reply) = attempt(
+        &state,
+        json!({"game": "go", "set": set, "id": id, "play": main[0], "lang": "en"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        reply["verdict"] == "correct" || reply["verdict"] == "solved",
+        "{reply}"
+    );
+    assert!(reply["svg"].as_str().unwrap().starts_with("<svg"));
+
+    // Illegal: a point that already holds a stone.
+    let occupied = go
+        .start
+        .board()
+        .points()
+        .find(|&p| go.start.board().get(p).is_some())
+        .unwrap()
+        .name(go.start.size());
+    let (_, reply) = attempt(
+        &state,
+        json!({"game": "go", "set": set, "id": id, "play": occupied, "lang": "en"}),
+    )
+    .await;
+    assert_eq!(reply["verdict"], "illegal", "{reply}");
+    assert!(reply["status"]
+        .as_str()
+        .unwrap()
+        .contains("There is already a stone"));
+
+    // Wrong: a move the author refuted, answered with the refutation and the explanation.
+    let (set, id, puzzle) = find(&lib, |p| {
+        let Puzzle::Go(g) = p;
+        g.lines.main_line().len() == 1 && first_wrong(g).is_some()
+    });
+    let Puzzle::Go(go) = puzzle;
+    let (wrong, refutation, why) = first_wrong(go).unwrap();
+    let (_, reply) = attempt(
+        &state,
+        json!({"game": "go", "set": set, "id": id, "play": wrong, "lang": "zh"}),
+    )
+    .await;
+    assert_eq!(reply["verdict"], "wrong", "{reply}");
+    assert!(reply["status"].as_str().unwrap().contains(&why), "{reply}");
+    if let Some(r) = refutation {
+        assert_eq!(reply["shown"][1], r.as_str(), "{reply}");
+    }
+    assert_eq!(
+        reply["moves"],
+        json!([]),
+        "the learner goes on from before the wrong move"
+    );
+}
+
+/// A first move the author marked wrong: (move, first refutation move, why in zh).
+fn first_wrong(go: &qiyuan::content::go::GoPuzzle) -> Option<(String, Option<String>, String)> {
+    let size = go.start.size();
+    for p in go.start.board().points() {
+        let name = p.name(size);
+        if let qiyuan::content::Step::Wrong(w) = go.lines.step(&[], &name) {
+            return Some((name, w.refutation.first().cloned(), w.why.zh.clone()));
+        }
+    }
+    None
+}
+
+#[tokio::test]
+async fn attempt_api_refuses_unknown_problems_and_bad_moves() {
+    let state = state();
+    let (status, _) = attempt(
+        &state,
+        json!({"game": "go", "set": "nope", "id": "1", "play": "D4"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let lib = library(&state);
+    let (set, id, _) = find(&lib, |_| true);
+    let (status, reply) = attempt(
+        &state,
+        json!({"game": "go", "set": set, "id": id, "play": "Z99", "lang": "en"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(reply["verdict"], "invalid");
+}
+
+#[tokio::test]
+async fn problem_pages_judge_moves_from_links() {
+    let state = state();
+    let lib = library(&state);
+    let (set, id, puzzle) = find(&lib, |p| {
+        let Puzzle::Go(g) = p;
+        matches!(g.goal, GoGoal::Select { .. })
+    });
+    let Puzzle::Go(go) = puzzle;
+    let GoGoal::Select { answer, .. } = &go.goal else {
+        unreachable!()
+    };
+    let size = go.start.size();
+    let uri = format!("/go/problems/{set}/{id}");
+    let (_, page, _) = get(&state, &format!("{uri}?lang=en"), &[]).await;
+    let first = answer[0].name(size);
+    assert!(
+        page.contains(&format!("{uri}?play={first}")),
+        "points are links"
+    );
+    // Clicking every answer point solves the problem.
+    let mut picked: Vec<String> = Vec::new();
+    let mut body = String::new();
+    for p in answer {
+        let q = if picked.is_empty() {
+            String::new()
+        } else {
+            format!("p={}&", picked.join(","))
+        };
+        body = get(
+            &state,
+            &format!("{uri}?{q}play={}&lang=en", p.name(size)),
+            &[],
+        )
+        .await
+        .1;
+        picked.push(p.name(size));
+    }
+    assert!(body.contains("verdict solved"), "{body}");
+}
