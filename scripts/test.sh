@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs every test. Installs what the tests need from Debian first, if it is missing:
+# gnugo (the reference engine the Go rules are compared with, in /usr/games).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need=()
+[ -x /usr/games/gnugo ] || command -v gnugo >/dev/null || need+=(gnugo)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "installing ${need[*]} ..."
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "missing: ${need[*]}; run: sudo apt-get install -y ${need[*]}" >&2
+    exit 1
+  fi
+fi
+export QIYUAN_CORPUS=${QIYUAN_CORPUS:-$(cd .. && pwd)/shared/corpus}
+cargo test --locked "$@"
