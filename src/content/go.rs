@@ -47,8 +47,6 @@ struct DiagramSpec {
     to_play: Option<Spanned<String>>,
     caption: Option<String>,
     #[serde(default)]
-    interactive: bool,
-    #[serde(default)]
     triangles: Points,
     #[serde(default)]
     squares: Points,
@@ -435,7 +433,6 @@ pub(crate) fn diagram(
             ),
         });
     }
-    let _ = spec.interactive;
     Ok(Diagram {
         id,
         caption: spec.caption,
