@@ -307,3 +307,20 @@ async fn problem_pages_judge_moves_from_links() {
     }
     assert!(body.contains("verdict solved"), "{body}");
 }
+
+#[tokio::test]
+async fn cached_lesson_page_is_the_same_page() {
+    let state = state();
+    let lib = library(&state);
+    let slug = &lib.shelves[0].lessons[0].slug;
+    let uri = format!("/go/lessons/{slug}?lang=en");
+    let (_, first, cookie) = get(&state, &uri, &[]).await;
+    let (_, second, cookie2) = get(&state, &uri, &[]).await;
+    assert_eq!(first, second);
+    assert_eq!(
+        cookie, cookie2,
+        "the language cookie is set on cached pages too"
+    );
+    let (_, zh, _) = get(&state, &format!("/go/lessons/{slug}?lang=zh"), &[]).await;
+    assert_ne!(first, zh);
+}

@@ -8,6 +8,7 @@ use crate::lang::Lang;
 use crate::render::go as draw;
 use crate::rules::go::{Color, Move, Point};
 use askama::Template;
+use axum::body::Bytes;
 use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -115,16 +116,17 @@ impl Chrome {
 }
 
 fn respond(req: &Req, status: StatusCode, html: Result<String, askama::Error>) -> Response {
-    let html = match html {
-        Ok(h) => h,
-        Err(e) => {
-            return (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("template error: {e}"),
-            )
-                .into_response()
-        }
-    };
+    match html {
+        Ok(h) => respond_bytes(req, status, Bytes::from(h)),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("template error: {e}"),
+        )
+            .into_response(),
+    }
+}
+
+fn respond_bytes(req: &Req, status: StatusCode, html: Bytes) -> Response {
     let mut response = (status, Html(html)).into_response();
     if req.chosen {
         if let Ok(v) = HeaderValue::from_str(&format!(
@@ -333,6 +335,15 @@ pub async fn lesson(
     let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
         return missing(&req, &snap);
     };
+    // A lesson in its first state depends only on the language: render it once.
+    let cache_key = req
+        .query
+        .iter()
+        .all(|(k, _)| k == "lang")
+        .then(|| format!("{}|{}", req.lang.code(), req.path));
+    if let Some(page) = cache_key.as_ref().and_then(|k| snap.cache.get(k)) {
+        return respond_bytes(&req, StatusCode::OK, page);
+    }
     let text = lesson.text(req.lang);
     let steps = steps_from(&req, &text.diagrams);
     let parts = text
@@ -380,7 +391,14 @@ pub async fn lesson(
             })
             .collect(),
     };
-    respond(&req, StatusCode::OK, page.render())
+    match (page.render(), cache_key) {
+        (Ok(html), Some(key)) => {
+            let html = Bytes::from(html);
+            snap.cache.put(key, html.clone());
+            respond_bytes(&req, StatusCode::OK, html)
+        }
+        (html, _) => respond(&req, StatusCode::OK, html),
+    }
 }
 
 fn find_lesson<'a>(snap: &'a Snapshot, game: &str, slug: &str) -> Option<(&'a Shelf, &'a Lesson)> {

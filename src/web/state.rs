@@ -2,7 +2,38 @@
 
 use crate::content::source::{self, Folder, Stamp};
 use crate::content::{Diagnostic, Library};
+use axum::body::Bytes;
+use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
+
+/// Pages rendered once and kept while their content is served (lesson pages in their
+/// first state). Belongs to one [`Snapshot`], so a reload starts it afresh.
+#[derive(Debug, Default)]
+pub struct PageCache {
+    pages: RwLock<HashMap<String, Bytes>>,
+}
+
+impl PageCache {
+    /// At most this many pages are kept.
+    const LIMIT: usize = 2048;
+
+    /// The page stored under `key`.
+    pub fn get(&self, key: &str) -> Option<Bytes> {
+        self.pages
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned()
+    }
+
+    /// Stores `page` under `key`, unless the cache is full.
+    pub fn put(&self, key: String, page: Bytes) {
+        let mut pages = self.pages.write().unwrap_or_else(|e| e.into_inner());
+        if pages.len() < Self::LIMIT {
+            pages.insert(key, page);
+        }
+    }
+}
 
 /// What a request sees: the library and, in folder mode, the errors of the last reload.
 #[derive(Clone, Debug)]
@@ -11,6 +42,8 @@ pub struct Snapshot {
     pub library: Arc<Library>,
     /// Errors found when the folder was last read; the last good content is served meanwhile.
     pub errors: Arc<Vec<Diagnostic>>,
+    /// Pages rendered from this content.
+    pub cache: Arc<PageCache>,
 }
 
 /// Shared state of the server.
@@ -52,6 +85,7 @@ impl AppState {
             inner: Arc::new(Source::Embedded(Snapshot {
                 library: Arc::new(library),
                 errors: Arc::new(Vec::new()),
+                cache: Arc::default(),
             })),
         }
     }
@@ -106,6 +140,7 @@ fn read_folder(folder: &Folder, last: Option<&Snapshot>) -> Snapshot {
             return Snapshot {
                 library: last.map(|l| l.library.clone()).unwrap_or_default(),
                 errors: Arc::new(vec![error]),
+                cache: Arc::default(),
             };
         }
     };
@@ -117,5 +152,6 @@ fn read_folder(folder: &Folder, last: Option<&Snapshot>) -> Snapshot {
     Snapshot {
         library,
         errors: Arc::new(errors),
+        cache: Arc::default(),
     }
 }
