@@ -373,3 +373,18 @@ fn check_command_prints_errors_and_exits_1() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn errors_on_solution_line_that_can_never_be_reached() {
+    let files = files_with(SETP, |t| {
+        t.replace(
+            "goal = \"capture\"\ntarget = [\"C3\"]\nsolutions = [\"C2\"]",
+            "goal = \"best\"\nsolutions = [\"B2 B4 D4\", \"B2 D4 B4\"]",
+        )
+    });
+    one_error(
+        &files,
+        SETP,
+        "move 2 of this line can never be reached: there the opponent always answers B4",
+    );
+}

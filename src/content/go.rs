@@ -552,10 +552,10 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
     let mut ends = Vec::new();
     for line in &spec.solutions {
         match play_line(ctx, &start, line) {
-            Ok((names, end)) => {
-                lines.add_correct(&names);
-                ends.push((line, end));
-            }
+            Ok((names, end)) => match lines.add_correct(&names) {
+                Ok(()) => ends.push((line, end)),
+                Err(e) => errors.push(ctx.err(line.span(), e.to_string())),
+            },
             Err(e) => errors.push(e),
         }
     }

@@ -62,6 +62,9 @@ pub enum BadLine {
     /// The wrong line leaves the correct lines at an opponent move (index from 0);
     /// only the learner's moves can be wrong.
     LeavesAtReply(usize),
+    /// A correct line's opponent move (index from 0) differs from the reply an earlier line
+    /// gives in the same place, so the learner could never see it.
+    Unreachable { index: usize, reply: String },
 }
 
 impl std::fmt::Display for BadLine {
@@ -75,6 +78,11 @@ impl std::fmt::Display for BadLine {
                 f,
                 "move {} of this wrong line is an opponent move that no solution line has: a wrong line must follow the solutions up to the learner's wrong move",
                 i + 1
+            ),
+            BadLine::Unreachable { index, reply } => write!(
+                f,
+                "move {} of this line can never be reached: there the opponent always answers {reply}, the reply of an earlier line; list each reply once, or make this a separate problem",
+                index + 1
             ),
         }
     }
@@ -94,12 +102,23 @@ impl LineTree {
         }
     }
 
-    /// Adds a correct line.
-    pub fn add_correct(&mut self, line: &[String]) {
+    /// Adds a correct line. A line whose opponent move differs from an earlier line's reply
+    /// could never be played (the opponent always answers with the first line's reply), so
+    /// it is refused.
+    pub fn add_correct(&mut self, line: &[String]) -> Result<(), BadLine> {
+        if line.is_empty() {
+            return Err(BadLine::Empty);
+        }
         let mut at = 0;
-        for mv in line {
+        for (i, mv) in line.iter().enumerate() {
             at = match self.child(at, mv) {
                 Some(next) => next,
+                None if i % 2 == 1 && !self.nodes[at].children.is_empty() => {
+                    return Err(BadLine::Unreachable {
+                        index: i,
+                        reply: self.nodes[at].children[0].0.clone(),
+                    })
+                }
                 None => {
                     self.nodes.push(Node::default());
                     let next = self.nodes.len() - 1;
@@ -109,6 +128,7 @@ impl LineTree {
             };
         }
         self.nodes[at].ends = true;
+        Ok(())
     }
 
     /// Adds a wrong line: correct moves, then the wrong learner move, then its refutation.
@@ -213,9 +233,9 @@ mod tests {
     #[test]
     fn follows_correct_lines_and_replies_with_the_first() {
         let mut t = LineTree::new();
-        t.add_correct(&line("D6"));
-        t.add_correct(&line("E4 D5 F5"));
-        t.add_correct(&line("E4 C5 C6"));
+        t.add_correct(&line("D6")).unwrap();
+        t.add_correct(&line("E4 D5 F5")).unwrap();
+        t.add_correct(&line("E4 D5 C6")).unwrap();
         assert_eq!(
             t.step(&[], "D6"),
             Step::Correct {
@@ -231,7 +251,7 @@ mod tests {
             }
         );
         assert_eq!(
-            t.step(&line("E4 C5"), "C6"),
+            t.step(&line("E4 D5"), "C6"),
             Step::Correct {
                 reply: None,
                 solved: true
@@ -242,9 +262,22 @@ mod tests {
     }
 
     #[test]
+    fn errors_on_unreachable_reply() {
+        let mut t = LineTree::new();
+        t.add_correct(&line("E4 D5 F5")).unwrap();
+        assert_eq!(
+            t.add_correct(&line("E4 C5 C6")),
+            Err(BadLine::Unreachable {
+                index: 1,
+                reply: "D5".into()
+            })
+        );
+    }
+
+    #[test]
     fn wrong_lines_carry_their_refutation() {
         let mut t = LineTree::new();
-        t.add_correct(&line("E4 D5 F5"));
+        t.add_correct(&line("E4 D5 F5")).unwrap();
         t.add_wrong(&line("F5 D6"), why()).unwrap();
         t.add_wrong(&line("E4 D5 G5 F5"), why()).unwrap();
         match t.step(&[], "F5") {
@@ -257,7 +290,7 @@ mod tests {
     #[test]
     fn errors_on_wrong_line_that_is_correct_or_leaves_at_a_reply() {
         let mut t = LineTree::new();
-        t.add_correct(&line("E4 D5 F5"));
+        t.add_correct(&line("E4 D5 F5")).unwrap();
         assert_eq!(t.add_wrong(&line("E4 D5"), why()), Err(BadLine::IsCorrect));
         assert_eq!(
             t.add_wrong(&line("E4 C5 F5"), why()),

@@ -6,6 +6,7 @@ use crate::content::go::{GoGoal, GoPuzzle};
 use crate::content::{Diagram, Game, Lesson, Problem, ProblemSet, Puzzle, Segment, Shelf, Verdict};
 use crate::lang::Lang;
 use crate::render::go as draw;
+use crate::rules::go::select::Ask;
 use crate::rules::go::{Color, Move, Point};
 use askama::Template;
 use axum::body::Bytes;
@@ -862,9 +863,17 @@ pub async fn problem(
         set_href: format!("/{}/problems/{}", shelf.game.slug(), set.slug),
         label,
         prompt: problem.prompt.get(req.lang).to_string(),
-        to_play: match puzzle.start.to_play() {
-            Color::Black => ui.black_to_play.clone(),
-            Color::White => ui.white_to_play.clone(),
+        // Questions about what is on the board ask nobody to move.
+        to_play: match (&puzzle.goal, puzzle.start.to_play()) {
+            (
+                GoGoal::Select {
+                    ask: Ask::Liberties(_) | Ask::Chain(_) | Ask::InAtari(_) | Ask::Forbidden(_),
+                    ..
+                },
+                _,
+            ) => String::new(),
+            (_, Color::Black) => ui.black_to_play.clone(),
+            (_, Color::White) => ui.white_to_play.clone(),
         },
         difficulty: "●".repeat(problem.difficulty as usize),
         board: problem_board(shelf.game, set, problem, &judged, req.lang),
