@@ -147,6 +147,27 @@ pub(crate) struct Item {
     pub note: String,
 }
 
+/// A link to a lesson, with its summary.
+fn lesson_item(game: Game, lesson: &Lesson, lang: Lang) -> Item {
+    Item {
+        href: format!("/{}/lessons/{}", game.slug(), lesson.slug),
+        title: lesson.text(lang).title.clone(),
+        note: lesson.text(lang).summary.clone().unwrap_or_default(),
+    }
+}
+
+/// A link to a problem set, with its number of problems.
+fn set_item(game: Game, set: &ProblemSet, lang: Lang) -> Item {
+    Item {
+        href: format!("/{}/problems/{}", game.slug(), set.slug),
+        title: set.title.get(lang).to_string(),
+        note: fill(
+            &Ui::get(lang).problem_count,
+            &[("n", &set.problems.len().to_string())],
+        ),
+    }
+}
+
 struct GameCard {
     name: &'static str,
     href: String,
@@ -157,28 +178,19 @@ struct GameCard {
 
 fn game_card(shelf: &Shelf, lang: Lang) -> GameCard {
     let ui = Ui::get(lang);
-    let g = shelf.game.slug();
     let problems: usize = shelf.sets.iter().map(|s| s.problems.len()).sum();
     GameCard {
         name: shelf.game.name(lang),
-        href: format!("/{g}"),
+        href: format!("/{}", shelf.game.slug()),
         lessons: shelf
             .lessons
             .iter()
-            .map(|l| Item {
-                href: format!("/{g}/lessons/{}", l.slug),
-                title: l.text(lang).title.clone(),
-                note: l.text(lang).summary.clone().unwrap_or_default(),
-            })
+            .map(|l| lesson_item(shelf.game, l, lang))
             .collect(),
         sets: shelf
             .sets
             .iter()
-            .map(|s| Item {
-                href: format!("/{g}/problems/{}", s.slug),
-                title: s.title.get(lang).to_string(),
-                note: fill(&ui.problem_count, &[("n", &s.problems.len().to_string())]),
-            })
+            .map(|s| set_item(shelf.game, s, lang))
             .collect(),
         counts: format!(
             "{} · {}",
@@ -362,11 +374,7 @@ pub async fn lesson(
         .iter()
         .position(|l| l.slug == lesson.slug)
         .unwrap_or(0);
-    let link = |l: &Lesson| Item {
-        href: format!("/{}/lessons/{}", shelf.game.slug(), l.slug),
-        title: l.text(req.lang).title.clone(),
-        note: String::new(),
-    };
+    let link = |l: &Lesson| lesson_item(shelf.game, l, req.lang);
     let page = LessonPage {
         chrome: Chrome::new(&req, &snap, text.title.clone()),
         game_name: shelf.game.name(req.lang),
@@ -382,14 +390,7 @@ pub async fn lesson(
             .sets
             .iter()
             .filter(|s| s.lesson.as_deref() == Some(lesson.slug.as_str()))
-            .map(|s| Item {
-                href: format!("/{}/problems/{}", shelf.game.slug(), s.slug),
-                title: s.title.get(req.lang).to_string(),
-                note: fill(
-                    &req.ui().problem_count,
-                    &[("n", &s.problems.len().to_string())],
-                ),
-            })
+            .map(|s| set_item(shelf.game, s, req.lang))
             .collect(),
     };
     match (page.render(), cache_key) {
@@ -470,11 +471,7 @@ pub async fn set(
             .lesson
             .as_ref()
             .and_then(|l| shelf.lesson(l))
-            .map(|l| Item {
-                href: format!("/{}/lessons/{}", shelf.game.slug(), l.slug),
-                title: l.text(req.lang).title.clone(),
-                note: String::new(),
-            }),
+            .map(|l| lesson_item(shelf.game, l, req.lang)),
         problems: set
             .problems
             .iter()
