@@ -158,7 +158,7 @@ async fn unknown_pages_answer_404_in_the_learners_language() {
 }
 
 /// The first problem of a goal kind, as (set slug, problem id, puzzle).
-fn find<'a>(lib: &'a Library, pred: impl Fn(&Puzzle) -> bool) -> (String, String, &'a Puzzle) {
+fn find(lib: &Library, pred: impl Fn(&Puzzle) -> bool) -> (String, String, &Puzzle) {
     for set in &lib.shelves[0].sets {
         for p in &set.problems {
             if pred(&p.puzzle) {

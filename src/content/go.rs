@@ -668,8 +668,7 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
             "`target` is only used with goal = \"capture\"",
         ));
     }
-    if goal_name != "select" && spec.ask.is_some() {
-        let ask = spec.ask.as_ref().unwrap();
+    if let (true, Some(ask)) = (goal_name != "select", &spec.ask) {
         errors.push(ctx.err(ask.span(), "`ask` is only used with goal = \"select\""));
     }
     let difficulty = match &spec.difficulty {
