@@ -63,10 +63,9 @@ function points() {
   return [...document.querySelectorAll("#board a.pt")];
 }
 
-function coords(a) {
-  const name = a.dataset.p;
-  const col = "ABCDEFGHJKLMNOPQRSTUVWXYZ".indexOf(name[0]);
-  return [col, parseInt(name.slice(1), 10)];
+function centre(a) {
+  const r = a.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2, r.width];
 }
 
 function rovingFocus(keep) {
@@ -77,36 +76,60 @@ function rovingFocus(keep) {
   return current;
 }
 
+// Arrow keys go to the nearest point in that direction on the screen, so the same code
+// serves every board, turned round or not.
 function boardKeys(event) {
-  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   const delta = moves[event.key];
   const here = event.target.closest("a.pt");
-  if (!delta || !here) return;
+  if (!here) return;
+  if (event.key === "Enter" || event.key === " ") {
+    // SVG links do not follow on Enter by themselves.
+    event.preventDefault();
+    attempt(here);
+    return;
+  }
+  if (!delta) return;
   event.preventDefault();
-  const [c, r] = coords(here);
-  const target = points().find((a) => {
-    const [c2, r2] = coords(a);
-    return c2 === c + delta[0] && r2 === r + delta[1];
-  });
-  if (target) {
+  const [x, y, size] = centre(here);
+  let best = null;
+  let bestDistance = Infinity;
+  for (const a of points()) {
+    const [x2, y2] = centre(a);
+    const along = (x2 - x) * delta[0] + (y2 - y) * delta[1];
+    const across = Math.abs((x2 - x) * delta[1] + (y2 - y) * delta[0]);
+    if (along < size / 2 || across > size / 2) continue;
+    if (along < bestDistance) {
+      best = a;
+      bestDistance = along;
+    }
+  }
+  if (best) {
     here.setAttribute("tabindex", "-1");
-    target.setAttribute("tabindex", "0");
-    target.focus();
+    best.setAttribute("tabindex", "0");
+    best.focus();
   }
 }
 
 async function attempt(point) {
   const problem = document.querySelector(".problem");
   const list = (s) => (s ? s.split(",") : []);
+  const href = point.getAttribute("href");
+  const link = new URL(href, location.href).searchParams;
   const body = {
     game: problem.dataset.game,
     set: problem.dataset.set,
     id: problem.dataset.id,
     moves: list(problem.dataset.moves),
     picked: list(problem.dataset.picked),
-    play: point.dataset.p,
+    selected: problem.dataset.selected || null,
     lang,
   };
+  if (link.has("play")) body.play = link.get("play");
+  else if (link.has("sel")) {
+    body.select = link.get("sel");
+    if (link.has("to")) body.to = link.get("to");
+  } else body.select = "";
   const hadFocus = document.activeElement === point;
   try {
     const response = await fetch("/api/attempt", {
@@ -120,15 +143,16 @@ async function attempt(point) {
     document.getElementById("status").innerHTML = reply.status;
     problem.dataset.moves = reply.moves.join(",");
     problem.dataset.picked = reply.picked.join(",");
+    problem.dataset.selected = reply.selected || "";
     history.replaceState(null, "", reply.url);
-    const next = rovingFocus(body.play);
+    const next = rovingFocus(point.dataset.p);
     if (hadFocus && next) next.focus();
     if (!next) {
-      const action = document.querySelector("#status .actions a");
+      const action = document.querySelector("#status .actions a, #status .choices a");
       if (hadFocus && action) action.focus();
     }
   } catch {
-    location.href = point.href;
+    location.href = href;
   }
 }
 

@@ -2,7 +2,7 @@
 
 use super::diagnostic::{Diagnostic, Locator};
 use super::lines::{LineTree, Step};
-use super::problem::{Problem, Verdict};
+use super::problem::{Action, BoardRequest, Problem, Verdict};
 use super::text::Text;
 use super::{Diagram, Frame};
 use crate::lang::Lang;
@@ -744,6 +744,85 @@ impl GoPuzzle {
         let size = self.start.size();
         moves.iter().try_fold(self.start.clone(), |pos, m| {
             pos.play(Move::parse(m, size).ok()?).ok()
+        })
+    }
+
+    /// The points of `picked` that answer the `select` question, once each.
+    pub fn valid_picks(&self, picked: &[String]) -> Vec<String> {
+        let GoGoal::Select { answer, .. } = &self.goal else {
+            return Vec::new();
+        };
+        let size = self.start.size();
+        let mut valid: Vec<String> = Vec::new();
+        for name in picked.iter().filter_map(|p| self.canonical(p)) {
+            let on = Point::parse(&name, size).is_ok_and(|p| answer.contains(&p));
+            if on && !valid.contains(&name) {
+                valid.push(name);
+            }
+        }
+        valid
+    }
+
+    /// How many points answer the `select` question.
+    pub fn select_total(&self) -> Option<usize> {
+        match &self.goal {
+            GoGoal::Select { answer, .. } => Some(answer.len()),
+            _ => None,
+        }
+    }
+
+    /// "Black to play" or "White to play", unless the question asks nobody to move.
+    pub fn to_play(&self) -> Option<Text> {
+        if let GoGoal::Select {
+            ask: Ask::Liberties(_) | Ask::Chain(_) | Ask::InAtari(_) | Ask::Forbidden(_),
+            ..
+        } = self.goal
+        {
+            return None;
+        }
+        Some(match self.start.to_play() {
+            Color::Black => Text {
+                zh: "黑先".into(),
+                en: "Black to play".into(),
+            },
+            Color::White => Text {
+                zh: "白先".into(),
+                en: "White to play".into(),
+            },
+        })
+    }
+
+    /// The board after `request.shown`, with the found points and a link on every point.
+    pub fn board(&self, request: &BoardRequest) -> String {
+        let size = self.start.size();
+        let pos = self
+            .replay(request.shown)
+            .unwrap_or_else(|| self.start.clone());
+        let last = request
+            .shown
+            .last()
+            .and_then(|m| match Move::parse(m, size) {
+                Ok(Move::Play(p)) => Some(p),
+                _ => None,
+            });
+        let selected: Vec<Point> = request
+            .picked
+            .iter()
+            .filter_map(|p| Point::parse(p, size).ok())
+            .collect();
+        let link = request
+            .href
+            .map(|href| move |p: Point| href(Action::Play(p.name(size))));
+        draw::svg(&draw::GoDiagram {
+            board: pos.board(),
+            view: self.view,
+            last_move: last,
+            marks: &self.marks,
+            liberties: &[],
+            selected: &selected,
+            link: link.as_ref().map(|l| l as &dyn Fn(Point) -> String),
+            lang: request.lang,
+            title: request.title,
         })
     }
 

@@ -15,7 +15,7 @@ mod text;
 pub use diagnostic::{Diagnostic, Locator};
 pub use lesson::{LessonText, Segment};
 pub use lines::{LineTree, Step, WrongMove};
-pub use problem::{Problem, ProblemSet, Puzzle, Verdict};
+pub use problem::{Action, BoardRequest, Problem, ProblemSet, Puzzle, Verdict};
 pub use text::Text;
 
 use crate::lang::Lang;

@@ -1,7 +1,9 @@
 //! Problem sets: the set, its problems, and the verdict on an attempt.
 
+use super::lines::LineTree;
 use super::text::Text;
 use crate::content::go::GoPuzzle;
+use crate::lang::Lang;
 
 /// A set of problems, read from one TOML file.
 #[derive(Clone, Debug)]
@@ -61,11 +63,106 @@ pub enum Puzzle {
     Go(GoPuzzle),
 }
 
+/// What a link on a problem board does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Play this move (canonical name).
+    Play(String),
+    /// Pick up the piece on this square (or in hand, `P*`), or put it down (`None`).
+    Select(Option<String>),
+    /// Several moves go from `from` to `to` (promotion or not): ask which.
+    Choose { from: String, to: String },
+}
+
+/// A request to draw a problem's board.
+pub struct BoardRequest<'a> {
+    /// The moves to show from the start position.
+    pub shown: &'a [String],
+    /// Points or squares found so far (`select`).
+    pub picked: &'a [String],
+    /// The piece the learner has picked up, if any.
+    pub selected: Option<&'a str>,
+    /// The address of each action; `None` when the board takes no clicks.
+    pub href: Option<&'a dyn Fn(Action) -> String>,
+    /// The language of accessible names.
+    pub lang: Lang,
+    /// What the picture shows, for screen readers.
+    pub title: &'a str,
+}
+
 impl Puzzle {
     /// Judges the learner's move `play` after `moves` (and, for `select`, the points `picked`).
     pub fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict {
         match self {
             Puzzle::Go(p) => p.attempt(moves, picked, play),
+        }
+    }
+
+    /// The correct and wrong lines.
+    pub fn lines(&self) -> &LineTree {
+        match self {
+            Puzzle::Go(p) => &p.lines,
+        }
+    }
+
+    /// `moves` in canonical form, if they are legal and follow the correct lines.
+    pub fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>> {
+        let canonical: Vec<String> = match self {
+            Puzzle::Go(p) => moves
+                .iter()
+                .map(|m| p.canonical(m))
+                .collect::<Option<_>>()?,
+        };
+        let replays = match self {
+            Puzzle::Go(p) => p.replay(&canonical).is_some(),
+        };
+        (replays && self.lines().follows(&canonical)).then_some(canonical)
+    }
+
+    /// The points of `picked` that belong to the answer of a `select` question, once each.
+    pub fn valid_picks(&self, picked: &[String]) -> Vec<String> {
+        match self {
+            Puzzle::Go(p) => p.valid_picks(picked),
+        }
+    }
+
+    /// How many points or squares the answer of a `select` question has.
+    pub fn select_total(&self) -> Option<usize> {
+        match self {
+            Puzzle::Go(p) => p.select_total(),
+        }
+    }
+
+    /// Whether the problem is solved after `moves` and `picked`.
+    pub fn is_solved(&self, moves: &[String], picked: &[String]) -> bool {
+        match self.select_total() {
+            Some(total) => self.valid_picks(picked).len() == total,
+            None => !moves.is_empty() && self.lines().ends_at(moves),
+        }
+    }
+
+    /// Who is to play, when the problem asks for a move ("Black to play").
+    pub fn to_play(&self) -> Option<Text> {
+        match self {
+            Puzzle::Go(p) => p.to_play(),
+        }
+    }
+
+    /// The board as SVG.
+    pub fn board(&self, request: &BoardRequest) -> String {
+        match self {
+            Puzzle::Go(p) => p.board(request),
+        }
+    }
+
+    /// The moves from `from` to `to` after `moves`, with a label each, when there are
+    /// several (a promotion to choose).
+    pub fn choices(&self, moves: &[String], from: &str, to: &str) -> Vec<(Text, String)> {
+        match self {
+            Puzzle::Go(_) => {
+                let _ = (moves, from, to);
+                Vec::new()
+            }
         }
     }
 }

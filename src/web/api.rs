@@ -1,7 +1,8 @@
 //! `POST /api/attempt`: the engine's verdict on one move, for the script on problem pages.
 
-use super::pages::{find_set, judge, problem_board, status_html, Progress};
+use super::pages::find_set;
 use super::state::AppState;
+use super::trainer::{board, judge, problem_href, status, Input, Progress};
 use crate::lang::Lang;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -25,8 +26,18 @@ pub struct AttemptRequest {
     /// Points found so far (`select`).
     #[serde(default)]
     pub picked: Vec<String>,
-    /// The learner's move: a point such as `D4`, or `pass`.
-    pub play: String,
+    /// The piece picked up so far (chess, shogi): a square, or `P*` for a piece in hand.
+    #[serde(default)]
+    pub selected: Option<String>,
+    /// The learner's move: a point such as `D4`, `pass`, `e2e4`, `P*5e`.
+    #[serde(default)]
+    pub play: Option<String>,
+    /// Pick up the piece on this square (or in hand); an empty string puts it down.
+    #[serde(default)]
+    pub select: Option<String>,
+    /// With `select`: the square the picked-up piece goes to, when a choice is needed.
+    #[serde(default)]
+    pub to: Option<String>,
     /// `zh` or `en`; zh if missing.
     #[serde(default)]
     pub lang: Option<String>,
@@ -35,12 +46,15 @@ pub struct AttemptRequest {
 /// The verdict, and everything the page needs to show it.
 #[derive(Debug, Serialize)]
 pub struct AttemptReply {
-    /// `correct`, `solved`, `wrong`, `illegal`, `found`, `not-answer` or `invalid`.
+    /// `correct`, `solved`, `wrong`, `illegal`, `found`, `not-answer`, `invalid`, or `ready`
+    /// when nothing was played (a piece picked up).
     pub verdict: &'static str,
     /// Moves from which the learner goes on.
     pub moves: Vec<String>,
     /// Points found so far (`select`).
     pub picked: Vec<String>,
+    /// The piece picked up, if any.
+    pub selected: Option<String>,
     /// Moves shown on the board (with a wrong move and its refutation, if any).
     pub shown: Vec<String>,
     /// The opponent's answer, if any.
@@ -75,32 +89,39 @@ pub async fn attempt(
     let progress = Progress {
         moves: request.moves,
         picked: request.picked,
+        selected: request.selected,
     };
-    let judged = judge(problem, progress, Some(&request.play));
+    let input = match (request.play, request.select, request.to) {
+        (Some(play), _, _) => Input::Play(play),
+        (None, Some(from), Some(to)) => Input::Choose { from, to },
+        (None, Some(sel), None) => Input::Select(Some(sel).filter(|s| !s.is_empty())),
+        (None, None, _) => Input::None,
+    };
+    let judged = judge(problem, progress, input);
     let reply = match &judged.verdict {
         Some(crate::content::Verdict::Correct { reply, .. }) => reply.clone(),
         _ => None,
     };
-    let mut url = format!(
-        "/{}/problems/{}/{}",
-        shelf.game.slug(),
-        set.slug,
-        problem.id
-    );
-    let q = judged.progress_query();
+    let mut url = problem_href(shelf.game, set, problem);
+    let q = judged.progress.query();
     if !q.is_empty() {
         url.push('?');
         url.push_str(q.trim_end_matches('&'));
     }
     Json(AttemptReply {
-        verdict: judged.verdict.as_ref().map_or("solved", |v| v.kind()),
+        verdict: match &judged.verdict {
+            Some(v) => v.kind(),
+            None if judged.solved => "solved",
+            None => "ready",
+        },
         moves: judged.progress.moves.clone(),
         picked: judged.progress.picked.clone(),
+        selected: judged.progress.selected.clone(),
         shown: judged.shown.clone(),
         reply,
         solved: judged.solved,
-        svg: problem_board(shelf.game, set, problem, &judged, lang),
-        status: status_html(shelf.game, set, problem, &judged, lang),
+        svg: board(shelf.game, set, problem, &judged, lang),
+        status: status(shelf.game, set, problem, &judged, lang),
         url,
     })
     .into_response()

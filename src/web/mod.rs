@@ -8,6 +8,7 @@ pub mod i18n;
 mod pages;
 mod state;
 mod static_files;
+mod trainer;
 
 pub use state::{AppState, Snapshot};
 
@@ -37,7 +38,7 @@ pub fn app(state: AppState) -> Router {
             get(pages::diagram),
         )
         .route("/{game}/problems/{set}", get(pages::set))
-        .route("/{game}/problems/{set}/{id}", get(pages::problem))
+        .route("/{game}/problems/{set}/{id}", get(trainer::page))
         .fallback(pages::not_found)
         .with_state(state)
 }

@@ -1,0 +1,416 @@
+//! Solving a problem: the learner's progress in the address, the verdict on each action, and
+//! the problem page. The same code serves links (no script) and `POST /api/attempt`.
+
+use super::i18n::{fill, Ui};
+use super::pages::{enc, find_set, missing, respond, Chrome, Item, Req};
+use super::state::AppState;
+use crate::content::{Action, BoardRequest, Game, Problem, ProblemSet, Text, Verdict};
+use crate::lang::Lang;
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+
+/// The learner's progress in a problem, as carried in addresses (`m`, `p`, `sel`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Progress {
+    /// Moves so far: the learner's and the replies, alternating.
+    pub moves: Vec<String>,
+    /// Points or squares found so far (`select`).
+    pub picked: Vec<String>,
+    /// The piece picked up (chess, shogi): a square, or `P*` for a piece in hand.
+    pub selected: Option<String>,
+}
+
+fn list(s: Option<&str>) -> Vec<String> {
+    s.unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .take(400)
+        .map(String::from)
+        .collect()
+}
+
+impl Progress {
+    /// Reads the progress from the address's `m`, `p` and `sel`.
+    pub fn from_query(req: &Req) -> Progress {
+        Progress {
+            moves: list(req.param("m")),
+            picked: list(req.param("p")),
+            selected: req.param("sel").filter(|s| !s.is_empty()).map(String::from),
+        }
+    }
+
+    /// The query string for this progress, ending with `&` when not empty.
+    pub fn query(&self) -> String {
+        let mut q = String::new();
+        if !self.moves.is_empty() {
+            q.push_str(&format!("m={}&", enc(&self.moves.join(","))));
+        }
+        if !self.picked.is_empty() {
+            q.push_str(&format!("p={}&", enc(&self.picked.join(","))));
+        }
+        q
+    }
+}
+
+/// What the learner did.
+#[derive(Clone, Debug)]
+pub(crate) enum Input {
+    /// Nothing: the page as it stands.
+    None,
+    /// A move.
+    Play(String),
+    /// Pick up a piece, or put it down.
+    Select(Option<String>),
+    /// Two or more moves go between these squares: show the choice.
+    Choose { from: String, to: String },
+}
+
+impl Input {
+    /// Reads `play`, `sel` with `to`, from the address.
+    pub fn from_query(req: &Req) -> Input {
+        match (req.param("play"), req.param("sel"), req.param("to")) {
+            (Some(play), _, _) => Input::Play(play.to_string()),
+            (None, Some(from), Some(to)) => Input::Choose {
+                from: from.to_string(),
+                to: to.to_string(),
+            },
+            _ => Input::None,
+        }
+    }
+}
+
+/// A problem judged after the learner's latest action: what to show and what comes next.
+pub(crate) struct Judged {
+    pub verdict: Option<Verdict>,
+    /// The progress from which the learner goes on.
+    pub progress: Progress,
+    /// The moves shown on the board (may include a wrong move and its refutation).
+    pub shown: Vec<String>,
+    pub solved: bool,
+    /// Whether the board takes clicks.
+    pub open: bool,
+    /// Moves to choose between (a promotion), with their labels.
+    pub choices: Vec<(Text, String)>,
+}
+
+/// Judges `input` on `problem` from `progress`; progress that does not fit the problem
+/// (moves off the lines, points outside the answer) is dropped, never trusted.
+pub(crate) fn judge(problem: &Problem, progress: Progress, input: Input) -> Judged {
+    let puzzle = &problem.puzzle;
+    let mut progress = Progress {
+        moves: puzzle.valid_moves(&progress.moves).unwrap_or_default(),
+        picked: puzzle.valid_picks(&progress.picked),
+        selected: progress.selected.filter(|s| s.len() <= 4),
+    };
+    let solved_before = puzzle.is_solved(&progress.moves, &progress.picked);
+    let mut judged = Judged {
+        verdict: None,
+        shown: progress.moves.clone(),
+        progress: progress.clone(),
+        solved: solved_before,
+        open: !solved_before,
+        choices: Vec::new(),
+    };
+    if solved_before {
+        judged.progress.selected = None;
+        return judged;
+    }
+    let play = match input {
+        Input::None => return judged,
+        Input::Select(square) => {
+            judged.progress.selected = square;
+            return judged;
+        }
+        Input::Choose { from, to } => {
+            judged.choices = puzzle.choices(&progress.moves, &from, &to);
+            judged.progress.selected = Some(from);
+            return judged;
+        }
+        Input::Play(play) => play,
+    };
+    progress.selected = None;
+    let verdict = puzzle.attempt(&progress.moves, &progress.picked, &play);
+    let mut next = progress.clone();
+    let mut shown = progress.moves.clone();
+    let mut open = true;
+    match &verdict {
+        Verdict::Correct { moves, .. } => {
+            next.moves = moves.clone();
+            shown = moves.clone();
+        }
+        Verdict::Wrong { shown: s, .. } => {
+            shown = s.clone();
+            open = false;
+        }
+        Verdict::Found { picked, .. } | Verdict::NotAnswer { picked, .. } => {
+            next.picked = picked.clone();
+        }
+        Verdict::Illegal { .. } | Verdict::Invalid { .. } => {}
+    }
+    let solved = matches!(
+        verdict,
+        Verdict::Correct { solved: true, .. } | Verdict::Found { solved: true, .. }
+    );
+    Judged {
+        verdict: Some(verdict),
+        progress: next,
+        shown,
+        solved,
+        open: open && !solved,
+        choices: Vec::new(),
+    }
+}
+
+/// The address of a problem.
+pub(crate) fn problem_href(game: Game, set: &ProblemSet, problem: &Problem) -> String {
+    format!("/{}/problems/{}/{}", game.slug(), set.slug, problem.id)
+}
+
+/// The board of a problem as SVG, with links when it takes clicks.
+pub(crate) fn board(
+    game: Game,
+    set: &ProblemSet,
+    problem: &Problem,
+    judged: &Judged,
+    lang: Lang,
+) -> String {
+    let base = problem_href(game, set, problem);
+    let query = judged.progress.query();
+    let selected = judged.progress.selected.clone();
+    let href = move |action: Action| match action {
+        Action::Play(mv) => format!("{base}?{query}play={}", enc(&mv)),
+        Action::Select(None) => format!("{base}?{}", query.trim_end_matches('&')),
+        Action::Select(Some(sq)) => format!("{base}?{query}sel={}", enc(&sq)),
+        Action::Choose { from, to } => {
+            format!("{base}?{query}sel={}&to={}", enc(&from), enc(&to))
+        }
+    };
+    problem.puzzle.board(&BoardRequest {
+        shown: &judged.shown,
+        picked: &judged.progress.picked,
+        selected: selected.as_deref(),
+        href: if judged.open { Some(&href) } else { None },
+        lang,
+        title: problem.prompt.get(lang),
+    })
+}
+
+#[derive(Template)]
+#[template(path = "status.html")]
+struct StatusView {
+    kind: &'static str,
+    headline: String,
+    message: String,
+    explanation: String,
+    explanation_title: String,
+    choices: Vec<Item>,
+    take_back: Option<Item>,
+    retry: Option<Item>,
+    next: Option<Item>,
+}
+
+/// The verdict and what the learner may do next, as an HTML fragment.
+pub(crate) fn status(
+    game: Game,
+    set: &ProblemSet,
+    problem: &Problem,
+    judged: &Judged,
+    lang: Lang,
+) -> String {
+    let ui = Ui::get(lang);
+    let base = problem_href(game, set, problem);
+    let total = problem.puzzle.select_total();
+    let count = |found: usize| {
+        [
+            ("found", found.to_string()),
+            ("total", total.unwrap_or(0).to_string()),
+        ]
+    };
+    let progress = |found: usize| {
+        let c = count(found);
+        fill(
+            &ui.select_progress,
+            &[("found", &c[0].1), ("total", &c[1].1)],
+        )
+    };
+    let (kind, headline, message) = match &judged.verdict {
+        None if judged.solved => ("solved", ui.solved.clone(), String::new()),
+        None => match total {
+            Some(_) => (
+                "ready",
+                ui.your_pick.clone(),
+                progress(judged.progress.picked.len()),
+            ),
+            None => ("ready", ui.your_move.clone(), String::new()),
+        },
+        Some(Verdict::Correct { solved: true, .. }) | Some(Verdict::Found { solved: true, .. }) => {
+            ("solved", ui.solved.clone(), String::new())
+        }
+        Some(Verdict::Correct { reply, .. }) => (
+            "correct",
+            ui.correct.clone(),
+            reply
+                .as_ref()
+                .map(|r| fill(&ui.opponent_replied, &[("move", r)]))
+                .unwrap_or_default(),
+        ),
+        Some(Verdict::Wrong { why, shown }) => {
+            let refutation = shown.get(judged.progress.moves.len() + 1);
+            let mut msg = refutation
+                .map(|r| fill(&ui.wrong_refuted, &[("move", r)]) + " ")
+                .unwrap_or_default();
+            msg.push_str(
+                why.as_ref()
+                    .map(|w| w.get(lang))
+                    .unwrap_or(&ui.wrong_general),
+            );
+            ("wrong", ui.wrong.clone(), msg)
+        }
+        Some(Verdict::Illegal { reason }) => {
+            ("illegal", ui.illegal.clone(), reason.get(lang).into())
+        }
+        Some(Verdict::Found { picked, .. }) => {
+            let c = count(picked.len());
+            (
+                "found",
+                fill(&ui.found, &[("found", &c[0].1), ("total", &c[1].1)]),
+                String::new(),
+            )
+        }
+        Some(Verdict::NotAnswer { why, picked }) => (
+            "not-answer",
+            ui.not_answer.clone(),
+            format!("{} {}", why.get(lang), progress(picked.len())),
+        ),
+        Some(Verdict::Invalid { why }) => ("invalid", ui.illegal.clone(), why.get(lang).into()),
+    };
+    let solved = judged.solved;
+    let wrong = matches!(judged.verdict, Some(Verdict::Wrong { .. }));
+    let query = judged.progress.query();
+    let started = !judged.progress.moves.is_empty() || !judged.progress.picked.is_empty();
+    let link = |href: String, title: &str| Item {
+        href,
+        title: title.to_string(),
+        note: String::new(),
+    };
+    StatusView {
+        kind,
+        headline,
+        message,
+        explanation: if solved {
+            problem
+                .explanation
+                .as_ref()
+                .map(|e| e.get(lang).to_string())
+                .unwrap_or_default()
+        } else {
+            String::new()
+        },
+        explanation_title: ui.explanation.clone(),
+        choices: judged
+            .choices
+            .iter()
+            .map(|(label, mv)| link(format!("{base}?{query}play={}", enc(mv)), label.get(lang)))
+            .collect(),
+        take_back: wrong.then(|| link(format!("{base}?{query}"), &ui.take_back)),
+        retry: (solved || started).then(|| link(base.clone(), &ui.retry)),
+        next: set
+            .next_after(&problem.id)
+            .filter(|_| solved)
+            .map(|p| link(problem_href(game, set, p), &ui.next_problem)),
+    }
+    .render()
+    .unwrap_or_default()
+}
+
+#[derive(Template)]
+#[template(path = "problem.html")]
+struct ProblemPage {
+    chrome: Chrome,
+    game_name: &'static str,
+    game_href: String,
+    set_title: String,
+    set_href: String,
+    label: String,
+    prompt: String,
+    to_play: String,
+    difficulty: String,
+    board: String,
+    status: String,
+    hint: String,
+    game: &'static str,
+    set: String,
+    id: String,
+    moves: String,
+    picked: String,
+    selected: String,
+    prev: Option<String>,
+    next: Option<String>,
+}
+
+/// `GET /{game}/problems/{set}/{id}?m=…&p=…&sel=…&play=…`.
+pub async fn page(
+    State(state): State<AppState>,
+    req: Req,
+    Path((game, set, id)): Path<(String, String, String)>,
+) -> Response {
+    let snap = state.snapshot();
+    let Some((shelf, set)) = find_set(&snap, &game, &set) else {
+        return missing(&req, &snap);
+    };
+    let Some(index) = set.problems.iter().position(|p| p.id == id) else {
+        return missing(&req, &snap);
+    };
+    let problem = &set.problems[index];
+    let ui = req.ui();
+    let mut input = Input::from_query(&req);
+    if let (Input::None, Some(sel)) = (&input, req.param("sel")) {
+        input = Input::Select(Some(sel.to_string()));
+    }
+    let judged = judge(problem, Progress::from_query(&req), input);
+    let label = fill(&ui.problem, &[("n", &(index + 1).to_string())]);
+    let game = shelf.game;
+    let page = ProblemPage {
+        chrome: Chrome::new(
+            &req,
+            &snap,
+            format!("{} · {}", set.title.get(req.lang), label),
+        ),
+        game_name: game.name(req.lang),
+        game_href: format!("/{}", game.slug()),
+        set_title: set.title.get(req.lang).to_string(),
+        set_href: format!("/{}/problems/{}", game.slug(), set.slug),
+        label,
+        prompt: problem.prompt.get(req.lang).to_string(),
+        to_play: problem
+            .puzzle
+            .to_play()
+            .map(|t| t.get(req.lang).to_string())
+            .unwrap_or_default(),
+        difficulty: "●".repeat(problem.difficulty as usize),
+        board: board(game, set, problem, &judged, req.lang),
+        status: status(game, set, problem, &judged, req.lang),
+        hint: problem
+            .hint
+            .as_ref()
+            .map(|h| h.get(req.lang).to_string())
+            .unwrap_or_default(),
+        game: game.slug(),
+        set: set.slug.clone(),
+        id: problem.id.clone(),
+        moves: judged.progress.moves.join(","),
+        picked: judged.progress.picked.join(","),
+        selected: judged.progress.selected.clone().unwrap_or_default(),
+        prev: index
+            .checked_sub(1)
+            .map(|i| problem_href(game, set, &set.problems[i])),
+        next: set
+            .problems
+            .get(index + 1)
+            .map(|p| problem_href(game, set, p)),
+    };
+    respond(&req, StatusCode::OK, page.render())
+}
