@@ -145,6 +145,7 @@ async function attempt(point) {
     problem.dataset.picked = reply.picked.join(",");
     problem.dataset.selected = reply.selected || "";
     history.replaceState(null, "", reply.url);
+    noteVerdict(problem, reply.verdict);
     const next = rovingFocus(point.dataset.p);
     if (hadFocus && next) next.focus();
     if (!next) {
@@ -157,3 +158,142 @@ async function attempt(point) {
 }
 
 rovingFocus();
+
+// Progress, kept in this browser only: solved, failed, hint used, per problem.
+const STORE = "qiyuan:progress";
+const LAST = "qiyuan:last";
+
+function load() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE)) || {};
+  } catch {
+    return {};
+  }
+}
+
+function save(all) {
+  try {
+    localStorage.setItem(STORE, JSON.stringify(all));
+  } catch {
+    // Storage full or forbidden: progress is simply not kept.
+  }
+}
+
+function record(key, change) {
+  const all = load();
+  const entry = all[key] || {};
+  change(entry);
+  entry.t = Date.now();
+  all[key] = entry;
+  save(all);
+}
+
+// This visit to a problem: a mistake or a look at the solution makes it "failed".
+let mistake = false;
+
+function noteVerdict(problem, verdict) {
+  const key = problem.dataset.key;
+  if (!key) return;
+  const title = problem.dataset.title;
+  if (verdict === "wrong" || verdict === "illegal" || verdict === "not-answer") mistake = true;
+  if (verdict === "solved") {
+    record(key, (e) => {
+      e.title = title;
+      e.href = location.pathname;
+      e.state = mistake ? "failed" : "solved";
+      if (mistake) e.solvedAfter = true;
+    });
+  } else if (mistake) {
+    record(key, (e) => {
+      e.title = title;
+      e.href = location.pathname;
+      if (e.state !== "solved") e.state = "failed";
+    });
+  }
+}
+
+function fillIn(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
+}
+
+function showProgress() {
+  const all = load();
+  const label = document.body.dataset.solvedLabel || "{n} / {total}";
+  for (const box of document.querySelectorAll(".progress[data-keys]")) {
+    const keys = box.dataset.keys.split(",").filter(Boolean);
+    if (!keys.length) continue;
+    const solved = keys.filter((k) => all[k] && all[k].state === "solved").length;
+    box.innerHTML = "";
+    const bar = document.createElement("span");
+    bar.className = "bar";
+    const fillBar = document.createElement("span");
+    fillBar.style.width = `${Math.round((100 * solved) / keys.length)}%`;
+    bar.append(fillBar);
+    const text = document.createElement("span");
+    text.textContent = fillIn(label, { n: solved, total: keys.length });
+    box.append(bar, text);
+    box.hidden = false;
+  }
+  for (const li of document.querySelectorAll("li[data-key]")) {
+    const entry = all[li.dataset.key];
+    if (entry && entry.state) li.classList.add(entry.state);
+  }
+  const review = document.getElementById("review");
+  if (review) {
+    const game = location.pathname.split("/")[1];
+    const failed = Object.entries(all).filter(([k, e]) => k.startsWith(`${game}/`) && e.state === "failed");
+    const list = review.querySelector("ul");
+    list.innerHTML = "";
+    for (const [, e] of failed) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = e.href;
+      a.textContent = e.title;
+      li.append(a);
+      list.append(li);
+    }
+    if (!failed.length) {
+      const li = document.createElement("li");
+      li.textContent = document.body.dataset.noFailed;
+      list.append(li);
+    }
+    review.hidden = false;
+  }
+  const last = JSON.parse(localStorage.getItem(LAST) || "null");
+  const cont = document.getElementById("continue");
+  if (cont && last && last.href) {
+    const a = cont.querySelector("a");
+    a.href = last.href;
+    a.textContent = last.title;
+    cont.hidden = false;
+  }
+  for (const tools of document.querySelectorAll(".progress-tools")) tools.hidden = false;
+}
+
+document.addEventListener("click", (event) => {
+  const clear = event.target.closest("button.clear-progress");
+  if (clear && confirm(document.body.dataset.clearConfirm)) {
+    localStorage.removeItem(STORE);
+    localStorage.removeItem(LAST);
+    location.reload();
+  }
+});
+
+const problemBox = document.querySelector(".problem");
+if (problemBox) {
+  try {
+    localStorage.setItem(LAST, JSON.stringify({ href: location.pathname, title: problemBox.dataset.title }));
+  } catch {
+    // Not kept.
+  }
+  if (new URLSearchParams(location.search).has("solution")) noteVerdict(problemBox, "wrong");
+  const first = document.querySelector("#status .verdict");
+  if (first) noteVerdict(problemBox, [...first.classList].find((c) => c !== "verdict"));
+  const hint = document.querySelector("details.hint");
+  if (hint) {
+    hint.addEventListener("toggle", () => {
+      if (hint.open) record(problemBox.dataset.key, (e) => { e.hint = true; e.title = problemBox.dataset.title; e.href = location.pathname; });
+    });
+  }
+}
+showProgress();

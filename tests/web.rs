@@ -67,9 +67,11 @@ async fn every_page_answers_in_both_languages() {
         uris.push(format!("/{g}"));
         for l in &shelf.lessons {
             uris.push(format!("/{g}/lessons/{}", l.slug));
+            uris.push(format!("/{g}/lessons/{}/print", l.slug));
         }
         for s in &shelf.sets {
             uris.push(format!("/{g}/problems/{}", s.slug));
+            uris.push(format!("/{g}/worksheets/{}", s.slug));
             for p in &s.problems {
                 uris.push(format!("/{g}/problems/{}/{}", s.slug, p.id));
             }
@@ -323,4 +325,68 @@ async fn cached_lesson_page_is_the_same_page() {
     );
     let (_, zh, _) = get(&state, &format!("/go/lessons/{slug}?lang=zh"), &[]).await;
     assert_ne!(first, zh);
+}
+
+#[tokio::test]
+async fn worksheet_has_every_problem_and_an_answer_key() {
+    let state = state();
+    let lib = library(&state);
+    let set = &lib.shelves[0].sets[0];
+    let (status, body, _) = get(&state, &format!("/go/worksheets/{}?lang=en", set.slug), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body.matches("class=\"sheet-problem\"").count(),
+        set.problems.len()
+    );
+    assert!(body.contains("<h2>Answers</h2>"));
+    for p in &set.problems {
+        let answer = match p.puzzle.select_total() {
+            Some(_) => p.puzzle.answer().join(" "),
+            None => p.puzzle.lines().main_line().join(" "),
+        };
+        assert!(body.contains(&answer), "answer {answer} of {}", p.id);
+    }
+    assert!(
+        !body.contains("class=\"pt\""),
+        "worksheet boards take no clicks"
+    );
+}
+
+#[tokio::test]
+async fn lesson_print_page_shows_every_frame() {
+    let state = state();
+    let lib = library(&state);
+    let lesson = &lib.shelves[0].lessons[2];
+    let (_, body, _) = get(
+        &state,
+        &format!("/go/lessons/{}/print?lang=zh", lesson.slug),
+        &[],
+    )
+    .await;
+    let frames: usize = lesson.zh.diagrams.iter().map(|d| d.frames.len()).sum();
+    assert_eq!(body.matches("<figure class=\"frame\">").count(), frames);
+}
+
+#[tokio::test]
+async fn solution_view_steps_through_the_main_line() {
+    let state = state();
+    let lib = library(&state);
+    let (set, id, puzzle) = find(&lib, |p| p.lines().main_line().len() >= 3);
+    let main = puzzle.lines().main_line();
+    let uri = format!("/go/problems/{set}/{id}");
+    let (_, body, _) = get(&state, &format!("{uri}?solution=1&lang=en"), &[]).await;
+    assert!(body.contains("verdict solution"));
+    assert!(
+        body.contains(&format!("<b>{}</b> {}", main[0], main[1])),
+        "{body}"
+    );
+    assert!(body.contains(&format!("{uri}?solution=2")));
+    let (_, body, _) = get(&state, &format!("{uri}?solution=99&lang=en"), &[]).await;
+    assert!(body.contains(
+        &main
+            .iter()
+            .map(|m| format!("<b>{m}</b>"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    ));
 }

@@ -763,6 +763,16 @@ impl GoPuzzle {
         valid
     }
 
+    /// The names of the points that answer the `select` question.
+    pub fn answer(&self) -> Vec<String> {
+        match &self.goal {
+            GoGoal::Select { answer, .. } => {
+                answer.iter().map(|p| p.name(self.start.size())).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// How many points answer the `select` question.
     pub fn select_total(&self) -> Option<usize> {
         match &self.goal {

@@ -209,6 +209,24 @@ impl LineTree {
         line
     }
 
+    /// Every correct line, in the order written (lines that are the start of a longer one
+    /// are included only when a line ends there).
+    pub fn correct_lines(&self) -> Vec<Vec<String>> {
+        let mut out = Vec::new();
+        let mut stack = vec![(0usize, Vec::new())];
+        while let Some((at, line)) = stack.pop() {
+            if self.nodes[at].ends && !line.is_empty() {
+                out.push(line.clone());
+            }
+            for (mv, next) in self.nodes[at].children.iter().rev() {
+                let mut longer = line.clone();
+                longer.push(mv.clone());
+                stack.push((*next, longer));
+            }
+        }
+        out
+    }
+
     /// Whether the tree has no line at all.
     pub fn is_empty(&self) -> bool {
         self.nodes[0].children.is_empty()
@@ -259,6 +277,10 @@ mod tests {
         );
         assert_eq!(t.step(&[], "A1"), Step::Unknown);
         assert_eq!(t.main_line(), line("D6"));
+        assert_eq!(
+            t.correct_lines(),
+            vec![line("D6"), line("E4 D5 F5"), line("E4 D5 C6")]
+        );
     }
 
     #[test]

@@ -133,6 +133,13 @@ impl Puzzle {
         }
     }
 
+    /// The answer of a `select` question, as point or square names; empty otherwise.
+    pub fn answer(&self) -> Vec<String> {
+        match self {
+            Puzzle::Go(p) => p.answer(),
+        }
+    }
+
     /// Whether the problem is solved after `moves` and `picked`.
     pub fn is_solved(&self, moves: &[String], picked: &[String]) -> bool {
         match self.select_total() {

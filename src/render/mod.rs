@@ -1,5 +1,6 @@
 //! SVG pictures of boards, drawn on the server.
 
+pub mod chess;
 pub mod go;
 
 /// Marks drawn on top of a board: shapes on points and letter labels.

@@ -55,6 +55,18 @@ pub struct Ui {
     pub problem: String,
     pub of_set: String,
     pub keyboard_help: String,
+    pub other_lines: String,
+    pub progress_solved: String,
+    pub continue_where: String,
+    pub review_failed: String,
+    pub no_failed: String,
+    pub clear_progress: String,
+    pub clear_confirm: String,
+    pub progress_note: String,
+    pub print_lesson: String,
+    pub worksheet: String,
+    pub answers: String,
+    pub name_label: String,
 }
 
 impl Ui {

@@ -37,7 +37,9 @@ pub fn app(state: AppState) -> Router {
             "/{game}/lessons/{slug}/diagram/{index}",
             get(pages::diagram),
         )
+        .route("/{game}/lessons/{slug}/print", get(pages::lesson_print))
         .route("/{game}/problems/{set}", get(pages::set))
+        .route("/{game}/worksheets/{set}", get(trainer::worksheet))
         .route("/{game}/problems/{set}/{id}", get(trainer::page))
         .fallback(pages::not_found)
         .with_state(state)

@@ -2,7 +2,7 @@
 
 use super::i18n::{fill, negotiate, Ui};
 use super::state::{AppState, Snapshot};
-use crate::content::{Diagram, Game, Lesson, ProblemSet, Segment, Shelf};
+use crate::content::{Diagram, Game, Lesson, Problem, ProblemSet, Segment, Shelf};
 use crate::lang::Lang;
 use askama::Template;
 use axum::body::Bytes;
@@ -145,6 +145,13 @@ pub(crate) struct Item {
     pub href: String,
     pub title: String,
     pub note: String,
+    /// Progress keys (`go/captures/1`) of the problems behind the link, comma-separated.
+    pub keys: String,
+}
+
+/// The key under which the browser keeps the learner's progress on a problem.
+pub(crate) fn progress_key(game: Game, set: &ProblemSet, problem: &Problem) -> String {
+    format!("{}/{}/{}", game.slug(), set.slug, problem.id)
 }
 
 /// A link to a lesson, with its summary.
@@ -153,6 +160,7 @@ fn lesson_item(game: Game, lesson: &Lesson, lang: Lang) -> Item {
         href: format!("/{}/lessons/{}", game.slug(), lesson.slug),
         title: lesson.text(lang).title.clone(),
         note: lesson.text(lang).summary.clone().unwrap_or_default(),
+        keys: String::new(),
     }
 }
 
@@ -165,6 +173,12 @@ fn set_item(game: Game, set: &ProblemSet, lang: Lang) -> Item {
             &Ui::get(lang).problem_count,
             &[("n", &set.problems.len().to_string())],
         ),
+        keys: set
+            .problems
+            .iter()
+            .map(|p| progress_key(game, set, p))
+            .collect::<Vec<_>>()
+            .join(","),
     }
 }
 
@@ -336,6 +350,7 @@ struct LessonPage {
     prev: Option<Item>,
     next: Option<Item>,
     practise: Vec<Item>,
+    print_href: String,
 }
 
 /// `GET /{game}/lessons/{slug}`.
@@ -381,6 +396,7 @@ pub async fn lesson(
         game_href: format!("/{}", shelf.game.slug()),
         title: text.title.clone(),
         parts,
+        print_href: format!("/{}/lessons/{}/print", shelf.game.slug(), lesson.slug),
         prev: i
             .checked_sub(1)
             .and_then(|j| shelf.lessons.get(j))
@@ -401,6 +417,83 @@ pub async fn lesson(
         }
         (html, _) => respond(&req, StatusCode::OK, html),
     }
+}
+
+/// One frame of a diagram on the print page.
+struct PrintFrame<'a> {
+    svg: &'a str,
+    label: String,
+    say: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "lesson_print.html")]
+struct LessonPrintPage<'a> {
+    chrome: Chrome,
+    title: String,
+    back: String,
+    parts: Vec<PrintPart<'a>>,
+}
+
+enum PrintPart<'a> {
+    Html(&'a str),
+    Frames(Vec<PrintFrame<'a>>),
+}
+
+/// `GET /{game}/lessons/{slug}/print`: the lesson with every frame of every diagram.
+pub async fn lesson_print(
+    State(state): State<AppState>,
+    req: Req,
+    Path((game, slug)): Path<(String, String)>,
+) -> Response {
+    let snap = state.snapshot();
+    let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
+        return missing(&req, &snap);
+    };
+    let ui = req.ui();
+    let text = lesson.text(req.lang);
+    let parts = text
+        .body
+        .iter()
+        .map(|seg| match seg {
+            Segment::Html(h) => PrintPart::Html(h),
+            Segment::Diagram(i) => {
+                let d = &text.diagrams[*i];
+                PrintPart::Frames(
+                    d.frames
+                        .iter()
+                        .enumerate()
+                        .map(|(n, f)| PrintFrame {
+                            svg: &f.svg,
+                            label: if n == 0 {
+                                ui.start_position.clone()
+                            } else {
+                                fill(
+                                    &ui.step_of,
+                                    &[
+                                        ("i", &n.to_string()),
+                                        ("n", &(d.frames.len() - 1).to_string()),
+                                    ],
+                                )
+                            },
+                            say: if n == 0 {
+                                d.caption.as_deref().unwrap_or("")
+                            } else {
+                                f.say.as_deref().unwrap_or("")
+                            },
+                        })
+                        .collect(),
+                )
+            }
+        })
+        .collect();
+    let page = LessonPrintPage {
+        chrome: Chrome::new(&req, &snap, text.title.clone()),
+        title: text.title.clone(),
+        back: format!("/{}/lessons/{}", shelf.game.slug(), lesson.slug),
+        parts,
+    };
+    respond(&req, StatusCode::OK, page.render())
 }
 
 fn find_lesson<'a>(snap: &'a Snapshot, game: &str, slug: &str) -> Option<(&'a Shelf, &'a Lesson)> {
@@ -438,6 +531,7 @@ pub async fn diagram(
 #[template(path = "set.html")]
 struct SetPage {
     chrome: Chrome,
+    worksheet_href: String,
     game_name: &'static str,
     game_href: String,
     title: String,
@@ -459,6 +553,7 @@ pub async fn set(
     let ui = req.ui();
     let page = SetPage {
         chrome: Chrome::new(&req, &snap, set.title.get(req.lang).to_string()),
+        worksheet_href: format!("/{}/worksheets/{}", shelf.game.slug(), set.slug),
         game_name: shelf.game.name(req.lang),
         game_href: format!("/{}", shelf.game.slug()),
         title: set.title.get(req.lang).to_string(),
@@ -480,6 +575,7 @@ pub async fn set(
                 href: format!("/{}/problems/{}/{}", shelf.game.slug(), set.slug, p.id),
                 title: fill(&ui.problem, &[("n", &(i + 1).to_string())]),
                 note: p.prompt.get(req.lang).to_string(),
+                keys: progress_key(shelf.game, set, p),
             })
             .collect(),
     };

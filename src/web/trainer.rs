@@ -207,6 +207,8 @@ struct StatusView {
     explanation: String,
     explanation_title: String,
     choices: Vec<Item>,
+    other_lines: Vec<String>,
+    other_lines_title: String,
     take_back: Option<Item>,
     retry: Option<Item>,
     next: Option<Item>,
@@ -295,6 +297,7 @@ pub(crate) fn status(
         href,
         title: title.to_string(),
         note: String::new(),
+        keys: String::new(),
     };
     StatusView {
         kind,
@@ -310,6 +313,21 @@ pub(crate) fn status(
             String::new()
         },
         explanation_title: ui.explanation.clone(),
+        other_lines: if solved {
+            problem
+                .puzzle
+                .lines()
+                .correct_lines()
+                .into_iter()
+                .filter(|l| {
+                    !judged.progress.moves.starts_with(l) && !l.starts_with(&judged.progress.moves)
+                })
+                .map(|l| l.join(" "))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        other_lines_title: ui.other_lines.clone(),
         choices: judged
             .choices
             .iter()
@@ -324,6 +342,91 @@ pub(crate) fn status(
     }
     .render()
     .unwrap_or_default()
+}
+
+/// The solution, shown step by step: the main line's first `step` moves (or, for a `select`
+/// question, every point of the answer), as a board and a status fragment.
+pub(crate) fn solution(
+    game: Game,
+    set: &ProblemSet,
+    problem: &Problem,
+    step: usize,
+    lang: Lang,
+) -> (String, String) {
+    let ui = Ui::get(lang);
+    let base = problem_href(game, set, problem);
+    let main = problem.puzzle.lines().main_line();
+    let step = step.clamp(1, main.len().max(1));
+    let answer = problem.puzzle.answer();
+    let judged = Judged {
+        verdict: None,
+        progress: Progress {
+            moves: Vec::new(),
+            picked: answer.clone(),
+            selected: None,
+        },
+        shown: main[..step.min(main.len())].to_vec(),
+        solved: false,
+        open: false,
+        choices: Vec::new(),
+    };
+    let board = board(game, set, problem, &judged, lang);
+    let link = |href: String, title: String| Item {
+        href,
+        title,
+        note: String::new(),
+        keys: String::new(),
+    };
+    let mut steps = Vec::new();
+    if step > 1 {
+        steps.push(link(
+            format!("{base}?solution={}", step - 1),
+            format!("← {}", ui.prev_step),
+        ));
+    }
+    if step < main.len() {
+        steps.push(link(
+            format!("{base}?solution={}", step + 1),
+            format!("{} →", ui.next_step),
+        ));
+    }
+    let line = if answer.is_empty() {
+        main.iter()
+            .enumerate()
+            .map(|(i, m)| {
+                if i < step {
+                    format!("<b>{m}</b>")
+                } else {
+                    m.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        answer.join(" ")
+    };
+    let status = StatusView {
+        kind: "solution",
+        headline: ui.solution_is.clone(),
+        message: line,
+        explanation: problem
+            .explanation
+            .as_ref()
+            .map(|e| e.get(lang).to_string())
+            .unwrap_or_default(),
+        explanation_title: ui.explanation.clone(),
+        choices: steps,
+        other_lines: Vec::new(),
+        other_lines_title: String::new(),
+        take_back: None,
+        retry: Some(link(base, ui.retry.clone())),
+        next: set
+            .next_after(&problem.id)
+            .map(|p| link(problem_href(game, set, p), ui.next_problem.clone())),
+    }
+    .render()
+    .unwrap_or_default();
+    (board, status)
 }
 
 #[derive(Template)]
@@ -341,6 +444,8 @@ struct ProblemPage {
     board: String,
     status: String,
     hint: String,
+    solution_href: String,
+    key: String,
     game: &'static str,
     set: String,
     id: String,
@@ -371,6 +476,13 @@ pub async fn page(
         input = Input::Select(Some(sel.to_string()));
     }
     let judged = judge(problem, Progress::from_query(&req), input);
+    let (board_svg, status_html) = match req.param("solution").and_then(|s| s.parse().ok()) {
+        Some(step) => solution(shelf.game, set, problem, step, req.lang),
+        None => (
+            board(shelf.game, set, problem, &judged, req.lang),
+            status(shelf.game, set, problem, &judged, req.lang),
+        ),
+    };
     let label = fill(&ui.problem, &[("n", &(index + 1).to_string())]);
     let game = shelf.game;
     let page = ProblemPage {
@@ -391,8 +503,10 @@ pub async fn page(
             .map(|t| t.get(req.lang).to_string())
             .unwrap_or_default(),
         difficulty: "●".repeat(problem.difficulty as usize),
-        board: board(game, set, problem, &judged, req.lang),
-        status: status(game, set, problem, &judged, req.lang),
+        board: board_svg,
+        status: status_html,
+        solution_href: format!("{}?solution=1", problem_href(game, set, problem)),
+        key: super::pages::progress_key(game, set, problem),
         hint: problem
             .hint
             .as_ref()
@@ -411,6 +525,68 @@ pub async fn page(
             .problems
             .get(index + 1)
             .map(|p| problem_href(game, set, p)),
+    };
+    respond(&req, StatusCode::OK, page.render())
+}
+
+/// One problem on a worksheet.
+struct SheetProblem {
+    number: usize,
+    prompt: String,
+    board: String,
+    answer: String,
+}
+
+#[derive(Template)]
+#[template(path = "worksheet.html")]
+struct WorksheetPage {
+    chrome: Chrome,
+    title: String,
+    set_href: String,
+    problems: Vec<SheetProblem>,
+}
+
+/// `GET /{game}/worksheets/{set}`: every problem of a set on A4 pages, answers at the end.
+pub async fn worksheet(
+    State(state): State<AppState>,
+    req: Req,
+    Path((game, set)): Path<(String, String)>,
+) -> Response {
+    let snap = state.snapshot();
+    let Some((shelf, set)) = find_set(&snap, &game, &set) else {
+        return missing(&req, &snap);
+    };
+    let lang = req.lang;
+    let problems = set
+        .problems
+        .iter()
+        .enumerate()
+        .map(|(i, problem)| {
+            let judged = judge(problem, Progress::default(), Input::None);
+            let answer = match problem.puzzle.select_total() {
+                Some(_) => problem.puzzle.answer().join(" "),
+                None => problem.puzzle.lines().main_line().join(" "),
+            };
+            SheetProblem {
+                number: i + 1,
+                prompt: problem.prompt.get(lang).to_string(),
+                board: problem.puzzle.board(&BoardRequest {
+                    shown: &judged.shown,
+                    picked: &[],
+                    selected: None,
+                    href: None,
+                    lang,
+                    title: problem.prompt.get(lang),
+                }),
+                answer,
+            }
+        })
+        .collect();
+    let page = WorksheetPage {
+        chrome: Chrome::new(&req, &snap, set.title.get(lang).to_string()),
+        title: set.title.get(lang).to_string(),
+        set_href: format!("/{}/problems/{}", shelf.game.slug(), set.slug),
+        problems,
     };
     respond(&req, StatusCode::OK, page.render())
 }
