@@ -1,6 +1,7 @@
 //! Problems found in content files, with the place they were found.
 
 use std::fmt;
+use std::ops::Range;
 
 /// One problem in a content file: where it is and how to fix it.
 ///
@@ -72,6 +73,31 @@ impl<'a> Locator<'a> {
             col,
             message: message.into(),
         }
+    }
+}
+
+/// Where a TOML text sits in its file, to turn spans into lines and columns.
+pub(crate) struct Ctx<'a> {
+    pub loc: &'a Locator<'a>,
+    /// Byte offset of the TOML text within the file.
+    pub base: usize,
+}
+
+impl Ctx<'_> {
+    /// The file's text between two offsets of the TOML text.
+    pub fn text(&self, span: Range<usize>) -> &str {
+        self.loc.slice(self.base + span.start..self.base + span.end)
+    }
+
+    pub fn err(&self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        self.loc.at(self.base + span.start, message)
+    }
+
+    /// The diagnostic for a TOML syntax or shape error.
+    pub fn toml_error(&self, e: &toml::de::Error) -> Diagnostic {
+        let start = e.span().map_or(0, |s| s.start);
+        self.loc
+            .at(self.base + start, e.message().trim().to_string())
     }
 }
 

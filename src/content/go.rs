@@ -1,6 +1,6 @@
 //! Go content: `goban` diagrams and Go problems, read from TOML and played through the engine.
 
-use super::diagnostic::{Diagnostic, Locator};
+use super::diagnostic::{Ctx, Diagnostic};
 use super::lines::{LineTree, Step};
 use super::problem::{Action, BoardRequest, Problem, Verdict};
 use super::text::Text;
@@ -14,28 +14,8 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use toml::Spanned;
 
-/// Where a TOML text sits in its file, to turn spans into lines and columns.
-pub(crate) struct Ctx<'a> {
-    pub loc: &'a Locator<'a>,
-    /// Byte offset of the TOML text within the file.
-    pub base: usize,
-}
-
-impl Ctx<'_> {
-    pub fn err(&self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
-        self.loc.at(self.base + span.start, message)
-    }
-
-    /// The diagnostic for a TOML syntax or shape error.
-    pub fn toml_error(&self, e: &toml::de::Error) -> Diagnostic {
-        let start = e.span().map_or(0, |s| s.start);
-        self.loc
-            .at(self.base + start, e.message().trim().to_string())
-    }
-}
-
-type Points = Vec<Spanned<String>>;
-type Labels = BTreeMap<String, Spanned<String>>;
+pub(crate) type Points = Vec<Spanned<String>>;
+pub(crate) type Labels = BTreeMap<String, Spanned<String>>;
 
 /// A `goban` block.
 #[derive(Deserialize)]
@@ -191,7 +171,7 @@ fn board_row_span(
         _ => return text.span(),
     };
     let span = text.span();
-    let source = ctx.loc_text(span.clone());
+    let source = ctx.text(span.clone());
     let mut offset = 0;
     let mut seen = 0;
     for line in source.split_inclusive('\n') {
@@ -207,12 +187,6 @@ fn board_row_span(
         offset += line.len();
     }
     span
-}
-
-impl Ctx<'_> {
-    fn loc_text(&self, span: Range<usize>) -> &str {
-        self.loc.slice(self.base + span.start..self.base + span.end)
-    }
 }
 
 fn marks(
@@ -548,27 +522,9 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
     let goal_name = spec.goal.get_ref().as_str();
     let needs_lines = goal_name != "select";
     // Lines: parsed, played through the engine, and built into a tree.
-    let mut lines = LineTree::new();
-    let mut ends = Vec::new();
-    for line in &spec.solutions {
-        match play_line(ctx, &start, line) {
-            Ok((names, end)) => match lines.add_correct(&names) {
-                Ok(()) => ends.push((line, end)),
-                Err(e) => errors.push(ctx.err(line.span(), e.to_string())),
-            },
-            Err(e) => errors.push(e),
-        }
-    }
-    for wrong in &spec.wrong {
-        match play_line(ctx, &start, &wrong.line) {
-            Ok((names, _)) => {
-                if let Err(e) = lines.add_wrong(&names, wrong.why.clone()) {
-                    errors.push(ctx.err(wrong.line.span(), e.to_string()));
-                }
-            }
-            Err(e) => errors.push(e),
-        }
-    }
+    let wrong: Vec<_> = spec.wrong.iter().map(|w| (&w.line, &w.why)).collect();
+    let (lines, ends) =
+        super::lines::build(ctx, &start, &play_go, &spec.solutions, &wrong, &mut errors);
     if needs_lines && spec.solutions.is_empty() && goal_name != "capture" {
         errors.push(ctx.err(
             spec.goal.span(),
@@ -704,38 +660,20 @@ pub(crate) fn problem_id(spec: &ProblemSpec) -> &Spanned<String> {
     &spec.id
 }
 
-/// Plays a written line from `start`: returns the canonical move names and the end position.
-fn play_line(
-    ctx: &Ctx,
-    start: &Position,
-    line: &Spanned<String>,
-) -> Result<(Vec<String>, Position), Diagnostic> {
-    let size = start.size();
-    let mut pos = start.clone();
-    let mut names = Vec::new();
-    for (i, text) in line.get_ref().split_whitespace().enumerate() {
-        let mv = Move::parse(text, size)
-            .map_err(|e| ctx.err(line.span(), format!("line `{}`: {e}", line.get_ref())))?;
-        let color = pos.to_play();
-        pos = pos.play(mv).map_err(|e| {
-            ctx.err(
-                line.span(),
-                format!(
-                    "line `{}`: move {} ({} {}) is illegal: {}",
-                    line.get_ref(),
-                    i + 1,
-                    color.as_str(),
-                    mv.name(size),
-                    e.explain(Lang::En, size)
-                ),
-            )
-        })?;
-        names.push(mv.name(size));
-    }
-    if names.is_empty() {
-        return Err(ctx.err(line.span(), "the line has no moves"));
-    }
-    Ok((names, pos))
+/// Plays one written Go move (`D4`, `pass`), for line building.
+fn play_go(pos: &Position, text: &str) -> Result<(Position, String), String> {
+    let size = pos.size();
+    let mv = Move::parse(text, size).map_err(|e| e.to_string())?;
+    let color = pos.to_play();
+    let next = pos.play(mv).map_err(|e| {
+        format!(
+            "{} {} is illegal: {}",
+            color.as_str(),
+            mv.name(size),
+            e.explain(Lang::En, size)
+        )
+    })?;
+    Ok((next, mv.name(size)))
 }
 
 impl GoPuzzle {

@@ -1,7 +1,8 @@
 //! Lessons: Markdown with TOML front matter and board diagrams.
 
+use super::diagnostic::Ctx;
 use super::diagnostic::{Diagnostic, Locator};
-use super::go::{self, Ctx};
+use super::go;
 use super::Diagram;
 use crate::lang::Lang;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};

@@ -3,7 +3,9 @@
 //! Moves are kept as the game's canonical move names (`D4`, `e2e4`, `P*5e`), so the tree
 //! serves every game; the game's engine decides legality before the tree is asked.
 
+use super::diagnostic::{Ctx, Diagnostic};
 use super::text::Text;
+use toml::Spanned;
 
 /// A learner move that the problem's author marked wrong, with its refutation.
 #[derive(Clone, Debug, PartialEq)]
@@ -231,6 +233,69 @@ impl LineTree {
     pub fn is_empty(&self) -> bool {
         self.nodes[0].children.is_empty()
     }
+}
+
+/// A game's rules as line building needs them: play one written move from a position,
+/// giving the position after it and the move's canonical name, or why it is refused.
+pub(crate) type PlayFn<'a, P> = &'a dyn Fn(&P, &str) -> Result<(P, String), String>;
+
+/// Plays a written line (moves separated by spaces) from `start`.
+pub(crate) fn play_line<P: Clone>(
+    ctx: &Ctx,
+    start: &P,
+    play: PlayFn<P>,
+    line: &Spanned<String>,
+) -> Result<(Vec<String>, P), Diagnostic> {
+    let mut pos = start.clone();
+    let mut names = Vec::new();
+    for (i, text) in line.get_ref().split_whitespace().enumerate() {
+        let (next, name) = play(&pos, text).map_err(|why| {
+            ctx.err(
+                line.span(),
+                format!("line `{}`: move {} ({text}): {why}", line.get_ref(), i + 1),
+            )
+        })?;
+        pos = next;
+        names.push(name);
+    }
+    if names.is_empty() {
+        return Err(ctx.err(line.span(), "the line has no moves"));
+    }
+    Ok((names, pos))
+}
+
+/// Builds the tree of a problem's written lines, played through the rules from `start`.
+/// Returns the tree and, for each solution line that was added, its span and end position.
+pub(crate) fn build<'s, P: Clone>(
+    ctx: &Ctx,
+    start: &P,
+    play: PlayFn<P>,
+    solutions: &'s [Spanned<String>],
+    wrong: &[(&Spanned<String>, &Text)],
+    errors: &mut Vec<Diagnostic>,
+) -> (LineTree, Vec<(&'s Spanned<String>, P)>) {
+    let mut tree = LineTree::new();
+    let mut ends = Vec::new();
+    for line in solutions {
+        match play_line(ctx, start, play, line) {
+            Ok((names, end)) => match tree.add_correct(&names) {
+                Ok(()) => ends.push((line, end)),
+                Err(e) => errors.push(ctx.err(line.span(), e.to_string())),
+            },
+            Err(e) => errors.push(e),
+        }
+    }
+    for (line, why) in wrong {
+        match play_line(ctx, start, play, line) {
+            Ok((names, _)) => {
+                if let Err(e) = tree.add_wrong(&names, (*why).clone()) {
+                    errors.push(ctx.err(line.span(), e.to_string()));
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    (tree, ends)
 }
 
 #[cfg(test)]

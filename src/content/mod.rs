@@ -19,7 +19,7 @@ pub use problem::{Action, BoardRequest, Problem, ProblemSet, Puzzle, Verdict};
 pub use text::Text;
 
 use crate::lang::Lang;
-use go::Ctx;
+use diagnostic::Ctx;
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashSet};
 use toml::Spanned;
