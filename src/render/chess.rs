@@ -927,7 +927,7 @@ mod tests {
         let x = FRAME + 4 * CELL + 50;
         assert!(svg.contains(&format!(
             "<polygon points=\"{},{}",
-            x - 9,
+            x + 9,
             FRAME + 7 * CELL + 50 - 12
         )));
         let m = &svg[svg.find("class=\"marks\"").unwrap()..];

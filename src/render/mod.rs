@@ -2,6 +2,7 @@
 
 pub mod chess;
 pub mod go;
+pub mod shogi;
 
 /// Marks drawn on top of a board: shapes on points and letter labels.
 ///
