@@ -64,11 +64,11 @@ const DARK: &str = "#b5835a";
 const FONT: &str = "font-family=\"Helvetica Neue,Arial,Noto Sans,sans-serif\"";
 
 /// Fills of the square tints, weakest first.
-pub(super) const TINT_HIGHLIGHT: &str = "fill=\"#3f82d9\" fill-opacity=\".42\"";
+pub(super) const TINT_HIGHLIGHT: &str = "fill=\"#0a7cff\" fill-opacity=\".5\"";
 pub(super) const TINT_LAST: &str = "fill=\"#d7c437\" fill-opacity=\".55\"";
 pub(super) const TINT_SELECTED: &str = "fill=\"#3c9a3c\" fill-opacity=\".62\"";
 /// Legal destinations.
-const HINT: &str = "#17561f";
+const HINT: &str = "#0f4a16";
 /// Arrows.
 const ARROW: &str = "#1b7d25";
 /// Marks, with a light halo so that they read on any square or piece.
@@ -285,7 +285,7 @@ pub fn svg(d: &ChessDiagram) -> String {
     // Coordinates: ranks down the left side, files along the bottom.
     let _ = write!(
         out,
-        "<g class=\"coords\" {FONT} font-size=\"28\" font-weight=\"bold\" fill=\"{COORD_INK}\" \
+        "<g class=\"coords\" {FONT} font-size=\"30\" font-weight=\"bold\" fill=\"{COORD_INK}\" \
          text-anchor=\"middle\">"
     );
     for i in 0..8u8 {
@@ -361,12 +361,18 @@ pub fn svg(d: &ChessDiagram) -> String {
     arrows(&mut out, d.arrows, at);
     out.push_str("</g>");
 
-    // Links: a transparent square over every square, reaching the picture's edge at the sides.
+    // Links: a transparent square over every square, reaching the picture's edge at the
+    // sides, in reading order (top row first, left to right) whichever side is at the bottom.
     if let Some(link) = d.link {
         out.push_str("<g class=\"points\" fill=\"transparent\" pointer-events=\"visible\">");
-        for rank in (0..8u8).rev() {
-            for file in 0..8u8 {
-                let sq = (file, rank);
+        for row in 0..8u8 {
+            for col in 0..8u8 {
+                let sq = if flipped {
+                    (7 - col, row)
+                } else {
+                    (col, 7 - row)
+                };
+                let (file, rank) = sq;
                 let (x, y) = corner(sq, flipped);
                 let x0 = if x == FRAME { 0 } else { x };
                 let y0 = if y == FRAME { 0 } else { y };
@@ -505,7 +511,7 @@ pub(super) fn tints<P: Copy>(
 pub(super) fn halo(out: &mut String, x: i32, y: i32, r: i32) {
     let _ = write!(
         out,
-        "<g class=\"check\" fill=\"#e8141a\" fill-opacity=\".17\">"
+        "<g class=\"check\" fill=\"#f0161c\" fill-opacity=\".2\">"
     );
     for i in 0..5 {
         let _ = write!(
@@ -529,7 +535,7 @@ pub(super) fn hints<P: Copy>(
     }
     let _ = write!(
         out,
-        "<g class=\"dots\" fill=\"{HINT}\" fill-opacity=\".5\">"
+        "<g class=\"dots\" fill=\"{HINT}\" fill-opacity=\".55\">"
     );
     for &p in dots {
         if let Some((x, y)) = at(p) {
@@ -537,7 +543,7 @@ pub(super) fn hints<P: Copy>(
                 let _ = write!(
                     out,
                     "<circle cx=\"{x}\" cy=\"{y}\" r=\"43\" fill=\"none\" stroke=\"{HINT}\" \
-                     stroke-opacity=\".5\" stroke-width=\"8\"/>"
+                     stroke-opacity=\".55\" stroke-width=\"8\"/>"
                 );
             } else {
                 let _ = write!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"13\"/>");
@@ -582,7 +588,7 @@ pub(super) fn arrows<P: Copy>(
         let (ux, uy) = (dx / len, dy / len);
         let (nx, ny) = (-uy, ux);
         // Shaft half-width, head half-width, head length; the tip stops short of the centre.
-        let (shaft, head, head_len, short) = (9.0, 24.0, 40.0, 14.0);
+        let (shaft, head, head_len, short) = (10.0, 28.0, 44.0, 12.0);
         let (x0, y0) = (x0 as f64 + ux * 12.0, y0 as f64 + uy * 12.0);
         let (tx, ty) = (x1 as f64 - ux * short, y1 as f64 - uy * short);
         let (bx, by) = (tx - ux * head_len, ty - uy * head_len);
@@ -868,6 +874,15 @@ mod tests {
             "aria-label=\"a8, empty\"><rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{w}\"/>",
             w = FRAME + CELL
         )));
+        // Links come in reading order: a8 first with White at the bottom, h1 first flipped.
+        let first = |svg: &str| svg[svg.find("data-p=\"").unwrap() + 8..][..2].to_string();
+        assert_eq!(first(&en), "a8");
+        let flipped = svg(&ChessDiagram {
+            flipped: true,
+            ..base
+        });
+        assert_eq!(first(&flipped), "h1");
+        assert!(flipped.find("data-p=\"a1\"") < flipped.find("data-p=\"h2\""));
         let zh = svg(&ChessDiagram {
             lang: Lang::Zh,
             ..base
@@ -927,7 +942,7 @@ mod tests {
         let x = FRAME + 4 * CELL + 50;
         assert!(svg.contains(&format!(
             "<polygon points=\"{},{}",
-            x + 9,
+            x + 10,
             FRAME + 7 * CELL + 50 - 12
         )));
         let m = &svg[svg.find("class=\"marks\"").unwrap()..];

@@ -99,7 +99,9 @@ const HEIGHT: i32 = GY + 9 * CELL_H + BORDER + 10 + HAND + PAD;
 /// Width of one kind of piece in a hand, with its count.
 const SLOT: i32 = 112;
 /// Scale of pieces in hand.
-const HAND_SCALE: f64 = 0.84;
+const HAND_SCALE: f64 = 0.86;
+/// Size of the kanji on a king; smaller pieces have smaller kanji.
+const KANJI: f64 = 62.0;
 
 const PAPER: &str = "#f6eedc";
 const WOOD: &str = "#e8c47e";
@@ -111,7 +113,7 @@ const PIECE_BODY: &str =
     "fill=\"#f8e4b4\" stroke=\"#7c5a2c\" stroke-width=\"2.6\" stroke-linejoin=\"round\"";
 const PIECE_INK: &str = "#1d140b";
 const PROMOTED_INK: &str = "#c4161c";
-const ZONE: &str = "fill=\"#8a4f16\" fill-opacity=\".13\"";
+const ZONE: &str = "fill=\"#9a5412\" fill-opacity=\".2\"";
 const CJK: &str = "font-family=\"'Noto Serif CJK SC','Noto Sans CJK SC','Hiragino Mincho ProN',\
                    'Yu Mincho','SimSun',serif\"";
 const FONT: &str = "font-family=\"Helvetica Neue,Arial,Noto Sans,sans-serif\"";
@@ -164,10 +166,10 @@ fn scale(letter: char) -> f64 {
     match letter {
         'K' => 1.0,
         'R' | 'B' => 0.96,
-        'G' | 'S' => 0.92,
-        'N' => 0.89,
-        'L' => 0.87,
-        _ => 0.84,
+        'G' | 'S' => 0.93,
+        'N' => 0.9,
+        'L' => 0.88,
+        _ => 0.86,
     }
 }
 
@@ -207,8 +209,8 @@ fn normal(piece: Piece) -> Option<Piece> {
 /// The outline of a piece centred on the origin, pointing up: a pentagon wider at the base.
 fn pentagon(out: &mut String, s: f64) {
     out.push_str("M0 ");
-    num(out, -45.0 * s);
-    for (x, y) in [(31.0, -29.0), (38.0, 44.0), (-38.0, 44.0), (-31.0, -29.0)] {
+    num(out, -48.0 * s);
+    for (x, y) in [(32.0, -31.0), (40.0, 46.0), (-40.0, 46.0), (-32.0, -31.0)] {
         out.push('L');
         num(out, x * s);
         out.push(' ');
@@ -243,9 +245,11 @@ fn piece(bodies: &mut String, texts: &mut String, x: i32, y: i32, down: bool, p:
     texts.push_str("<text transform=\"");
     place(texts, x, y, down);
     texts.push_str("\" y=\"");
-    num(texts, 5.0 * s);
+    // The kanji's centre a little below the middle, where the piece is widest; CJK fonts
+    // centre ideographs about 0.38 em above the baseline.
+    num(texts, (3.0 + 0.38 * KANJI) * s);
     texts.push_str("\" font-size=\"");
-    num(texts, 54.0 * s);
+    num(texts, KANJI * s);
     texts.push('"');
     if red {
         let _ = write!(texts, " fill=\"{PROMOTED_INK}\"");
@@ -451,7 +455,7 @@ pub fn svg(d: &ShogiDiagram) -> String {
     // right side (一 at the top, Black's far side).
     let _ = write!(
         out,
-        "<g class=\"coords\" {CJK} font-size=\"34\" fill=\"{INK}\" text-anchor=\"middle\">"
+        "<g class=\"coords\" {CJK} font-size=\"40\" fill=\"{INK}\" text-anchor=\"middle\">"
     );
     for n in 1..=9u8 {
         let (col, row) = cell((n, n), flipped);
@@ -514,7 +518,7 @@ pub fn svg(d: &ShogiDiagram) -> String {
                      height=\"{}\" rx=\"10\"/>",
                     x - 48,
                     y - HAND / 2 + 6,
-                    SLOT - 10,
+                    SLOT - 4,
                     HAND - 12
                 );
             }
@@ -540,9 +544,9 @@ pub fn svg(d: &ShogiDiagram) -> String {
         out,
         "<g class=\"pieces\" {PIECE_BODY}>{bodies}</g>\
          <g class=\"kanji\" {CJK} font-weight=\"bold\" fill=\"{PIECE_INK}\" \
-         text-anchor=\"middle\" dominant-baseline=\"middle\">{texts}</g>\
-         <g class=\"hands\" {CJK} font-size=\"32\" fill=\"{INK}\">{captions}</g>\
-         <g class=\"counts\" {FONT} font-size=\"34\" font-weight=\"bold\" fill=\"{INK}\" \
+         text-anchor=\"middle\">{texts}</g>\
+         <g class=\"hands\" {CJK} font-size=\"36\" fill=\"{INK}\">{captions}</g>\
+         <g class=\"counts\" {FONT} font-size=\"38\" font-weight=\"bold\" fill=\"{INK}\" \
          stroke=\"{STAND}\" stroke-width=\"6\" paint-order=\"stroke\">{counts}</g>"
     );
 
@@ -552,35 +556,11 @@ pub fn svg(d: &ShogiDiagram) -> String {
     arrows(&mut out, d.arrows, at);
     out.push_str("</g>");
 
-    // Links: squares (the outer ones reaching the board's edge), then pieces in hand.
+    // Links in reading order, whichever side is at the bottom: the upper hand, the squares
+    // row by row (the outer ones reaching the board's edge), then the lower hand.
     if let Some(link) = d.link {
         out.push_str("<g class=\"points\" fill=\"transparent\" pointer-events=\"visible\">");
-        for rank in 1..=9u8 {
-            for file in (1..=9u8).rev() {
-                let sq = (file, rank);
-                let (col, row) = cell(sq, flipped);
-                let x0 = GX + col * CELL_W - if col == 0 { BORDER } else { 0 };
-                let y0 = GY + row * CELL_H - if row == 0 { BORDER } else { 0 };
-                let x1 = GX + (col + 1) * CELL_W + if col == 8 { BORDER } else { 0 };
-                let y1 = GY + (row + 1) * CELL_H + if row == 8 { BORDER } else { 0 };
-                let _ = write!(
-                    out,
-                    "<a href=\"{}\" class=\"pt\" data-p=\"{}\" aria-label=\"{}\">\
-                     <rect x=\"{x0}\" y=\"{y0}\" width=\"{}\" height=\"{}\"/></a>",
-                    escape(&link(Target::Square(sq))),
-                    square_name(sq),
-                    accessible(
-                        d.lang,
-                        sq,
-                        piece_at(sq),
-                        flags[file as usize - 1][rank as usize - 1]
-                    ),
-                    x1 - x0,
-                    y1 - y0
-                );
-            }
-        }
-        for upper in [true, false] {
+        let hand_links = |out: &mut String, upper: bool| {
             let black = upper == flipped;
             let hand = &d.hands[if black { 0 } else { 1 }];
             let (slots, _, y) = hand_layout(hand, upper);
@@ -602,7 +582,38 @@ pub fn svg(d: &ShogiDiagram) -> String {
                     y - HAND / 2
                 );
             }
+        };
+        hand_links(&mut out, true);
+        for row in 0..9i32 {
+            for col in 0..9i32 {
+                let sq = if flipped {
+                    (col as u8 + 1, 9 - row as u8)
+                } else {
+                    (9 - col as u8, row as u8 + 1)
+                };
+                let (file, rank) = sq;
+                let x0 = GX + col * CELL_W - if col == 0 { BORDER } else { 0 };
+                let y0 = GY + row * CELL_H - if row == 0 { BORDER } else { 0 };
+                let x1 = GX + (col + 1) * CELL_W + if col == 8 { BORDER } else { 0 };
+                let y1 = GY + (row + 1) * CELL_H + if row == 8 { BORDER } else { 0 };
+                let _ = write!(
+                    out,
+                    "<a href=\"{}\" class=\"pt\" data-p=\"{}\" aria-label=\"{}\">\
+                     <rect x=\"{x0}\" y=\"{y0}\" width=\"{}\" height=\"{}\"/></a>",
+                    escape(&link(Target::Square(sq))),
+                    square_name(sq),
+                    accessible(
+                        d.lang,
+                        sq,
+                        piece_at(sq),
+                        flags[file as usize - 1][rank as usize - 1]
+                    ),
+                    x1 - x0,
+                    y1 - y0
+                );
+            }
         }
+        hand_links(&mut out, false);
         out.push_str("</g>");
     }
     out.push_str("</svg>");
@@ -976,6 +987,13 @@ mod tests {
         assert!(en.contains("data-p=\"p*\" aria-label=\"White's pawn in hand, 12\""));
         assert!(en.contains("data-p=\"R*\" aria-label=\"Black's rook in hand, 1\""));
         assert!(en.contains("aria-label=\"5e, empty, legal move\""));
+        // Reading order: the upper (White's) hand, the squares from 9a, then Black's hand.
+        let order: Vec<&str> = en
+            .match_indices("data-p=\"")
+            .map(|(i, _)| &en[i + 8..i + 10])
+            .collect();
+        assert_eq!(&order[..4], ["b*", "p*", "9a", "8a"]);
+        assert_eq!(&order[order.len() - 4..], ["1i", "R*", "G*", "P*"]);
         assert!(en.contains("aria-label=\"4d, White's pawn, legal move\""));
         // Counts only above one; pieces in hand drawn once each (plus one on the board).
         let counts = group(&en, "class=\"counts\"");
