@@ -1,3 +1,4 @@
 //! The rules engines. Pure: no web, no files, no content formats.
 
+pub mod chess;
 pub mod go;

@@ -29,14 +29,14 @@ mod search;
 pub mod select;
 
 pub use illegal::{CastlingRefused, Illegal};
+/// Kingside (`O-O`, 短易位) or queenside (`O-O-O`, 长易位) castling (shakmaty's type).
+pub use shakmaty::CastlingSide;
 /// The side to move or a piece's side (shakmaty's type).
 pub use shakmaty::Color;
 /// The kind of a piece (shakmaty's type).
 pub use shakmaty::Role;
 /// A square, `a1` to `h8` (shakmaty's type); see [`square_name`] and [`parse_square`].
 pub use shakmaty::Square;
-/// Kingside (`O-O`, 短易位) or queenside (`O-O-O`, 长易位) castling (shakmaty's type).
-pub use shakmaty::CastlingSide;
 
 use crate::lang::Lang;
 use shakmaty::fen::{Fen, ParseFenError};
@@ -466,7 +466,7 @@ impl Position {
             .or_else(PositionError::ignore_too_much_material)
             .or_else(PositionError::ignore_impossible_check)
             .map(Position::with_chess)
-            .map_err(|e| bad_setup(&setup, mode, e.kinds()))
+            .map_err(|e| bad_setup(&setup, mode, e.kinds(), e.to_string()))
     }
 
     /// The position as a FEN (an en-passant square only when a capture there is legal).
@@ -684,7 +684,7 @@ fn key(chess: &Chess) -> u64 {
 }
 
 /// Turns shakmaty's reasons for refusing a setup into the first one to fix.
-fn bad_setup(setup: &Setup, mode: CastlingMode, kinds: PositionErrorKinds) -> BadFen {
+fn bad_setup(setup: &Setup, mode: CastlingMode, kinds: PositionErrorKinds, why: String) -> BadFen {
     let board = &setup.board;
     let kings = |c: Color| (board.kings() & board.by_color(c)).count();
     if kinds.intersects(PositionErrorKinds::EMPTY_BOARD | PositionErrorKinds::MISSING_KING) {
@@ -736,11 +736,9 @@ fn bad_setup(setup: &Setup, mode: CastlingMode, kinds: PositionErrorKinds) -> Ba
         }
     }
     if kinds.contains(PositionErrorKinds::OPPOSITE_CHECK) {
-        return BadFen::OpponentInCheck {
-            color: !setup.turn,
-        };
+        return BadFen::OpponentInCheck { color: !setup.turn };
     }
-    BadFen::Other(format!("{kinds:?}").to_lowercase())
+    BadFen::Other(why)
 }
 
 #[cfg(test)]

@@ -1,0 +1,288 @@
+//! The chess rules layer against the test corpus: perft suites and proven mates in two.
+//!
+//! The corpus is read from `$QIYUAN_CORPUS` (default `../shared/corpus` next to the crate);
+//! the tests fail when it is missing. In debug builds (plain `cargo test`) the perft suites
+//! skip depths of more than `DEBUG_NODES` nodes; `cargo test --release --test chess_engine`
+//! goes up to `RELEASE_NODES`. All 1,000 mates are proved in both (debug is fast enough).
+
+use qiyuan::rules::chess::{Outcome, Position};
+use std::path::PathBuf;
+use std::time::Instant;
+
+const DEBUG_NODES: u64 = 1_000_000;
+const RELEASE_NODES: u64 = 20_000_000;
+
+fn node_limit() -> u64 {
+    if cfg!(debug_assertions) {
+        DEBUG_NODES
+    } else {
+        RELEASE_NODES
+    }
+}
+
+fn corpus() -> PathBuf {
+    let dir = std::env::var_os("QIYUAN_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    assert!(
+        dir.join("chess").is_dir(),
+        "test corpus not found at {}: set QIYUAN_CORPUS to the folder holding chess/perft and chess/mate-in-2.epd",
+        dir.display()
+    );
+    dir
+}
+
+fn read(rel: &str) -> String {
+    let path = corpus().join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Checks `Position::perft` for each `(depth, nodes)` within the node limit, and that every
+/// legal move plays back through `play` by its UCI and by its SAN. Returns nodes counted.
+fn check_perft(name: &str, fen: &str, counts: &[(u32, u64)]) -> u64 {
+    let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{name}: {fen}: {e}"));
+    let moves = pos.legal_moves();
+    for m in &moves {
+        let by_uci = pos
+            .play(&m.uci)
+            .unwrap_or_else(|e| panic!("{name}: {} refused: {e}", m.uci));
+        let by_san = pos
+            .play(&m.san)
+            .unwrap_or_else(|e| panic!("{name}: {} refused: {e}", m.san));
+        assert_eq!(&by_uci.1, m, "{name}: {}", m.uci);
+        assert_eq!(by_uci.0, by_san.0, "{name}: {} / {}", m.uci, m.san);
+    }
+    let mut nodes = 0;
+    for &(depth, expected) in counts {
+        if depth == 1 {
+            assert_eq!(moves.len() as u64, expected, "{name}: legal moves");
+        }
+        if expected <= node_limit() {
+            assert_eq!(pos.perft(depth), expected, "{name}: perft {depth}");
+            nodes += expected;
+        }
+    }
+    nodes
+}
+
+#[test]
+fn perft_start_position_to_depth_four() {
+    let start = Instant::now();
+    assert_eq!(Position::start().perft(4), 197_281);
+    eprintln!("perft 4 from the start: {:?}", start.elapsed());
+}
+
+/// `perftsuite.epd`: `FEN ;D1 20 ;D2 400 …`.
+#[test]
+fn perft_suite() {
+    let text = read("chess/perft/perftsuite.epd");
+    let start = Instant::now();
+    let (mut positions, mut nodes) = (0, 0);
+    for (n, line) in text.lines().enumerate() {
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or("").trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        let counts: Vec<(u32, u64)> = parts
+            .map(|p| {
+                let (d, c) = p.trim().split_once(' ').expect("`;Dn count`");
+                (
+                    d.trim_start_matches('D').parse().unwrap(),
+                    c.trim().parse().unwrap(),
+                )
+            })
+            .collect();
+        nodes += check_perft(&format!("perftsuite.epd:{}", n + 1), fen, &counts);
+        positions += 1;
+    }
+    assert_eq!(positions, 127);
+    eprintln!(
+        "perftsuite.epd: {positions} positions, {nodes} nodes in {:?}",
+        start.elapsed()
+    );
+}
+
+/// `tricky.perft`: `id` / `epd` / `perft N count` blocks, Chess960 and composed positions
+/// among them.
+#[test]
+fn perft_tricky() {
+    let text = read("chess/perft/tricky.perft");
+    let start = Instant::now();
+    struct Block {
+        id: String,
+        epd: String,
+        counts: Vec<(u32, u64)>,
+    }
+    let mut blocks: Vec<Block> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(id) = line.strip_prefix("id ") {
+            blocks.push(Block {
+                id: id.to_string(),
+                epd: String::new(),
+                counts: Vec::new(),
+            });
+        } else if let Some(epd) = line.strip_prefix("epd ") {
+            blocks.last_mut().expect("id before epd").epd = epd.to_string();
+        } else if let Some(p) = line.strip_prefix("perft ") {
+            let (d, c) = p.split_once(' ').unwrap();
+            let block = blocks.last_mut().expect("id before perft");
+            block
+                .counts
+                .push((d.parse().unwrap(), c.trim().parse().unwrap()));
+        }
+    }
+    assert_eq!(blocks.len(), 19);
+    let mut nodes = 0;
+    for b in &blocks {
+        nodes += check_perft(&b.id, &b.epd, &b.counts);
+    }
+    eprintln!(
+        "tricky.perft: {} positions, {nodes} nodes in {:?}",
+        blocks.len(),
+        start.elapsed()
+    );
+}
+
+/// `mate-in-2.epd`: `FEN(4 fields) bm #2; PV: uci uci uci;`. The PV's first move forces
+/// mate in two, the PV ends in mate, and other first moves either do not force mate in
+/// two or are among `mating_moves(2)`.
+#[test]
+fn mate_in_two_corpus() {
+    let text = read("chess/mate-in-2.epd");
+    let start = Instant::now();
+    let (mut proved, mut others, mut also_mate) = (0, 0, 0);
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (fen, rest) = line.split_once(" bm ").expect("` bm ` in every line");
+        let pv: Vec<&str> = rest
+            .split("PV:")
+            .nth(1)
+            .expect("a PV")
+            .trim()
+            .trim_end_matches(';')
+            .split_whitespace()
+            .collect();
+        assert_eq!(pv.len(), 3, "line {}", n + 1);
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
+        assert!(
+            pos.forces_mate(pv[0], 2),
+            "line {}: {} does not force mate in 2",
+            n + 1,
+            pv[0]
+        );
+        // The main line ends in mate, and the stubborn defence still loses at once.
+        let end = pv.iter().fold(pos.clone(), |p, m| {
+            p.play(m)
+                .unwrap_or_else(|e| panic!("line {}: {m}: {e}", n + 1))
+                .0
+        });
+        assert!(
+            matches!(end.outcome(), Some(Outcome::Checkmate { .. })),
+            "line {}: the PV does not end in mate",
+            n + 1
+        );
+        let (after, _) = pos.play(pv[0]).unwrap();
+        if let Some(reply) = after.best_defence(1) {
+            let (next, _) = after.play(&reply.uci).unwrap();
+            assert!(!next.mating_moves(1).is_empty(), "line {}", n + 1);
+        }
+        // A sample of the other first moves: four, spread over the legal moves.
+        let moves = pos.legal_moves();
+        let mut mating: Option<Vec<String>> = None;
+        for m in moves.iter().step_by(moves.len().div_ceil(4).max(1)) {
+            if m.uci == pv[0] {
+                continue;
+            }
+            others += 1;
+            if pos.forces_mate(&m.uci, 2) {
+                also_mate += 1;
+                let all = mating.get_or_insert_with(|| {
+                    pos.mating_moves(2).into_iter().map(|m| m.uci).collect()
+                });
+                assert!(all.contains(&m.uci), "line {}: {}", n + 1, m.uci);
+                assert!(all.iter().any(|u| u == pv[0]), "line {}", n + 1);
+            }
+        }
+        proved += 1;
+    }
+    eprintln!(
+        "mate-in-2.epd: {proved} mates proved, {others} other first moves tried ({also_mate} also mate), in {:?}",
+        start.elapsed()
+    );
+    assert_eq!(proved, 1000);
+}
+
+/// `lichess-1000.csv`, puzzles themed `mateIn1` to `mateIn3`: an independent check of the
+/// mate search. The FEN is before the opponent's move `Moves[0]`; then the solver's first
+/// move forces mate in exactly N (not N − 1), the line ends in mate, and at each defender
+/// turn the stubborn defence `best_defence` holds out as long as the line's own reply.
+#[test]
+fn lichess_mates_have_their_length() {
+    let text = read("chess/lichess-1000.csv");
+    let start = Instant::now();
+    let mut checked = [0; 4];
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let (id, fen, moves, themes) = (fields[0], fields[1], fields[2], fields[7]);
+        let Some(n) = (1..=3).find(|k| themes.split(' ').any(|t| t == format!("mateIn{k}"))) else {
+            continue;
+        };
+        let moves: Vec<&str> = moves.split(' ').collect();
+        assert_eq!(moves.len() as u32, 2 * n, "{id}");
+        let mut pos = Position::from_fen(fen)
+            .unwrap_or_else(|e| panic!("{id}: {e}"))
+            .play(moves[0])
+            .unwrap()
+            .0;
+        assert!(
+            pos.forces_mate(moves[1], n),
+            "{id}: {} is not mate in {n}",
+            moves[1]
+        );
+        assert!(
+            !pos.forces_mate(moves[1], n - 1),
+            "{id}: mate in less than {n}"
+        );
+        assert!(
+            pos.mating_moves(n).iter().any(|m| m.uci == moves[1]),
+            "{id}: {} not among the mating moves",
+            moves[1]
+        );
+        for (i, pair) in moves[1..].chunks(2).enumerate() {
+            pos = pos.play(pair[0]).unwrap().0;
+            let left = n - 1 - i as u32;
+            if let [_, reply] = pair {
+                let stubborn = pos.best_defence(left).expect("a reply");
+                let (after, _) = pos.play(&stubborn.uci).unwrap();
+                assert!(
+                    !after.mating_moves(left).is_empty(),
+                    "{id}: {} escapes",
+                    stubborn.uci
+                );
+                assert!(
+                    left == 1 || after.mating_moves(left - 1).is_empty(),
+                    "{id}: {} gives up sooner than {reply}",
+                    stubborn.uci
+                );
+                pos = pos.play(reply).unwrap().0;
+            }
+        }
+        assert!(
+            matches!(pos.outcome(), Some(Outcome::Checkmate { .. })),
+            "{id}: the line does not end in mate"
+        );
+        checked[n as usize] += 1;
+    }
+    eprintln!(
+        "lichess-1000.csv: mates in 1/2/3: {}/{}/{} checked in {:?}",
+        checked[1],
+        checked[2],
+        checked[3],
+        start.elapsed()
+    );
+    assert!(checked[2] > 100 && checked[3] > 50, "{checked:?}");
+}
