@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test. Installs what the tests need from Debian first, if it is missing:
-# gnugo (the reference engine the Go rules are compared with, in /usr/games).
+# gnugo (the reference engine the Go rules are compared with, in /usr/games), and
+# chromium with chromium-driver (tests/browser.rs drives headless Chromium through WebDriver).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
 [ -x /usr/games/gnugo ] || command -v gnugo >/dev/null || need+=(gnugo)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+command -v chromedriver >/dev/null || need+=(chromium-driver)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "installing ${need[*]} ..."
