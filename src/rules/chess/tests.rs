@@ -956,3 +956,75 @@ fn diagnoses_every_from_to_pair_consistently() {
         }
     }
 }
+
+#[test]
+fn random_games_never_fall_back_to_a_vague_reason() {
+    // Random playouts (a fixed linear congruential generator); at every position every
+    // from-to pair of the side to move is tried. A refusal is either legal-move-consistent
+    // and specific: `CannotMoveThatWay` only when the piece really cannot move so.
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) as usize) % n
+    };
+    let mut tried = 0;
+    for _ in 0..6 {
+        let mut p = Position::start();
+        for _ in 0..40 {
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            for (from, color, role) in p.pieces() {
+                if color != p.turn() {
+                    continue;
+                }
+                for to in Square::ALL {
+                    tried += 1;
+                    let uci = format!("{from}{to}");
+                    match p.play(&uci) {
+                        Ok((_, m)) => assert!(legal.contains(&m), "{p:?} {uci}"),
+                        Err(Illegal::CannotMoveThatWay { .. }) if role == Role::Pawn => {}
+                        Err(Illegal::CannotMoveThatWay { .. }) => {
+                            let piece = role.of(color);
+                            let reach =
+                                shakmaty::attacks::attacks(from, piece, shakmaty::Bitboard::EMPTY);
+                            assert!(!reach.contains(to), "{p:?} {uci}");
+                        }
+                        Err(e) => {
+                            assert!(!legal.iter().any(|m| m.uci == uci), "{p:?} {uci}: {e}");
+                        }
+                    }
+                }
+            }
+            let m = &legal[next(legal.len())];
+            p = p.play(&m.san).unwrap().0;
+        }
+    }
+    assert!(tried > 15_000, "{tried}");
+}
+
+#[test]
+fn black_castles_and_is_refused_too() {
+    //  r . . . k . . r
+    //  …
+    //  . . . . . . B .     3: the bishop on g3 attacks c7, not the castling squares
+    //  R . . . K . . R
+    let fen = "r3k2r/8/8/8/8/6B1/8/R3K2R b KQkq - 0 1";
+    let (_, played) = pos(fen).play("e8c8").unwrap();
+    assert_eq!((played.san.as_str(), played.to), ("O-O-O", sq("c8")));
+    //  the bishop on a3 attacks f8, which the king would cross
+    let e = refused("r3k2r/8/8/8/8/B7/8/R3K2R b KQkq - 0 1", "O-O");
+    assert_eq!(
+        e,
+        Illegal::Castling(CastlingRefused::PassesThroughAttacked {
+            square: sq("f8"),
+            by: (Role::Bishop, sq("a3"))
+        })
+    );
+    assert!(pos("r3k2r/8/8/8/8/B7/8/R3K2R b KQkq - 0 1")
+        .play("O-O-O")
+        .is_ok());
+}
