@@ -9,7 +9,7 @@ use qiyuan::rules::chess::{Outcome, Position};
 use std::path::PathBuf;
 use std::time::Instant;
 
-const DEBUG_NODES: u64 = 1_000_000;
+const DEBUG_NODES: u64 = 500_000;
 const RELEASE_NODES: u64 = 20_000_000;
 
 fn node_limit() -> u64 {
