@@ -16,8 +16,13 @@ use tower::ServiceExt;
 fn capture_problem(library: &Library) -> (String, String, String, Puzzle) {
     for set in &library.shelves[0].sets {
         for p in &set.problems {
-            let Puzzle::Go(go) = &p.puzzle;
-            if matches!(go.goal, GoGoal::Capture(_)) {
+            if let Puzzle::Go(
+                go @ qiyuan::content::go::GoPuzzle {
+                    goal: GoGoal::Capture(_),
+                    ..
+                },
+            ) = &p.puzzle
+            {
                 let first = go.lines.main_line()[0].clone();
                 return (set.slug.clone(), p.id.clone(), first, p.puzzle.clone());
             }

@@ -388,3 +388,107 @@ fn errors_on_solution_line_that_can_never_be_reached() {
         "move 2 of this line can never be reached: there the opponent always answers B4",
     );
 }
+
+/// A one-problem set of `game` with `problem` as its only `[[problem]]` body.
+fn board_set(game: &str, problem: &str) -> Vec<(String, String)> {
+    vec![(
+        format!("problems/{game}/set.toml"),
+        format!(
+            "[set]\ntitle = {{ zh = \"题\", en = \"Set\" }}\n\n[[problem]]\nid = \"1\"\nprompt = {{ zh = \"题\", en = \"Do it\" }}\n{problem}"
+        ),
+    )]
+}
+
+#[test]
+fn errors_on_bad_fen() {
+    let files = board_set(
+        "chess",
+        "fen = \"8/8/8/8/8/8/8/8 w - - 0 1\"\ngoal = \"best\"\nsolutions = [\"e4\"]\n",
+    );
+    let e = one_error(&files, "problems/chess/set.toml", "king");
+    assert_eq!(e.line, 7, "{e}");
+}
+
+#[test]
+fn errors_on_chess_mate_that_is_no_mate() {
+    let files = board_set(
+        "chess",
+        "fen = \"4k3/8/8/8/8/8/8/4K2R w - - 0 1\"\ngoal = \"mate\"\nmate_in = 1\n",
+    );
+    one_error(
+        &files,
+        "problems/chess/set.toml",
+        "the side to move has no mate in 1",
+    );
+}
+
+#[test]
+fn errors_on_chess_solution_that_does_not_mate() {
+    let files = board_set(
+        "chess",
+        "fen = \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"\ngoal = \"mate\"\nmate_in = 1\nsolutions = [\"Ra7\"]\n",
+    );
+    one_error(
+        &files,
+        "problems/chess/set.toml",
+        "solution `Ra7` starts with Ra7, which does not force mate in 1",
+    );
+}
+
+#[test]
+fn errors_on_illegal_chess_line_with_the_reason() {
+    let files = board_set(
+        "chess",
+        "fen = \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"\ngoal = \"best\"\nsolutions = [\"a1b2\"]\n",
+    );
+    one_error(
+        &files,
+        "problems/chess/set.toml",
+        "a1b2 is illegal: The rook cannot move from a1 to b2",
+    );
+}
+
+#[test]
+fn errors_on_illegal_chess_diagram_step() {
+    let lesson = "+++\ntitle = \"T\"\n+++\n\n```chess\n[[steps]]\nplay = \"e5\"\n```\n";
+    let files = vec![
+        ("lessons/chess/01-a.zh.md".to_string(), lesson.to_string()),
+        ("lessons/chess/01-a.en.md".to_string(), lesson.to_string()),
+    ];
+    let errs = errors(&files);
+    assert_eq!(errs.len(), 2, "{errs:?}");
+    assert!(
+        errs[0].message.contains("step 1: e5 is illegal"),
+        "{}",
+        errs[0]
+    );
+    assert_eq!(errs[0].line, 7);
+}
+
+#[test]
+fn errors_on_bad_sfen_and_tsume_without_mate() {
+    let files = board_set(
+        "shogi",
+        "sfen = \"9/9/9 b - 1\"\ngoal = \"tsume\"\nmate_in = 1\n",
+    );
+    one_error(&files, "problems/shogi/set.toml", "");
+    let files = board_set(
+        "shogi",
+        "sfen = \"4k4/9/9/9/9/9/9/9/4K4 b P 1\"\ngoal = \"tsume\"\nmate_in = 1\n",
+    );
+    one_error(&files, "problems/shogi/set.toml", "no tsume in 1 plies");
+    let files = board_set(
+        "shogi",
+        "sfen = \"4k4/9/9/9/9/9/9/9/4K4 b P 1\"\ngoal = \"tsume\"\nmate_in = 2\n",
+    );
+    one_error(&files, "problems/shogi/set.toml", "use an odd number");
+}
+
+#[test]
+fn errors_on_two_pawns_in_a_shogi_line() {
+    let files = board_set(
+        "shogi",
+        "sfen = \"4k4/9/9/9/9/9/4P4/9/4K4 b P 1\"\ngoal = \"best\"\nsolutions = [\"P*5e\"]\n",
+    );
+    one_error(&files, "problems/shogi/set.toml", "P*5e is illegal");
+}

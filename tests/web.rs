@@ -151,7 +151,7 @@ async fn unknown_pages_answer_404_in_the_learners_language() {
         "/go/lessons/nope",
         "/go/problems/nope",
         "/go/problems/liberties/999",
-        "/chess",
+        "/xiangqi",
     ] {
         let (status, body, _) = get(&state, &format!("{uri}?lang=en"), &[]).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
@@ -176,11 +176,13 @@ async fn attempt_api_judges_correct_wrong_and_illegal_moves() {
     let state = state();
     let lib = library(&state);
     // Correct: the main line's first move.
-    let (set, id, puzzle) = find(&lib, |p| {
-        let Puzzle::Go(g) = p;
-        matches!(g.goal, GoGoal::Capture(_))
-    });
-    let Puzzle::Go(go) = puzzle;
+    let (set, id, puzzle) = find(
+        &lib,
+        |p| matches!(p, Puzzle::Go(g) if matches!(g.goal, GoGoal::Capture(_))),
+    );
+    let Puzzle::Go(go) = puzzle else {
+        unreachable!()
+    };
     let main = go.lines.main_line();
     let (status, reply) = attempt(
         &state,
@@ -214,11 +216,13 @@ async fn attempt_api_judges_correct_wrong_and_illegal_moves() {
         .contains("There is already a stone"));
 
     // Wrong: a move the author refuted, answered with the refutation and the explanation.
-    let (set, id, puzzle) = find(&lib, |p| {
-        let Puzzle::Go(g) = p;
-        g.lines.main_line().len() == 1 && first_wrong(g).is_some()
-    });
-    let Puzzle::Go(go) = puzzle;
+    let (set, id, puzzle) = find(
+        &lib,
+        |p| matches!(p, Puzzle::Go(g) if g.lines.main_line().len() == 1 && first_wrong(g).is_some()),
+    );
+    let Puzzle::Go(go) = puzzle else {
+        unreachable!()
+    };
     let (wrong, refutation, why) = first_wrong(go).unwrap();
     let (_, reply) = attempt(
         &state,
@@ -273,11 +277,13 @@ async fn attempt_api_refuses_unknown_problems_and_bad_moves() {
 async fn problem_pages_judge_moves_from_links() {
     let state = state();
     let lib = library(&state);
-    let (set, id, puzzle) = find(&lib, |p| {
-        let Puzzle::Go(g) = p;
-        matches!(g.goal, GoGoal::Select { .. })
-    });
-    let Puzzle::Go(go) = puzzle;
+    let (set, id, puzzle) = find(
+        &lib,
+        |p| matches!(p, Puzzle::Go(g) if matches!(g.goal, GoGoal::Select { .. })),
+    );
+    let Puzzle::Go(go) = puzzle else {
+        unreachable!()
+    };
     let GoGoal::Select { answer, .. } = &go.goal else {
         unreachable!()
     };

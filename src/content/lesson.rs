@@ -103,6 +103,8 @@ pub(crate) fn parse(path: &str, text: &str, lang: Lang) -> (Option<LessonText>, 
                     };
                     let result = match kind.as_str() {
                         "goban" => go::diagram(&ctx, &code, id, lang),
+                        "chess" => super::chess::diagram(&ctx, &code, id, lang),
+                        "shogi" => super::shogi::diagram(&ctx, &code, id, lang),
                         _ => unreachable!("only known kinds start a diagram"),
                     };
                     match result {
@@ -120,31 +122,27 @@ pub(crate) fn parse(path: &str, text: &str, lang: Lang) -> (Option<LessonText>, 
         }
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(ref info)))
-                if info.split_whitespace().next() == Some("goban") =>
+                if matches!(
+                    info.split_whitespace().next(),
+                    Some("goban" | "chess" | "shogi")
+                ) =>
             {
+                let kind = info
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
                 let mut id = None;
                 for word in info.split_whitespace().skip(1) {
                     match word.strip_prefix("id=") {
                         Some(v) if !v.is_empty() => id = Some(v.to_string()),
                         _ => errors.push(loc.at(
                             body_start + range.start,
-                            format!("unknown diagram option `{word}`: only `id=NAME` may follow `goban`"),
+                            format!("unknown diagram option `{word}`: only `id=NAME` may follow the board kind"),
                         )),
                     }
                 }
-                in_diagram = Some(("goban".into(), id, range.start, String::new()));
-            }
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(ref info)))
-                if matches!(info.split_whitespace().next(), Some("chess" | "shogi")) =>
-            {
-                errors.push(loc.at(
-                    body_start + range.start,
-                    format!(
-                        "`{}` diagrams are not available yet: this version draws `goban` diagrams",
-                        info.split_whitespace().next().unwrap_or_default()
-                    ),
-                ));
-                events.push(event);
+                in_diagram = Some((kind, id, range.start, String::new()));
             }
             // Raw HTML is shown as text, never interpreted.
             Event::Html(h) | Event::InlineHtml(h) => events.push(Event::Text(h)),

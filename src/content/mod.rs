@@ -4,11 +4,14 @@
 //! [`Diagnostic`] with file, line and column, and loading goes on so that every mistake is
 //! reported at once.
 
+pub mod chess;
 mod diagnostic;
 pub mod go;
 mod lesson;
 mod lines;
+mod marks;
 mod problem;
+pub mod shogi;
 pub mod source;
 mod text;
 
@@ -29,16 +32,22 @@ use toml::Spanned;
 pub enum Game {
     /// 围棋.
     Go,
+    /// 国际象棋.
+    Chess,
+    /// 将棋.
+    Shogi,
 }
 
 impl Game {
     /// Every game, in the order they are listed.
-    pub const ALL: [Game; 1] = [Game::Go];
+    pub const ALL: [Game; 3] = [Game::Go, Game::Chess, Game::Shogi];
 
     /// The name used in addresses and folders: `go`.
     pub fn slug(self) -> &'static str {
         match self {
             Game::Go => "go",
+            Game::Chess => "chess",
+            Game::Shogi => "shogi",
         }
     }
 
@@ -52,6 +61,10 @@ impl Game {
         match (self, lang) {
             (Game::Go, Lang::Zh) => "围棋",
             (Game::Go, Lang::En) => "Go",
+            (Game::Chess, Lang::Zh) => "国际象棋",
+            (Game::Chess, Lang::En) => "Chess",
+            (Game::Shogi, Lang::Zh) => "将棋",
+            (Game::Shogi, Lang::En) => "Shogi",
         }
     }
 }
@@ -375,15 +388,21 @@ fn twin_mismatch(
 }
 
 fn nth_diagram_offset(text: &str, n: usize) -> Option<usize> {
-    text.match_indices("```goban").nth(n).map(|(i, _)| i)
+    let mut fences: Vec<usize> = ["```goban", "```chess", "```shogi"]
+        .iter()
+        .flat_map(|kind| text.match_indices(kind).map(|(i, _)| i))
+        .collect();
+    fences.sort();
+    fences.get(n).copied()
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SetFile {
+#[serde(bound(deserialize = "P: Deserialize<'de>"))]
+struct SetFile<P> {
     set: SetSpec,
-    #[serde(default)]
-    problem: Vec<go::ProblemSpec>,
+    #[serde(default = "Vec::new")]
+    problem: Vec<P>,
 }
 
 #[derive(Deserialize)]
@@ -397,9 +416,24 @@ struct SetSpec {
 }
 
 fn load_set(game: Game, slug: &str, path: &str, text: &str) -> Result<ProblemSet, Vec<Diagnostic>> {
+    match game {
+        Game::Go => load_set_of(slug, path, text, go::problem_id, go::problem),
+        Game::Chess => load_set_of(slug, path, text, chess::problem_id, chess::problem),
+        Game::Shogi => load_set_of(slug, path, text, shogi::problem_id, shogi::problem),
+    }
+}
+
+/// Reads a set whose problems are of one game's kind `P`.
+fn load_set_of<P: serde::de::DeserializeOwned>(
+    slug: &str,
+    path: &str,
+    text: &str,
+    id_of: fn(&P) -> &Spanned<String>,
+    read: fn(&Ctx, P) -> Result<Problem, Vec<Diagnostic>>,
+) -> Result<ProblemSet, Vec<Diagnostic>> {
     let loc = Locator::new(path, text);
     let ctx = Ctx { loc: &loc, base: 0 };
-    let file: SetFile = toml::from_str(text).map_err(|e| vec![ctx.toml_error(&e)])?;
+    let file: SetFile<P> = toml::from_str(text).map_err(|e| vec![ctx.toml_error(&e)])?;
     let mut errors = Vec::new();
     let mut problems = Vec::new();
     let mut ids: HashSet<String> = HashSet::new();
@@ -407,7 +441,7 @@ fn load_set(game: Game, slug: &str, path: &str, text: &str) -> Result<ProblemSet
         errors.push(loc.at(0, "the set has no problems: add [[problem]] tables"));
     }
     for spec in file.problem {
-        let id = go::problem_id(&spec).clone();
+        let id = id_of(&spec).clone();
         if !ids.insert(id.get_ref().clone()) {
             errors.push(ctx.err(
                 id.span(),
@@ -426,11 +460,9 @@ fn load_set(game: Game, slug: &str, path: &str, text: &str) -> Result<ProblemSet
                 ),
             ));
         }
-        match game {
-            Game::Go => match go::problem(&ctx, spec) {
-                Ok(p) => problems.push(p),
-                Err(errs) => errors.extend(errs),
-            },
+        match read(&ctx, spec) {
+            Ok(p) => problems.push(p),
+            Err(errs) => errors.extend(errs),
         }
     }
     if !errors.is_empty() {

@@ -2,7 +2,9 @@
 
 use super::lines::LineTree;
 use super::text::Text;
+use crate::content::chess::ChessPuzzle;
 use crate::content::go::GoPuzzle;
+use crate::content::shogi::ShogiPuzzle;
 use crate::lang::Lang;
 
 /// A set of problems, read from one TOML file.
@@ -61,6 +63,10 @@ pub struct Problem {
 pub enum Puzzle {
     /// A Go problem.
     Go(GoPuzzle),
+    /// A chess problem.
+    Chess(ChessPuzzle),
+    /// A shogi problem.
+    Shogi(ShogiPuzzle),
 }
 
 /// What a link on a problem board does.
@@ -95,6 +101,8 @@ impl Puzzle {
     pub fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict {
         match self {
             Puzzle::Go(p) => p.attempt(moves, picked, play),
+            Puzzle::Chess(p) => p.attempt(moves, picked, play),
+            Puzzle::Shogi(p) => p.attempt(moves, picked, play),
         }
     }
 
@@ -102,27 +110,32 @@ impl Puzzle {
     pub fn lines(&self) -> &LineTree {
         match self {
             Puzzle::Go(p) => &p.lines,
+            Puzzle::Chess(p) => &p.lines,
+            Puzzle::Shogi(p) => &p.lines,
         }
     }
 
     /// `moves` in canonical form, if they are legal and follow the correct lines.
     pub fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>> {
-        let canonical: Vec<String> = match self {
-            Puzzle::Go(p) => moves
-                .iter()
-                .map(|m| p.canonical(m))
-                .collect::<Option<_>>()?,
-        };
-        let replays = match self {
-            Puzzle::Go(p) => p.replay(&canonical).is_some(),
-        };
-        (replays && self.lines().follows(&canonical)).then_some(canonical)
+        match self {
+            Puzzle::Go(p) => {
+                let canonical: Vec<String> = moves
+                    .iter()
+                    .map(|m| p.canonical(m))
+                    .collect::<Option<_>>()?;
+                (p.replay(&canonical).is_some() && p.lines.follows(&canonical)).then_some(canonical)
+            }
+            Puzzle::Chess(p) => p.valid_moves(moves),
+            Puzzle::Shogi(p) => p.valid_moves(moves),
+        }
     }
 
     /// The points of `picked` that belong to the answer of a `select` question, once each.
     pub fn valid_picks(&self, picked: &[String]) -> Vec<String> {
         match self {
             Puzzle::Go(p) => p.valid_picks(picked),
+            Puzzle::Chess(p) => p.valid_picks(picked),
+            Puzzle::Shogi(p) => p.valid_picks(picked),
         }
     }
 
@@ -130,6 +143,14 @@ impl Puzzle {
     pub fn select_total(&self) -> Option<usize> {
         match self {
             Puzzle::Go(p) => p.select_total(),
+            Puzzle::Chess(p) => match p.goal {
+                crate::content::chess::ChessGoal::Select { ref answer, .. } => Some(answer.len()),
+                _ => None,
+            },
+            Puzzle::Shogi(p) => match p.goal {
+                crate::content::shogi::ShogiGoal::Select { ref answer, .. } => Some(answer.len()),
+                _ => None,
+            },
         }
     }
 
@@ -137,14 +158,18 @@ impl Puzzle {
     pub fn answer(&self) -> Vec<String> {
         match self {
             Puzzle::Go(p) => p.answer(),
+            Puzzle::Chess(p) => p.answer(),
+            Puzzle::Shogi(p) => p.answer(),
         }
     }
 
     /// Whether the problem is solved after `moves` and `picked`.
     pub fn is_solved(&self, moves: &[String], picked: &[String]) -> bool {
-        match self.select_total() {
-            Some(total) => self.valid_picks(picked).len() == total,
-            None => !moves.is_empty() && self.lines().ends_at(moves),
+        match (self, self.select_total()) {
+            (_, Some(total)) => self.valid_picks(picked).len() == total,
+            (Puzzle::Chess(p), None) => p.is_solved(moves),
+            (Puzzle::Shogi(p), None) => p.is_solved(moves),
+            (_, None) => !moves.is_empty() && self.lines().ends_at(moves),
         }
     }
 
@@ -152,6 +177,8 @@ impl Puzzle {
     pub fn to_play(&self) -> Option<Text> {
         match self {
             Puzzle::Go(p) => p.to_play(),
+            Puzzle::Chess(p) => p.to_play(),
+            Puzzle::Shogi(p) => p.to_play(),
         }
     }
 
@@ -159,6 +186,18 @@ impl Puzzle {
     pub fn board(&self, request: &BoardRequest) -> String {
         match self {
             Puzzle::Go(p) => p.board(request),
+            Puzzle::Chess(p) => p.board(request),
+            Puzzle::Shogi(p) => p.board(request),
+        }
+    }
+
+    /// How a learner reads the move `mv` (canonical) played after `before`: SAN in chess
+    /// (`Kb8` rather than `a8b8`), the point or USI move otherwise.
+    pub fn notation(&self, before: &[String], mv: &str) -> String {
+        match self {
+            Puzzle::Go(_) => mv.to_string(),
+            Puzzle::Chess(p) => p.notation(before, mv),
+            Puzzle::Shogi(p) => p.notation(before, mv),
         }
     }
 
@@ -166,10 +205,9 @@ impl Puzzle {
     /// several (a promotion to choose).
     pub fn choices(&self, moves: &[String], from: &str, to: &str) -> Vec<(Text, String)> {
         match self {
-            Puzzle::Go(_) => {
-                let _ = (moves, from, to);
-                Vec::new()
-            }
+            Puzzle::Go(_) => Vec::new(),
+            Puzzle::Chess(p) => p.choices(moves, from, to),
+            Puzzle::Shogi(p) => p.choices(moves, from, to),
         }
     }
 }

@@ -21,6 +21,11 @@ const QUERY: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'.')
     .remove(b'*');
 
+/// Escapes text for HTML.
+pub(crate) fn escape(s: &str) -> String {
+    crate::render::go::escape(s)
+}
+
 pub(crate) fn enc(s: &str) -> String {
     utf8_percent_encode(s, QUERY).to_string()
 }

@@ -246,7 +246,14 @@ pub(crate) fn status(
                 ui.your_pick.clone(),
                 progress(judged.progress.picked.len()),
             ),
-            None => ("ready", ui.your_move.clone(), String::new()),
+            None if !judged.choices.is_empty() => {
+                ("ready", ui.choose_promotion.clone(), String::new())
+            }
+            None if judged.progress.selected.is_some() => {
+                ("ready", ui.your_destination.clone(), String::new())
+            }
+            None if game == Game::Go => ("ready", ui.your_move.clone(), String::new()),
+            None => ("ready", ui.your_piece.clone(), String::new()),
         },
         Some(Verdict::Correct { solved: true, .. }) | Some(Verdict::Found { solved: true, .. }) => {
             ("solved", ui.solved.clone(), String::new())
@@ -256,13 +263,21 @@ pub(crate) fn status(
             ui.correct.clone(),
             reply
                 .as_ref()
-                .map(|r| fill(&ui.opponent_replied, &[("move", r)]))
+                .map(|r| {
+                    let before = &judged.progress.moves[..judged.progress.moves.len() - 1];
+                    let shown = problem.puzzle.notation(before, r);
+                    fill(&ui.opponent_replied, &[("move", &shown)])
+                })
                 .unwrap_or_default(),
         ),
         Some(Verdict::Wrong { why, shown }) => {
-            let refutation = shown.get(judged.progress.moves.len() + 1);
-            let mut msg = refutation
-                .map(|r| fill(&ui.wrong_refuted, &[("move", r)]) + " ")
+            let at = judged.progress.moves.len() + 1;
+            let mut msg = shown
+                .get(at)
+                .map(|r| {
+                    let r = problem.puzzle.notation(&shown[..at], r);
+                    fill(&ui.wrong_refuted, &[("move", &r)]) + " "
+                })
                 .unwrap_or_default();
             msg.push_str(
                 why.as_ref()
@@ -394,10 +409,11 @@ pub(crate) fn solution(
         main.iter()
             .enumerate()
             .map(|(i, m)| {
+                let m = super::pages::escape(&problem.puzzle.notation(&main[..i], m));
                 if i < step {
                     format!("<b>{m}</b>")
                 } else {
-                    m.clone()
+                    m
                 }
             })
             .collect::<Vec<_>>()

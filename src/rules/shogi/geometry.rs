@@ -37,52 +37,62 @@ const GOLD: &[Dir] = &[
     step(0, 1),
 ];
 
+const PAWN: &[Dir] = &[step(0, -1)];
+const LANCE: &[Dir] = &[slide(0, -1)];
+const KNIGHT: &[Dir] = &[step(-1, -2), step(1, -2)];
+const SILVER: &[Dir] = &[
+    step(-1, -1),
+    step(0, -1),
+    step(1, -1),
+    step(-1, 1),
+    step(1, 1),
+];
+const BISHOP: &[Dir] = &[slide(-1, -1), slide(1, -1), slide(-1, 1), slide(1, 1)];
+const ROOK: &[Dir] = &[slide(0, -1), slide(0, 1), slide(-1, 0), slide(1, 0)];
+const KING: &[Dir] = &[
+    step(-1, -1),
+    step(0, -1),
+    step(1, -1),
+    step(-1, 0),
+    step(1, 0),
+    step(-1, 1),
+    step(0, 1),
+    step(1, 1),
+];
+const HORSE: &[Dir] = &[
+    slide(-1, -1),
+    slide(1, -1),
+    slide(-1, 1),
+    slide(1, 1),
+    step(0, -1),
+    step(0, 1),
+    step(-1, 0),
+    step(1, 0),
+];
+const DRAGON: &[Dir] = &[
+    slide(0, -1),
+    slide(0, 1),
+    slide(-1, 0),
+    slide(1, 0),
+    step(-1, -1),
+    step(1, -1),
+    step(-1, 1),
+    step(1, 1),
+];
+
 /// The directions of `kind` as Black sees them (forward = rank − 1).
 fn dirs(kind: Kind) -> &'static [Dir] {
     match kind {
-        Kind::Pawn => &[step(0, -1)],
-        Kind::Lance => &[slide(0, -1)],
-        Kind::Knight => &[step(-1, -2), step(1, -2)],
-        Kind::Silver => &[
-            step(-1, -1),
-            step(0, -1),
-            step(1, -1),
-            step(-1, 1),
-            step(1, 1),
-        ],
+        Kind::Pawn => PAWN,
+        Kind::Lance => LANCE,
+        Kind::Knight => KNIGHT,
+        Kind::Silver => SILVER,
         Kind::Gold | Kind::ProPawn | Kind::ProLance | Kind::ProKnight | Kind::ProSilver => GOLD,
-        Kind::Bishop => &[slide(-1, -1), slide(1, -1), slide(-1, 1), slide(1, 1)],
-        Kind::Rook => &[slide(0, -1), slide(0, 1), slide(-1, 0), slide(1, 0)],
-        Kind::King => &[
-            step(-1, -1),
-            step(0, -1),
-            step(1, -1),
-            step(-1, 0),
-            step(1, 0),
-            step(-1, 1),
-            step(0, 1),
-            step(1, 1),
-        ],
-        Kind::Horse => &[
-            slide(-1, -1),
-            slide(1, -1),
-            slide(-1, 1),
-            slide(1, 1),
-            step(0, -1),
-            step(0, 1),
-            step(-1, 0),
-            step(1, 0),
-        ],
-        Kind::Dragon => &[
-            slide(0, -1),
-            slide(0, 1),
-            slide(-1, 0),
-            slide(1, 0),
-            step(-1, -1),
-            step(1, -1),
-            step(-1, 1),
-            step(1, 1),
-        ],
+        Kind::Bishop => BISHOP,
+        Kind::Rook => ROOK,
+        Kind::King => KING,
+        Kind::Horse => HORSE,
+        Kind::Dragon => DRAGON,
     }
 }
 

@@ -21,8 +21,6 @@ pub enum BadSfen {
     /// A piece stands where it could never move (a pawn or lance on the last rank, a
     /// knight on the last two).
     DeadPiece { square: Square, kind: Kind },
-    /// Two unpromoted pawns of one side on one file (二歩).
-    TwoPawns { color: Color, file: u8 },
     /// More pieces of a kind (promoted or not, board and hands together) than a set holds.
     TooMany { kind: Kind },
     /// The side not to move is in check: its king could be taken.
@@ -37,11 +35,6 @@ impl fmt::Display for BadSfen {
             BadSfen::DeadPiece { square, kind } => {
                 write!(f, "bad sfen: a {kind} on {square} could never move")
             }
-            BadSfen::TwoPawns { color, file } => write!(
-                f,
-                "bad sfen: {} has two unpromoted pawns on file {file}",
-                color.as_str()
-            ),
             BadSfen::TooMany { kind } => {
                 write!(f, "bad sfen: more {kind}s than a set holds")
             }
@@ -232,8 +225,10 @@ impl Position {
     /// (a leading `sfen ` is allowed; the move number may be left out and is then 1).
     ///
     /// Refuses what could not arise in a game: two kings of a side, a piece that could
-    /// never move, 二歩, more pieces than a set holds, or the side not to move in check.
-    /// A side without a king is allowed (tsume problems give the attacker none).
+    /// never move, more pieces than a set holds, or the side not to move in check. A side
+    /// without a king is allowed (tsume problems give the attacker none), and so are two
+    /// pawns of a side on one file, which some generated problems have (dropping another
+    /// pawn there is still 二歩).
     pub fn from_sfen(sfen: &str) -> Result<Position, BadSfen> {
         let text = sfen.trim();
         let text = text.strip_prefix("sfen ").unwrap_or(text).trim();
@@ -264,7 +259,6 @@ impl Position {
             _ => 7,
         };
         let mut kings = [0u32; 2];
-        let mut pawn_files = [[false; 10]; 2];
         for sq in Square::all() {
             let Some((color, kind)) = grid.get(sq) else {
                 continue;
@@ -279,15 +273,6 @@ impl Position {
             }
             if geometry::is_dead_square(kind, color, sq) {
                 return Err(BadSfen::DeadPiece { square: sq, kind });
-            }
-            if kind == Kind::Pawn {
-                if pawn_files[side][sq.file as usize] {
-                    return Err(BadSfen::TwoPawns {
-                        color,
-                        file: sq.file,
-                    });
-                }
-                pawn_files[side][sq.file as usize] = true;
             }
         }
         for color in [Color::Black, Color::White] {
