@@ -492,3 +492,55 @@ fn errors_on_two_pawns_in_a_shogi_line() {
     );
     one_error(&files, "problems/shogi/set.toml", "P*5e is illegal");
 }
+
+/// A finished 5×5 game: Black owns the two left columns, White the rest.
+const COUNT_BOARD: &str =
+    "size = 5\nboard = \"\"\"\n. X O . .\n. X O . .\n. X O . .\n. X O . .\n. X O . .\n\"\"\"\n";
+
+#[test]
+fn count_problem_is_counted_by_the_engine() {
+    let files = board_set(
+        "go",
+        &format!("{COUNT_BOARD}goal = \"count\"\nrules = \"chinese\"\nask = \"black\"\n"),
+    );
+    let (library, errs) = Library::load(&files);
+    assert!(errs.is_empty(), "{errs:?}");
+    let puzzle = &library.shelves[0].sets[0].problems[0].puzzle;
+    // 5 stones and 5 empty points.
+    assert!(matches!(
+        puzzle.attempt(&[], &[], "10"),
+        qiyuan::content::Verdict::Correct { solved: true, .. }
+    ));
+    assert!(matches!(
+        puzzle.attempt(&[], &[], "11"),
+        qiyuan::content::Verdict::Wrong { .. }
+    ));
+    assert!(matches!(
+        puzzle.attempt(&[], &[], "ten"),
+        qiyuan::content::Verdict::Invalid { .. }
+    ));
+    // White has 15 of the 25 points: 2½ stones more than half the board, without komi.
+    let files = board_set(
+        "go",
+        &format!("{COUNT_BOARD}goal = \"count\"\nrules = \"chinese\"\nkomi = 0.0\n"),
+    );
+    let (library, errs) = Library::load(&files);
+    assert!(errs.is_empty(), "{errs:?}");
+    let puzzle = &library.shelves[0].sets[0].problems[0].puzzle;
+    assert_eq!(puzzle.answer(), vec!["W+2.5".to_string()]);
+    assert!(matches!(
+        puzzle.attempt(&[], &[], "W+2½"),
+        qiyuan::content::Verdict::Correct { solved: true, .. }
+    ));
+}
+
+#[test]
+fn errors_on_count_without_rules_and_on_empty_dead_point() {
+    let files = board_set("go", &format!("{COUNT_BOARD}goal = \"count\"\n"));
+    one_error(&files, "problems/go/set.toml", "goal `count` needs `rules`");
+    let files = board_set(
+        "go",
+        &format!("{COUNT_BOARD}goal = \"count\"\nrules = \"japanese\"\ndead = [\"A1\"]\n"),
+    );
+    one_error(&files, "problems/go/set.toml", "dead: A1 is empty");
+}

@@ -8,7 +8,9 @@ use super::{Diagram, Frame};
 use crate::lang::Lang;
 use crate::render::{go as draw, Marks};
 use crate::rules::go::select::Ask;
-use crate::rules::go::{Board, Color, Move, Point, Position};
+use crate::rules::go::{
+    score, Board, Color, Counting, Move, Outcome as ScoreOutcome, Point, Position, Rules, Score,
+};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -445,6 +447,25 @@ pub(crate) struct ProblemSpec {
     labels: Labels,
     #[serde(default)]
     wrong: Vec<WrongSpec>,
+    /// `count`: `chinese` or `japanese`.
+    rules: Option<Spanned<String>>,
+    /// `count`: the dead stones, taken off before counting.
+    #[serde(default)]
+    dead: Points,
+    /// `count`: komi in points, if not the rules' usual one.
+    komi: Option<f64>,
+    /// `count`: handicap stones Black received.
+    handicap: Option<u8>,
+    /// `count`: stones captured during the game.
+    prisoners: Option<PrisonerSpec>,
+}
+
+/// `prisoners = { black = 3, white = 2 }`: stones captured by each side.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PrisonerSpec {
+    black: u32,
+    white: u32,
 }
 
 /// A `[[problem.wrong]]` table.
@@ -469,6 +490,104 @@ pub enum GoGoal {
     },
     /// Follow the written lines (`live`, `kill`, `ko`, `best`).
     Lines,
+    /// Count the finished board: the learner gives `answer`, worked out by the engine.
+    Count {
+        /// What is asked: Black's count, White's count, or the result.
+        ask: CountAsk,
+        /// The engine's count.
+        score: Score,
+        /// The answer as the trainer writes it: `41`, or `B+2.5`.
+        answer: String,
+    },
+}
+
+/// What a `count` problem asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountAsk {
+    /// `ask = "black"`: Black's count (stones and points, or points and prisoners).
+    Black,
+    /// `ask = "white"`: White's count.
+    White,
+    /// `ask = "result"` (the default): who wins, by how much (`B+2.5`, `W+0.5`, `0`).
+    Result,
+}
+
+/// Reads a number as learners write it: `41`, `2.5`, `2½`, `2 3/4`, `¾`.
+pub fn read_number(text: &str) -> Option<f64> {
+    let text = text.trim().replace('，', ".").replace(',', ".");
+    let (whole, frac) = match text.char_indices().find(|(_, c)| "½¼¾".contains(*c)) {
+        Some((i, c)) => (
+            &text[..i],
+            match c {
+                '½' => 0.5,
+                '¼' => 0.25,
+                _ => 0.75,
+            },
+        ),
+        None => match text.split_once(' ') {
+            Some((w, f)) if f.contains('/') => {
+                let (n, d) = f.split_once('/')?;
+                (
+                    w,
+                    n.trim().parse::<f64>().ok()? / d.trim().parse::<f64>().ok()?,
+                )
+            }
+            _ if text.contains('/') && !text.contains('.') => {
+                let (n, d) = text.split_once('/')?;
+                return Some(n.trim().parse::<f64>().ok()? / d.trim().parse::<f64>().ok()?);
+            }
+            _ => (text.as_str(), 0.0),
+        },
+    };
+    let whole = whole.trim();
+    let w = if whole.is_empty() {
+        0.0
+    } else {
+        whole.parse::<f64>().ok()?
+    };
+    (w.is_finite() && w >= 0.0).then_some(w + frac)
+}
+
+fn decimal(x: f64) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The canonical answer to a count question.
+fn count_answer(ask: CountAsk, score: &Score) -> String {
+    match ask {
+        CountAsk::Black => decimal(score.black),
+        CountAsk::White => decimal(score.white),
+        CountAsk::Result => match score.outcome {
+            ScoreOutcome::Win { winner, margin, .. } => format!(
+                "{}+{}",
+                if winner == Color::Black { "B" } else { "W" },
+                decimal(margin)
+            ),
+            _ => "0".to_string(),
+        },
+    }
+}
+
+/// The learner's answer to a count question in canonical form, if it can be read:
+/// a number, or `B+2.5` / `W+0.5` / `0` for the result.
+pub fn read_count(ask: CountAsk, text: &str) -> Option<String> {
+    let text = text.trim();
+    match ask {
+        CountAsk::Black | CountAsk::White => read_number(text).map(decimal),
+        CountAsk::Result => {
+            if text == "0" || text.eq_ignore_ascii_case("draw") || text == "和" {
+                return Some("0".into());
+            }
+            let (side, margin) = text.split_once('+')?;
+            let side = match side.trim().to_ascii_uppercase().as_str() {
+                "B" | "黑" => "B",
+                "W" | "白" => "W",
+                _ => return None,
+            };
+            Some(format!("{side}+{}", decimal(read_number(margin)?)))
+        }
+    }
 }
 
 /// A Go problem, ready to judge attempts.
@@ -486,7 +605,7 @@ pub struct GoPuzzle {
     pub lines: LineTree,
 }
 
-const GOALS: &str = "capture, live, kill, ko, best or select";
+const GOALS: &str = "capture, live, kill, ko, best, select or count";
 
 /// Reads one Go problem; every error found is returned, not only the first.
 pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagnostic>> {
@@ -520,7 +639,7 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
         }
     };
     let goal_name = spec.goal.get_ref().as_str();
-    let needs_lines = goal_name != "select";
+    let needs_lines = !matches!(goal_name, "select" | "count");
     // Lines: parsed, played through the engine, and built into a tree.
     let wrong: Vec<_> = spec.wrong.iter().map(|w| (&w.line, &w.why)).collect();
     let (lines, ends) =
@@ -610,6 +729,13 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
             }
         }
         "live" | "kill" | "ko" | "best" => GoGoal::Lines,
+        "count" => match count_goal(ctx, &spec, &start) {
+            Ok(goal) => goal,
+            Err(e) => {
+                errors.push(e);
+                GoGoal::Lines
+            }
+        },
         other => {
             errors.push(ctx.err(
                 spec.goal.span(),
@@ -624,8 +750,17 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
             "`target` is only used with goal = \"capture\"",
         ));
     }
-    if let (true, Some(ask)) = (goal_name != "select", &spec.ask) {
-        errors.push(ctx.err(ask.span(), "`ask` is only used with goal = \"select\""));
+    if let (true, Some(ask)) = (!matches!(goal_name, "select" | "count"), &spec.ask) {
+        errors.push(ctx.err(
+            ask.span(),
+            "`ask` is only used with goal = \"select\" or \"count\"",
+        ));
+    }
+    if goal_name != "count" && (spec.rules.is_some() || !spec.dead.is_empty()) {
+        errors.push(ctx.err(
+            spec.goal.span(),
+            "`rules` and `dead` are only used with goal = \"count\"",
+        ));
     }
     let difficulty = match &spec.difficulty {
         None => 1,
@@ -653,6 +788,56 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
             lines,
         }),
     })
+}
+
+/// Reads the keys of a `count` problem and counts the board.
+fn count_goal(ctx: &Ctx, spec: &ProblemSpec, start: &Position) -> Result<GoGoal, Diagnostic> {
+    let size = start.size();
+    let rules = match &spec.rules {
+        None => {
+            return Err(ctx.err(
+                spec.goal.span(),
+                "goal `count` needs `rules`: \"chinese\" (area counting) or \"japanese\" (territory counting)",
+            ))
+        }
+        Some(r) => Rules::parse(r.get_ref()).ok_or_else(|| {
+            ctx.err(
+                r.span(),
+                format!("rules `{}` should be \"chinese\" or \"japanese\"", r.get_ref()),
+            )
+        })?,
+    };
+    let ask = match spec.ask.as_ref().map(|a| (a, a.get_ref().as_str())) {
+        None | Some((_, "result")) => CountAsk::Result,
+        Some((_, "black")) => CountAsk::Black,
+        Some((_, "white")) => CountAsk::White,
+        Some((a, other)) => {
+            return Err(ctx.err(
+                a.span(),
+                format!("a count asks for \"result\", \"black\" or \"white\", not `{other}`"),
+            ))
+        }
+    };
+    let mut counting = Counting::new(rules).handicap(spec.handicap.unwrap_or(0));
+    if let Some(k) = spec.komi {
+        counting = counting.komi(k);
+    }
+    if let Some(p) = &spec.prisoners {
+        counting = counting.prisoners(p.black, p.white);
+    }
+    let dead = points(ctx, size, &spec.dead)?;
+    for (p, name) in dead.iter().zip(&spec.dead) {
+        if start.board().get(*p).is_none() {
+            return Err(ctx.err(
+                name.span(),
+                format!("dead: {} is empty; list the dead stones", p.name(size)),
+            ));
+        }
+    }
+    let score = score(start.board(), &dead, &counting)
+        .map_err(|e| ctx.err(spec.goal.span(), e.to_string()))?;
+    let answer = count_answer(ask, &score);
+    Ok(GoGoal::Count { ask, score, answer })
 }
 
 /// The id of a problem spec, with its span, for duplicate checks.
@@ -701,9 +886,49 @@ impl GoPuzzle {
         valid
     }
 
+    /// What a `count` problem asks, if it is one.
+    pub fn count_ask(&self) -> Option<CountAsk> {
+        match &self.goal {
+            GoGoal::Count { ask, .. } => Some(*ask),
+            _ => None,
+        }
+    }
+
+    /// `moves` in canonical form, if they are legal and follow the correct lines (for a
+    /// `count` problem: the correct answer, once given).
+    pub fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>> {
+        if let GoGoal::Count { answer, .. } = &self.goal {
+            return (moves.is_empty() || moves == std::slice::from_ref(answer))
+                .then(|| moves.to_vec());
+        }
+        let canonical: Vec<String> = moves
+            .iter()
+            .map(|m| self.canonical(m))
+            .collect::<Option<_>>()?;
+        (self.replay(&canonical).is_some() && self.lines.follows(&canonical)).then_some(canonical)
+    }
+
+    /// Whether the problem is solved after `moves`.
+    pub fn is_solved(&self, moves: &[String]) -> bool {
+        match &self.goal {
+            GoGoal::Count { answer, .. } => moves == std::slice::from_ref(answer),
+            _ => !moves.is_empty() && self.lines.ends_at(moves),
+        }
+    }
+
+    /// What the learner learns once the problem is solved, besides the author's explanation:
+    /// for a count, the count worked out step by step.
+    pub fn solved_note(&self, lang: Lang) -> Option<String> {
+        match &self.goal {
+            GoGoal::Count { score, .. } => Some(score.explain(lang)),
+            _ => None,
+        }
+    }
+
     /// The names of the points that answer the `select` question.
     pub fn answer(&self) -> Vec<String> {
         match &self.goal {
+            GoGoal::Count { answer, .. } => vec![answer.clone()],
             GoGoal::Select { answer, .. } => {
                 answer.iter().map(|p| p.name(self.start.size())).collect()
             }
@@ -753,6 +978,10 @@ impl GoPuzzle {
                 Ok(Move::Play(p)) => Some(p),
                 _ => None,
             });
+        let mut marks = self.marks.clone();
+        if let GoGoal::Count { score, .. } = &self.goal {
+            marks.crosses.extend(score.dead.iter().map(|(p, _)| *p));
+        }
         let selected: Vec<Point> = request
             .picked
             .iter()
@@ -765,10 +994,13 @@ impl GoPuzzle {
             board: pos.board(),
             view: self.view,
             last_move: last,
-            marks: &self.marks,
+            marks: &marks,
             liberties: &[],
             selected: &selected,
-            link: link.as_ref().map(|l| l as &dyn Fn(Point) -> String),
+            link: link
+                .as_ref()
+                .filter(|_| self.count_ask().is_none())
+                .map(|l| l as &dyn Fn(Point) -> String),
             lang: request.lang,
             title: request.title,
         })
@@ -784,6 +1016,28 @@ impl GoPuzzle {
     /// Judges the learner's move `play` after `moves` (for `select`: after `picked`).
     pub fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict {
         let size = self.start.size();
+        if let GoGoal::Count { ask, answer, .. } = &self.goal {
+            return match read_count(*ask, play) {
+                None => Verdict::Invalid {
+                    why: Text {
+                        zh: format!("看不懂“{play}”：请写一个数，比如 41 或 2.5（也可以写 2½）。"),
+                        en: format!("“{play}” cannot be read: write a number such as 41 or 2.5 (or 2½)."),
+                    },
+                },
+                Some(given) if &given == answer => Verdict::Correct {
+                    moves: vec![given],
+                    reply: None,
+                    solved: true,
+                },
+                Some(given) => Verdict::Wrong {
+                    why: Some(Text {
+                        zh: format!("{given} 不对。先拿掉死子，再一块一块地数，别忘了贴子（贴目）。"),
+                        en: format!("{given} is not right. Take off the dead stones first, count area by area, and remember the komi."),
+                    }),
+                    shown: moves.to_vec(),
+                },
+            };
+        }
         let Some(mv) = self.canonical(play) else {
             return Verdict::Invalid {
                 why: Text {

@@ -167,9 +167,9 @@ impl Puzzle {
     pub fn is_solved(&self, moves: &[String], picked: &[String]) -> bool {
         match (self, self.select_total()) {
             (_, Some(total)) => self.valid_picks(picked).len() == total,
+            (Puzzle::Go(p), None) => p.is_solved(moves),
             (Puzzle::Chess(p), None) => p.is_solved(moves),
             (Puzzle::Shogi(p), None) => p.is_solved(moves),
-            (_, None) => !moves.is_empty() && self.lines().ends_at(moves),
         }
     }
 
@@ -188,6 +188,22 @@ impl Puzzle {
             Puzzle::Go(p) => p.board(request),
             Puzzle::Chess(p) => p.board(request),
             Puzzle::Shogi(p) => p.board(request),
+        }
+    }
+
+    /// What a `count` problem asks, if it is one (the learner types the answer).
+    pub fn count_ask(&self) -> Option<crate::content::go::CountAsk> {
+        match self {
+            Puzzle::Go(p) => p.count_ask(),
+            _ => None,
+        }
+    }
+
+    /// A note shown once solved, worked out by the engine (a count step by step).
+    pub fn solved_note(&self, lang: Lang) -> Option<String> {
+        match self {
+            Puzzle::Go(p) => p.solved_note(lang),
+            _ => None,
         }
     }
 

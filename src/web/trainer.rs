@@ -71,6 +71,16 @@ pub(crate) enum Input {
 impl Input {
     /// Reads `play`, `sel` with `to`, from the address.
     pub fn from_query(req: &Req) -> Input {
+        // A count is typed in a form: `count=41`, or `winner=B&margin=2.5`.
+        if let Some(count) = req.param("count") {
+            return Input::Play(count.to_string());
+        }
+        if let Some(winner) = req.param("winner") {
+            return Input::Play(match winner {
+                "0" => "0".to_string(),
+                w => format!("{w}+{}", req.param("margin").unwrap_or("")),
+            });
+        }
         match (req.param("play"), req.param("sel"), req.param("to")) {
             (Some(play), _, _) => Input::Play(play.to_string()),
             (None, Some(from), Some(to)) => Input::Choose {
@@ -319,11 +329,17 @@ pub(crate) fn status(
         headline,
         message,
         explanation: if solved {
-            problem
-                .explanation
-                .as_ref()
-                .map(|e| e.get(lang).to_string())
-                .unwrap_or_default()
+            [
+                problem
+                    .explanation
+                    .as_ref()
+                    .map(|e| e.get(lang).to_string()),
+                problem.puzzle.solved_note(lang),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("\n\n")
         } else {
             String::new()
         },
@@ -461,6 +477,8 @@ struct ProblemPage {
     status: String,
     hint: String,
     solution_href: String,
+    /// `black`, `white` or `result` for a count problem, where the learner types the answer.
+    count: String,
     key: String,
     game: &'static str,
     set: String,
@@ -523,6 +541,12 @@ pub async fn page(
         status: status_html,
         solution_href: format!("{}?solution=1", problem_href(game, set, problem)),
         key: super::pages::progress_key(game, set, problem),
+        count: match problem.puzzle.count_ask() {
+            None => String::new(),
+            Some(crate::content::go::CountAsk::Black) => "black".into(),
+            Some(crate::content::go::CountAsk::White) => "white".into(),
+            Some(crate::content::go::CountAsk::Result) => "result".into(),
+        },
         hint: problem
             .hint
             .as_ref()
