@@ -544,3 +544,38 @@ fn errors_on_count_without_rules_and_on_empty_dead_point() {
     );
     one_error(&files, "problems/go/set.toml", "dead: A1 is empty");
 }
+
+fn sensei_lesson(diagram: &str) -> Vec<(String, String)> {
+    let lesson =
+        format!("+++\ntitle = \"T\"\n+++\n\n```goban\nsensei = \"\"\"\n{diagram}\n\"\"\"\n```\n");
+    vec![
+        ("lessons/go/01-a.zh.md".to_string(), lesson.clone()),
+        ("lessons/go/01-a.en.md".to_string(), lesson),
+    ]
+}
+
+#[test]
+fn sensei_diagram_numbered_stones_become_steps() {
+    let files = sensei_lesson(
+        "$$Bc Atari\n$$ +-----------+\n$$ | . . . . . |\n$$ | . X O 1 . |\n$$ | . . X . . |\n$$ | . . . . . |\n$$ | . . . . . |\n$$ +-----------+",
+    );
+    let (library, errs) = Library::load(&files);
+    assert!(errs.is_empty(), "{errs:?}");
+    let d = &library.shelves[0].lessons[0].en.diagrams[0];
+    assert_eq!(d.frames.len(), 2, "the start and move 1");
+}
+
+#[test]
+fn errors_on_bad_sensei_diagram_at_its_line() {
+    let files = sensei_lesson("$$B\n$$ | . . . . .\n$$ | . ? . . .\n$$ +----------");
+    let errs = errors(&files);
+    let e = errs
+        .iter()
+        .find(|e| e.path.ends_with("zh.md"))
+        .expect("an error");
+    assert!(
+        e.message.contains("`?` is not a Sensei's diagram symbol"),
+        "{e}"
+    );
+    assert_eq!(e.line, 9, "{e}");
+}

@@ -3,6 +3,7 @@
 use super::diagnostic::{Ctx, Diagnostic};
 use super::lines::{LineTree, Step};
 use super::problem::{Action, BoardRequest, Problem, Verdict};
+use super::sensei;
 use super::text::Text;
 use super::{Diagram, Frame};
 use crate::lang::Lang;
@@ -23,7 +24,8 @@ pub(crate) type Labels = BTreeMap<String, Spanned<String>>;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DiagramSpec {
-    size: Spanned<u8>,
+    size: Option<Spanned<u8>>,
+    sensei: Option<Spanned<String>>,
     view: Option<Spanned<String>>,
     board: Option<Spanned<String>>,
     to_play: Option<Spanned<String>>,
@@ -256,17 +258,58 @@ pub(crate) fn diagram(
     lang: Lang,
 ) -> Result<Diagram, Diagnostic> {
     let spec: DiagramSpec = toml::from_str(body).map_err(|e| ctx.toml_error(&e))?;
-    let setup = setup(
-        ctx,
-        &spec.size,
-        spec.view.as_ref(),
-        spec.board.as_ref(),
-        spec.to_play.as_ref(),
-    )?;
-    let size = *spec.size.get_ref();
+    let (setup, size, sensei_marks, numbered) = match (&spec.sensei, &spec.size) {
+        (Some(text), _) => {
+            if spec.board.is_some() || spec.view.is_some() || spec.to_play.is_some() {
+                return Err(ctx.err(
+                    text.span(),
+                    "`sensei` gives the board, the view and who plays: leave out `board`, `view` and `to_play`",
+                ));
+            }
+            let d = sensei::parse(text.get_ref()).map_err(|e| {
+                let line = text.get_ref().lines().nth(e.line - 1).unwrap_or("").trim();
+                let raw = ctx.text(text.span());
+                let offset = raw.find(line).filter(|_| !line.is_empty()).unwrap_or(0);
+                ctx.err(text.span().start + offset..text.span().end, e.to_string())
+            })?;
+            if let Some(n) = &spec.size {
+                if *n.get_ref() != d.size {
+                    return Err(ctx.err(
+                        n.span(),
+                        format!(
+                            "size {} differs from the Sensei's diagram's {}",
+                            n.get_ref(),
+                            d.size
+                        ),
+                    ));
+                }
+            }
+            let setup = Setup {
+                position: Position::new(d.board.clone(), d.first),
+                view: d.view,
+            };
+            (setup, d.size, d.marks, d.moves)
+        }
+        (None, Some(size)) => (
+            setup(
+                ctx,
+                size,
+                spec.view.as_ref(),
+                spec.board.as_ref(),
+                spec.to_play.as_ref(),
+            )?,
+            *size.get_ref(),
+            Marks::default(),
+            Vec::new(),
+        ),
+        (None, None) => return Err(ctx.loc.at(
+            ctx.base,
+            "a goban diagram needs `size` (and `board`), or a Sensei's Library diagram in `sensei`",
+        )),
+    };
     let title = spec.caption.clone().unwrap_or_default();
     let mut frames = Vec::new();
-    let (m, libs) = marks(
+    let (mut m, libs) = marks(
         ctx,
         setup.position.board(),
         &MarkSpec {
@@ -278,6 +321,11 @@ pub(crate) fn diagram(
             liberties: &spec.liberties,
         },
     )?;
+    m.triangles.extend(sensei_marks.triangles);
+    m.squares.extend(sensei_marks.squares);
+    m.circles.extend(sensei_marks.circles);
+    m.crosses.extend(sensei_marks.crosses);
+    m.labels.extend(sensei_marks.labels);
     let mut go_frames = vec![(
         GoFrame {
             position: setup.position.clone(),
@@ -287,7 +335,32 @@ pub(crate) fn diagram(
         },
         spec.caption.clone(),
     )];
-    let mut pos = setup.position;
+    // Numbered stones of a Sensei's diagram are played first, one step each.
+    let mut pos = setup.position.clone();
+    for (i, p) in numbered.iter().enumerate() {
+        let color = pos.to_play();
+        pos = pos.play(Move::Play(*p)).map_err(|e| {
+            ctx.err(
+                spec.sensei.as_ref().map_or(0..0, |s| s.span()),
+                format!(
+                    "numbered move {} ({} {}) is illegal: {}",
+                    i + 1,
+                    color.as_str(),
+                    p.name(size),
+                    e.explain(Lang::En, size)
+                ),
+            )
+        })?;
+        go_frames.push((
+            GoFrame {
+                position: pos.clone(),
+                last: Some(*p),
+                marks: Marks::default(),
+                liberties: Vec::new(),
+            },
+            None,
+        ));
+    }
     for (n, step) in spec.steps.iter().enumerate() {
         let n = n + 1;
         let step_span = step.span();

@@ -11,6 +11,7 @@ mod lesson;
 mod lines;
 mod marks;
 mod problem;
+pub mod sensei;
 pub mod shogi;
 pub mod source;
 mod text;
