@@ -65,7 +65,11 @@ fn read_marks(spec: MarkSpec, ctx: &Ctx, pos: &Position) -> Result<ChessMarks, D
                 format!("moves_of: there is no piece on {}", name.get_ref()),
             ));
         }
-        marks.dots = destinations(pos, from);
+        // As if it were that piece's side's turn, so a diagram can show either side's moves.
+        marks.dots = Ask::Moves(from)
+            .answer(pos)
+            .map(|squares| squares.into_iter().map(sq).collect())
+            .unwrap_or_default();
     }
     Ok(marks)
 }
@@ -188,12 +192,16 @@ pub(crate) fn diagram(
                     ),
                 )
             })?;
+            let number = match pos.turn() {
+                Color::White => format!("{}.", pos.fullmove_number()),
+                Color::Black => format!("{}…", pos.fullmove_number()),
+            };
             pos = next;
             frames.push(ChessFrame {
                 position: pos.clone(),
                 last: Some((sq(played.from), sq(played.to))),
                 marks: ChessMarks::default(),
-                say: Some(played.san.clone()),
+                say: Some(format!("{number} {}", played.san)),
             });
         }
     }

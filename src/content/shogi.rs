@@ -81,7 +81,11 @@ fn read_marks(
                 format!("moves_of: there is no piece on {}", name.get_ref()),
             ));
         }
-        marks.dots = destinations(pos, Some(from), None);
+        // As if it were that piece's side's turn, so a diagram can show either side's moves.
+        marks.dots = Ask::Moves(from)
+            .answer(pos)
+            .map(|squares| squares.into_iter().map(sq).collect())
+            .unwrap_or_default();
     }
     if let Some(kind) = drops_of {
         let k = Kind::from_sfen(kind.get_ref())
