@@ -579,3 +579,16 @@ fn errors_on_bad_sensei_diagram_at_its_line() {
     );
     assert_eq!(e.line, 9, "{e}");
 }
+
+#[test]
+fn errors_on_mate_line_that_stops_before_the_mate() {
+    let files = board_set(
+        "chess",
+        "fen = \"k7/8/1K6/8/8/8/8/7R w - - 0 1\"\ngoal = \"mate\"\nmate_in = 2\nsolutions = [\"Rh7 Kb8\"]\n",
+    );
+    one_error(
+        &files,
+        "problems/chess/set.toml",
+        "solution `Rh7 Kb8` does not end in checkmate",
+    );
+}

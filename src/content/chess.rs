@@ -384,7 +384,7 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
         ChessMarks::default()
     });
     let wrong: Vec<_> = spec.wrong.iter().map(|w| (&w.line, &w.why)).collect();
-    let (lines, _) = lines::build(
+    let (lines, ends) = lines::build(
         ctx,
         &start,
         &play_chess,
@@ -425,6 +425,17 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
                                 format!("solution `{}` starts with {first}, which does not force mate in {n}", line.get_ref()),
                             ));
                             }
+                        }
+                    }
+                    for (line, end) in &ends {
+                        if !matches!(end.outcome(), Some(rules::Outcome::Checkmate { .. })) {
+                            errors.push(ctx.err(
+                                line.span(),
+                                format!(
+                                    "solution `{}` does not end in checkmate: write the line to the mate",
+                                    line.get_ref()
+                                ),
+                            ));
                         }
                     }
                     ChessGoal::Mate(n)

@@ -353,7 +353,12 @@ pub(crate) fn status(
                 .filter(|l| {
                     !judged.progress.moves.starts_with(l) && !l.starts_with(&judged.progress.moves)
                 })
-                .map(|l| l.join(" "))
+                .map(|l| {
+                    (0..l.len())
+                        .map(|i| problem.puzzle.notation(&l[..i], &l[i]))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
                 .collect()
         } else {
             Vec::new()

@@ -270,7 +270,7 @@ impl CastlingRefused {
                 piece_on(*by, lang)
             ),
             (CastlingRefused::PassesThroughAttacked { square, by }, Lang::Zh) => format!(
-                "王要经过的 {} 受到{}的攻击；王车易位时，王不能经过被对方攻击的格子。",
+                "王要经过的 {} 受到 {} 的攻击；王车易位时，王不能经过被对方攻击的格子。",
                 sq(square),
                 piece_on(*by, lang)
             ),
@@ -280,7 +280,7 @@ impl CastlingRefused {
                 piece_on(*by, lang)
             ),
             (CastlingRefused::LandsOnAttacked { square, by }, Lang::Zh) => format!(
-                "王要到达的 {} 受到{}的攻击，易位后王会被将军。",
+                "王要到达的 {} 受到 {} 的攻击，易位后王会被将军。",
                 sq(square),
                 piece_on(*by, lang)
             ),
@@ -428,7 +428,7 @@ impl Illegal {
                 sq(by)
             ),
             (Illegal::KingIntoCheck { to, attacker }, Lang::Zh) => format!(
-                "王不能走到 {}：那里受到{}的攻击，王走过去就会被将军。",
+                "王不能走到 {}：那里受到 {} 的攻击，王走过去就会被将军。",
                 sq(to),
                 piece_on(*attacker, lang)
             ),
