@@ -5,6 +5,7 @@
 //! [`web`] (the axum server).
 
 pub mod content;
+pub mod import;
 pub mod lang;
 pub mod render;
 pub mod rules;

@@ -1,4 +1,4 @@
-//! The `qiyuan` command: serve the trainer, or check content.
+//! The `qiyuan` command: serve the trainer, check content, or import problems.
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -32,6 +32,47 @@ enum Command {
         /// The content folder (holding lessons/ and problems/); the built-in content if omitted.
         dir: Option<PathBuf>,
     },
+    /// Import Go problems into a problem set (a TOML file that `qiyuan check` accepts).
+    Import {
+        #[command(subcommand)]
+        from: ImportFrom,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportFrom {
+    /// Tsumego SGF files: variations are lines; a line is correct when its last comment holds
+    /// RIGHT, or starts with `+`, or one of its moves is marked TE.
+    Sgf {
+        /// The SGF files, one problem per game.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        set: SetArgs,
+    },
+    /// JSON lines of a tsumego collection (`AB`, `AW`, `SZ`, `C`, `SOL` = accepted first moves).
+    TsumegoJson {
+        /// The .jsonl file.
+        file: PathBuf,
+        /// Import at most this many problems.
+        #[arg(long)]
+        limit: Option<usize>,
+        #[command(flatten)]
+        set: SetArgs,
+    },
+}
+
+#[derive(clap::Args)]
+struct SetArgs {
+    /// The set's name (a slug: lowercase letters, digits and `-`).
+    #[arg(long)]
+    set: String,
+    /// Where to write the set; problems/go/NAME.toml by default.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// The set's title; the name by default (edit the file to give both languages).
+    #[arg(long)]
+    title: Option<String>,
 }
 
 fn main() -> anyhow::Result<ExitCode> {
@@ -39,6 +80,7 @@ fn main() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Check { dir }) => check(dir),
         Some(Command::Serve { addr, content }) => serve(addr, content),
+        Some(Command::Import { from }) => import(from),
         None => serve(([127, 0, 0, 1], 8080).into(), None),
     }
 }
@@ -77,6 +119,83 @@ fn check(dir: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         );
         Ok(ExitCode::FAILURE)
     }
+}
+
+fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!(
+                "warning: {} is not UTF-8; unreadable characters are replaced",
+                path.display()
+            );
+            String::from_utf8_lossy(e.as_bytes()).into_owned()
+        }
+    })
+}
+
+fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
+    use qiyuan::import;
+    let (imported, set, origin) = match from {
+        ImportFrom::Sgf { files, set } => {
+            let mut texts = Vec::new();
+            for f in &files {
+                texts.push((f.display().to_string(), read_text(f)?));
+            }
+            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            (
+                import::sgf::import_files(&texts),
+                set,
+                format!("Imported by `qiyuan import sgf` from {}", names.join(", ")),
+            )
+        }
+        ImportFrom::TsumegoJson { file, limit, set } => {
+            let text = read_text(&file)?;
+            (
+                import::tsumego_json::import(&text, limit),
+                set,
+                format!(
+                    "Imported by `qiyuan import tsumego-json` from {}",
+                    file.display()
+                ),
+            )
+        }
+    };
+    if !import::is_slug(&set.set) {
+        anyhow::bail!(import::ImportError::SetName(set.set));
+    }
+    for s in &imported.skipped {
+        eprintln!("skipped {}: {}", s.source, s.reason);
+    }
+    if imported.problems.is_empty() {
+        anyhow::bail!(import::ImportError::Empty);
+    }
+    let title = set.title.clone().unwrap_or_else(|| set.set.clone());
+    let toml = import::write_set(&qiyuan::content::Text::both(title), &origin, &imported);
+    let out = set
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("problems/go/{}.toml", set.set)));
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(&out, &toml).with_context(|| format!("writing {}", out.display()))?;
+    let (_, errors) = import::check(&set.set, &toml);
+    for e in &errors {
+        println!("{e}");
+    }
+    let notes: usize = imported.problems.iter().map(|p| p.notes.len()).sum();
+    eprintln!(
+        "wrote {} problems to {} ({} skipped, {notes} notes in # comments)",
+        imported.problems.len(),
+        out.display(),
+        imported.skipped.len()
+    );
+    Ok(if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 fn serve(addr: SocketAddr, content: Option<PathBuf>) -> anyhow::Result<ExitCode> {

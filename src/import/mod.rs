@@ -1,0 +1,448 @@
+//! Importers: Go problems from tsumego SGF files ([`sgf`]) and from the JSON lines of tsumego
+//! collections ([`tsumego_json`]), written out as a problem-set TOML file in the format of
+//! `docs/authoring.md`; and SGF export of any Go position with its lines ([`sgf::to_sgf`]).
+//!
+//! An importer never writes a line the trainer would refuse: every move is played through the
+//! rules engine and every line is put into a [`LineTree`] as the loader does; what does not fit
+//! is left out and said so in a `#` comment of the written file.
+
+pub mod sgf;
+pub mod tsumego_json;
+
+use crate::content::{Diagnostic, Library, LineTree, Text};
+use crate::lang::Lang;
+use crate::rules::go::{Board, Color, Move, Point, Position};
+use std::fmt::Write as _;
+
+/// What a problem asks, as its `goal` key says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// `best`: find the best move (and follow the lines).
+    Best,
+    /// `live`: make the group live.
+    Live,
+    /// `kill`: kill the group.
+    Kill,
+}
+
+impl Goal {
+    /// The TOML name: `best`, `live` or `kill`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Goal::Best => "best",
+            Goal::Live => "live",
+            Goal::Kill => "kill",
+        }
+    }
+
+    /// The goal a problem's prompt states, if any: "Black to live", "黑先活", "kill", "杀"…
+    pub fn from_prompt(text: &str) -> Goal {
+        let lower = text.to_lowercase();
+        let has_word = |w: &str| {
+            lower
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|word| word == w)
+        };
+        if has_word("kill")
+            || lower.contains("净杀")
+            || lower.contains("先杀")
+            || lower.contains("杀白")
+            || lower.contains("杀黑")
+        {
+            Goal::Kill
+        } else if has_word("live")
+            || has_word("living")
+            || lower.contains("做活")
+            || lower.contains("先活")
+            || lower.contains("净活")
+        {
+            Goal::Live
+        } else {
+            Goal::Best
+        }
+    }
+}
+
+/// One problem ready to be written as a `[[problem]]` table.
+#[derive(Clone, Debug)]
+pub struct ImportedProblem {
+    /// The problem's id within its set (a slug).
+    pub id: String,
+    /// Where it came from (file, and game or line), written as a `#` comment.
+    pub source: String,
+    /// What the learner is asked.
+    pub prompt: Text,
+    /// The starting position; its side to play is the learner.
+    pub start: Position,
+    /// The part of the board to show, if not all of it.
+    pub view: Option<(Point, Point)>,
+    /// The goal.
+    pub goal: Goal,
+    /// Correct lines, as GTP move names.
+    pub solutions: Vec<Vec<String>>,
+    /// Wrong lines (correct moves, the wrong move, the refutation) and why they fail.
+    pub wrong: Vec<(Vec<String>, Text)>,
+    /// Shown once solved.
+    pub explanation: Option<Text>,
+    /// Notes for the author (a language missing, lines left out), written as `#` comments.
+    pub notes: Vec<String>,
+}
+
+/// A source item that could not become a problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// Where it came from.
+    pub source: String,
+    /// Why it was left out.
+    pub reason: String,
+}
+
+/// What an import produced.
+#[derive(Clone, Debug, Default)]
+pub struct Imported {
+    /// The problems, in source order.
+    pub problems: Vec<ImportedProblem>,
+    /// What was left out, and why.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Why an import cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImportError {
+    /// The set name is not a slug (lowercase letters, digits and `-`).
+    SetName(String),
+    /// Nothing could be imported.
+    Empty,
+}
+
+impl std::fmt::Display for ImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ImportError::SetName(n) => write!(
+                f,
+                "set name `{n}` should be a slug: lowercase letters, digits and `-`, like `cho-elementary`"
+            ),
+            ImportError::Empty => f.write_str("no problem could be imported"),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Whether `s` may name a set or a problem: lowercase letters, digits and `-`.
+pub fn is_slug(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// A slug made from a file stem or a name: `Prob0001` → `prob0001`, `Life & Death 3` →
+/// `life-death-3`.
+pub fn slugify(s: &str) -> String {
+    let mut out = String::new();
+    for ch in s.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+/// The standard prompt for `to_play` and `goal`: `黑先。` / `Black to play.`, `白先活。` /
+/// `White to live.`
+pub fn standard_prompt(to_play: Color, goal: Goal) -> Text {
+    let (zh, en) = match to_play {
+        Color::Black => ("黑", "Black"),
+        Color::White => ("白", "White"),
+    };
+    let (zh_goal, en_goal) = match goal {
+        Goal::Best => ("", "play"),
+        Goal::Live => ("活", "live"),
+        Goal::Kill => ("杀", "kill"),
+    };
+    Text {
+        zh: format!("{zh}先{zh_goal}。"),
+        en: format!("{en} to {en_goal}."),
+    }
+}
+
+/// Whether a text is written in Chinese (holds CJK characters).
+pub fn is_chinese(s: &str) -> bool {
+    s.chars()
+        .any(|c| matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF))
+}
+
+/// A text found in one language only, put in both; the note says which.
+pub(crate) fn one_language(text: &str) -> (Text, Lang) {
+    let lang = if is_chinese(text) { Lang::Zh } else { Lang::En };
+    (Text::both(text.trim()), lang)
+}
+
+/// Wrong lines with why they fail.
+pub(crate) type WrongLines = Vec<(Vec<String>, Text)>;
+
+/// Builds the lines of a problem as the loader will: correct lines in order, then wrong
+/// lines. Lines the tree refuses are left out, with a note. Every move must already be legal.
+pub(crate) fn fit_lines(
+    correct: Vec<Vec<String>>,
+    wrong: WrongLines,
+    notes: &mut Vec<String>,
+) -> (Vec<Vec<String>>, WrongLines) {
+    let mut tree = LineTree::new();
+    let mut kept = Vec::new();
+    for line in correct {
+        if kept.contains(&line) {
+            continue;
+        }
+        match tree.add_correct(&line) {
+            Ok(()) => kept.push(line),
+            Err(e) => notes.push(format!("correct line `{}` left out: {e}", line.join(" "))),
+        }
+    }
+    let mut kept_wrong: WrongLines = Vec::new();
+    for (line, why) in wrong {
+        // Cut the line after the first learner move that leaves the correct lines, plus its
+        // refutation: that is what the tree keeps.
+        let mut at = Vec::new();
+        let mut cut = None;
+        for (i, mv) in line.iter().enumerate() {
+            at.push(mv.clone());
+            if !tree.follows(&at) {
+                cut = Some(i);
+                break;
+            }
+        }
+        let Some(i) = cut else {
+            notes.push(format!(
+                "wrong line `{}` left out: it follows a correct line all the way",
+                line.join(" ")
+            ));
+            continue;
+        };
+        if i % 2 == 1 {
+            notes.push(format!(
+                "wrong line `{}` left out: it leaves the correct lines at the opponent's move {}, and the trainer always answers with the first correct reply",
+                line.join(" "),
+                line[i]
+            ));
+            continue;
+        }
+        if kept_wrong
+            .iter()
+            .any(|(l, _)| l.len() > i && l[..=i] == line[..=i])
+        {
+            notes.push(format!(
+                "wrong line `{}` left out: an earlier line already refutes {}",
+                line.join(" "),
+                line[i]
+            ));
+            continue;
+        }
+        match tree.add_wrong(&line, why.clone()) {
+            Ok(()) => kept_wrong.push((line, why)),
+            Err(e) => notes.push(format!("wrong line `{}` left out: {e}", line.join(" "))),
+        }
+    }
+    (kept, kept_wrong)
+}
+
+/// Plays `moves` from `start`; the GTP names if every move is legal, else why not.
+pub(crate) fn play_all(start: &Position, moves: &[Move]) -> Result<Vec<String>, String> {
+    let size = start.size();
+    let mut pos = start.clone();
+    let mut names = Vec::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        let colour = pos.to_play();
+        pos = pos.play(mv).map_err(|e| {
+            format!(
+                "move {} ({} {}) is illegal: {}",
+                i + 1,
+                colour.as_str(),
+                mv.name(size),
+                e.explain(Lang::En, size)
+            )
+        })?;
+        names.push(mv.name(size));
+    }
+    Ok(names)
+}
+
+/// The part of a large board worth showing: the stones and the moves of every line, with a
+/// margin of two lines, stretched to an edge that is near. `None` (the whole board) on boards
+/// of 9×9 and less, or when the part would be nearly all of it.
+pub fn view_for(start: &Position, lines: &[&[String]]) -> Option<(Point, Point)> {
+    let size = start.size();
+    if size <= 9 {
+        return None;
+    }
+    let board = start.board();
+    let mut pts: Vec<Point> = board.points().filter(|&p| board.get(p).is_some()).collect();
+    for line in lines {
+        pts.extend(line.iter().filter_map(|m| Point::parse(m, size).ok()));
+    }
+    if pts.is_empty() {
+        return None;
+    }
+    let last = size - 1;
+    let lo = |v: u8| if v <= 4 { 0 } else { v - 2 };
+    let hi = |v: u8| if v + 4 >= last { last } else { v + 2 };
+    let (c0, c1) = (
+        lo(pts.iter().map(|p| p.col).min()?),
+        hi(pts.iter().map(|p| p.col).max()?),
+    );
+    let (r0, r1) = (
+        lo(pts.iter().map(|p| p.row).min()?),
+        hi(pts.iter().map(|p| p.row).max()?),
+    );
+    let (w, h) = ((c1 - c0 + 1) as u32, (r1 - r0 + 1) as u32);
+    if w * h * 4 >= (size as u32) * (size as u32) * 3 {
+        return None;
+    }
+    Some((Point::new(c0, r0), Point::new(c1, r1)))
+}
+
+/// A TOML basic string: `"…"` with `\`, `"` and control characters escaped.
+pub fn toml_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn toml_text(t: &Text) -> String {
+    format!(
+        "{{ zh = {}, en = {} }}",
+        toml_string(&t.zh),
+        toml_string(&t.en)
+    )
+}
+
+/// The problem-set file for `problems`, titled `title`. `origin` says in a `#` comment where
+/// the problems came from.
+pub fn write_set(title: &Text, origin: &str, imported: &Imported) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {origin}");
+    if !imported.skipped.is_empty() {
+        let _ = writeln!(out, "# Left out ({}):", imported.skipped.len());
+        for s in &imported.skipped {
+            let _ = writeln!(out, "#   {}: {}", s.source, s.reason);
+        }
+    }
+    out.push('\n');
+    out.push_str("[set]\n");
+    let _ = writeln!(out, "title = {}", toml_text(title));
+    for p in &imported.problems {
+        out.push('\n');
+        write_problem(&mut out, p);
+    }
+    out
+}
+
+fn write_problem(out: &mut String, p: &ImportedProblem) {
+    let size = p.start.size();
+    out.push_str("[[problem]]\n");
+    let _ = writeln!(out, "id = {}", toml_string(&p.id));
+    let _ = writeln!(out, "# from {}", p.source);
+    for note in &p.notes {
+        let _ = writeln!(out, "# note: {}", note.replace('\n', " "));
+    }
+    let _ = writeln!(out, "prompt = {}", toml_text(&p.prompt));
+    let _ = writeln!(out, "size = {size}");
+    let board = p.start.board();
+    let text = match p.view {
+        Some((tl, br)) => {
+            let _ = writeln!(
+                out,
+                "view = {}",
+                toml_string(&format!("{}:{}", tl.name(size), br.name(size)))
+            );
+            crop(board, tl, br)
+        }
+        None => board.to_text(),
+    };
+    let _ = write!(out, "board = \"\"\"\n{text}\"\"\"\n");
+    let _ = writeln!(out, "to_play = {}", toml_string(p.start.to_play().as_str()));
+    let _ = writeln!(out, "goal = {}", toml_string(p.goal.as_str()));
+    let lines: Vec<String> = p
+        .solutions
+        .iter()
+        .map(|l| toml_string(&l.join(" ")))
+        .collect();
+    let _ = writeln!(out, "solutions = [{}]", lines.join(", "));
+    if let Some(e) = &p.explanation {
+        let _ = writeln!(out, "explanation = {}", toml_text(e));
+    }
+    for (line, why) in &p.wrong {
+        out.push_str("\n[[problem.wrong]]\n");
+        let _ = writeln!(out, "line = {}", toml_string(&line.join(" ")));
+        let _ = writeln!(out, "why = {}", toml_text(why));
+    }
+}
+
+fn crop(board: &Board, tl: Point, br: Point) -> String {
+    let mut out = String::new();
+    for row in tl.row..=br.row {
+        let cells: Vec<&str> = (tl.col..=br.col)
+            .map(|col| match board.get(Point::new(col, row)) {
+                None => ".",
+                Some(Color::Black) => "X",
+                Some(Color::White) => "O",
+            })
+            .collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// Loads a written set the way `qiyuan check` does, as `problems/go/SLUG.toml`; returns the
+/// library and every problem found.
+pub fn check(slug: &str, toml: &str) -> (Library, Vec<Diagnostic>) {
+    Library::load(&[(format!("problems/go/{slug}.toml"), toml.to_string())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_toml_strings() {
+        assert_eq!(toml_string("a \"b\" \\ c\nd"), r#""a \"b\" \\ c\nd""#);
+        assert_eq!(toml_string("黑先"), "\"黑先\"");
+    }
+
+    #[test]
+    fn makes_slugs() {
+        assert_eq!(slugify("Prob0001"), "prob0001");
+        assert_eq!(slugify("Life & Death 3"), "life-death-3");
+        assert!(is_slug("cho-elementary"));
+        assert!(!is_slug("Cho"));
+    }
+
+    #[test]
+    fn reads_goals_from_prompts() {
+        assert_eq!(Goal::from_prompt("Black to live"), Goal::Live);
+        assert_eq!(Goal::from_prompt("黑先杀"), Goal::Kill);
+        assert_eq!(Goal::from_prompt("White to play: Elementary"), Goal::Best);
+        assert_eq!(Goal::from_prompt("Deliver the killing blow"), Goal::Best);
+        assert_eq!(Goal::from_prompt("黑先做活"), Goal::Live);
+    }
+}
