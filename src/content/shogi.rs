@@ -416,6 +416,7 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
                         format!("the side to move has no tsume in {n} plies here: check the SFEN and mate_in"),
                     ));
                     }
+                    let mut refused = Vec::new();
                     for line in &spec.solutions {
                         let first = line.get_ref().split_whitespace().next().unwrap_or("");
                         if let Ok((_, played)) = start.play(first) {
@@ -424,10 +425,11 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
                                 line.span(),
                                 format!("solution `{}` starts with {first}, which does not force mate in {n} plies with checks", line.get_ref()),
                             ));
+                                refused.push(line.span());
                             }
                         }
                     }
-                    for (line, end) in &ends {
+                    for (line, end) in ends.iter().filter(|(l, _)| !refused.contains(&l.span())) {
                         if !matches!(end.outcome(), Some(Outcome::Checkmate { .. })) {
                             errors.push(ctx.err(
                             line.span(),
