@@ -396,3 +396,55 @@ async fn solution_view_steps_through_the_main_line() {
             .join(" ")
     ));
 }
+
+#[tokio::test]
+async fn go_diagrams_and_problems_download_as_sgf() {
+    let state = state();
+    let lib = library(&state);
+    let shelf = &lib.shelves[0];
+    let lesson = shelf
+        .lessons
+        .iter()
+        .find(|l| {
+            l.en.diagrams
+                .iter()
+                .any(|d| d.go_line.as_ref().is_some_and(|(_, m)| !m.is_empty()))
+        })
+        .expect("a Go diagram with moves");
+    let (i, d) = lesson
+        .en
+        .diagrams
+        .iter()
+        .enumerate()
+        .find(|(_, d)| d.go_line.as_ref().is_some_and(|(_, m)| !m.is_empty()))
+        .unwrap();
+    let uri = format!("/go/lessons/{}/diagram/{i}/sgf?lang=en", lesson.slug);
+    let (status, sgf, _) = get(&state, &uri, &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    let nodes = sgf_parse::go::parse(&sgf).expect("valid SGF");
+    let moves = d.go_line.as_ref().unwrap().1.len();
+    // The root, then one node per move.
+    let mut depth = 0;
+    let mut node = &nodes[0];
+    while let Some(child) = node.children().next() {
+        node = child;
+        depth += 1;
+    }
+    assert_eq!(depth, moves, "{sgf}");
+    let (page, _, _) = get(&state, &format!("/go/lessons/{}?lang=en", lesson.slug), &[]).await;
+    assert_eq!(page, StatusCode::OK);
+
+    let set = &shelf.sets[2];
+    let p = &set.problems[0];
+    let (status, sgf, _) = get(
+        &state,
+        &format!("/go/problems/{}/{}/sgf", set.slug, p.id),
+        &[],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(sgf.contains("RIGHT"), "{sgf}");
+    assert!(sgf_parse::go::parse(&sgf).is_ok());
+    let (status, _, _) = get(&state, "/chess/problems/moves/1/sgf", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "only Go has SGF");
+}

@@ -241,6 +241,7 @@ pub(crate) fn diagram(
     let title = spec.caption.clone().unwrap_or_default();
     Ok(Diagram {
         id,
+        go_line: None,
         caption: spec.caption,
         frames: frames
             .into_iter()

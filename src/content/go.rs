@@ -337,6 +337,8 @@ pub(crate) fn diagram(
     )];
     // Numbered stones of a Sensei's diagram are played first, one step each.
     let mut pos = setup.position.clone();
+    let mut line: Vec<Move> = numbered.iter().map(|&p| Move::Play(p)).collect();
+    let mut line_open = true;
     for (i, p) in numbered.iter().enumerate() {
         let color = pos.to_play();
         pos = pos.play(Move::Play(*p)).map_err(|e| {
@@ -367,6 +369,7 @@ pub(crate) fn diagram(
         let step = step.get_ref();
         // Setup changes first, then moves.
         if !(step.add_black.is_empty() && step.add_white.is_empty() && step.clear.is_empty()) {
+            line_open = false;
             let mut board = pos.board().clone();
             for (list, stone, key) in [
                 (&step.add_black, Some(Color::Black), "add_black"),
@@ -419,6 +422,9 @@ pub(crate) fn diagram(
                         ),
                     )
                 })?;
+                if line_open {
+                    line.push(parsed);
+                }
                 last = match parsed {
                     Move::Play(p) => Some(p),
                     Move::Pass => None,
@@ -486,6 +492,7 @@ pub(crate) fn diagram(
         id,
         caption: spec.caption,
         frames,
+        go_line: Some((setup.position, line)),
     })
 }
 

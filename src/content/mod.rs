@@ -79,6 +79,9 @@ pub struct Diagram {
     pub caption: Option<String>,
     /// The starting position, then one frame per step.
     pub frames: Vec<Frame>,
+    /// For a Go diagram: its starting position and the moves of its steps, for SGF download
+    /// (up to the first step that sets stones by hand).
+    pub go_line: Option<(crate::rules::go::Position, Vec<crate::rules::go::Move>)>,
 }
 
 /// One frame of a diagram.

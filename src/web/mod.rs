@@ -38,6 +38,11 @@ pub fn app(state: AppState) -> Router {
             get(pages::diagram),
         )
         .route("/{game}/lessons/{slug}/print", get(pages::lesson_print))
+        .route(
+            "/{game}/lessons/{slug}/diagram/{index}/sgf",
+            get(pages::diagram_sgf),
+        )
+        .route("/{game}/problems/{set}/{id}/sgf", get(trainer::problem_sgf))
         .route("/{game}/problems/{set}", get(pages::set))
         .route("/{game}/worksheets/{set}", get(trainer::worksheet))
         .route("/{game}/problems/{set}/{id}", get(trainer::page))

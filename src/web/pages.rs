@@ -275,6 +275,8 @@ struct DiagramView<'a> {
     prev_href: Option<String>,
     next_href: Option<String>,
     fragment_base: String,
+    sgf_href: Option<String>,
+    sgf_label: &'static str,
 }
 
 /// Steps of every diagram of a lesson, from `?s=0,2,1`.
@@ -339,6 +341,14 @@ fn render_diagram(
         prev_href: (step > 0).then(|| href(step - 1)),
         next_href: (step < total).then(|| href(step + 1)),
         fragment_base: format!("{base}/diagram/{index}"),
+        sgf_href: d
+            .go_line
+            .as_ref()
+            .map(|_| format!("{base}/diagram/{index}/sgf")),
+        sgf_label: match req.lang {
+            Lang::Zh => "下载 SGF",
+            Lang::En => "Download SGF",
+        },
     }
     .render()
     .unwrap_or_default()
@@ -504,6 +514,53 @@ pub async fn lesson_print(
 fn find_lesson<'a>(snap: &'a Snapshot, game: &str, slug: &str) -> Option<(&'a Shelf, &'a Lesson)> {
     let shelf = Game::from_slug(game).and_then(|g| snap.library.shelf(g))?;
     Some((shelf, shelf.lesson(slug)?))
+}
+
+/// An SGF file to download.
+pub(crate) fn sgf_response(name: &str, sgf: String) -> Response {
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-go-sgf; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}.sgf\""),
+            ),
+        ],
+        sgf,
+    )
+        .into_response()
+}
+
+/// `GET /go/lessons/{slug}/diagram/{index}/sgf`: a Go diagram as an SGF file.
+pub async fn diagram_sgf(
+    State(state): State<AppState>,
+    req: Req,
+    Path((game, slug, index)): Path<(String, String, usize)>,
+) -> Response {
+    let snap = state.snapshot();
+    let Some((_, lesson)) = find_lesson(&snap, &game, &slug) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let text = lesson.text(req.lang);
+    let Some((start, moves)) = text.diagrams.get(index).and_then(|d| d.go_line.as_ref()) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let line = crate::import::sgf::SgfLine {
+        moves: moves.clone(),
+        right: false,
+        comment: None,
+    };
+    let lines = if moves.is_empty() {
+        Vec::new()
+    } else {
+        vec![line]
+    };
+    let caption = text.diagrams[index].caption.as_deref();
+    let sgf = crate::import::sgf::to_sgf(start, caption, &lines);
+    sgf_response(&format!("{}-{}", lesson.slug, index + 1), sgf)
 }
 
 /// `GET /{game}/lessons/{slug}/diagram/{index}?s=…`: one diagram figure, for the script.

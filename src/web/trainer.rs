@@ -9,7 +9,7 @@ use crate::lang::Lang;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 /// The learner's progress in a problem, as carried in addresses (`m`, `p`, `sel`).
 #[derive(Clone, Debug, Default)]
@@ -482,6 +482,8 @@ struct ProblemPage {
     status: String,
     hint: String,
     solution_href: String,
+    /// The SGF download of a Go problem.
+    sgf_href: Option<String>,
     /// `black`, `white` or `result` for a count problem, where the learner types the answer.
     count: String,
     key: String,
@@ -545,6 +547,7 @@ pub async fn page(
         board: board_svg,
         status: status_html,
         solution_href: format!("{}?solution=1", problem_href(game, set, problem)),
+        sgf_href: (game == Game::Go).then(|| format!("{}/sgf", problem_href(game, set, problem))),
         key: super::pages::progress_key(game, set, problem),
         count: match problem.puzzle.count_ask() {
             None => String::new(),
@@ -589,6 +592,25 @@ struct WorksheetPage {
     title: String,
     set_href: String,
     problems: Vec<SheetProblem>,
+}
+
+/// `GET /go/problems/{set}/{id}/sgf`: a Go problem as an SGF file, with its lines.
+pub async fn problem_sgf(
+    State(state): State<AppState>,
+    req: Req,
+    Path((game, set, id)): Path<(String, String, String)>,
+) -> Response {
+    let snap = state.snapshot();
+    let Some((_, set)) = find_set(&snap, &game, &set) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    match set
+        .problem(&id)
+        .and_then(|p| crate::import::sgf::problem_to_sgf(p, req.lang))
+    {
+        Some(sgf) => super::pages::sgf_response(&format!("{}-{id}", set.slug), sgf),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 /// `GET /{game}/worksheets/{set}`: every problem of a set on A4 pages, answers at the end.
