@@ -137,12 +137,19 @@ impl Driver {
             .session_id()
             .await?
             .ok_or_else(|| anyhow!("chromedriver gave no session id"))?;
+        let shots = screenshot_dir();
+        // Screenshots of failures in an earlier run would mislead.
+        for entry in std::fs::read_dir(&shots).into_iter().flatten().flatten() {
+            if entry.file_name().to_string_lossy().starts_with("failed-") {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
         Ok(Browser {
             client,
             base: base.to_string(),
             driver_port: self.port,
             session,
-            shots: screenshot_dir(),
+            shots,
         })
     }
 }
@@ -254,6 +261,16 @@ impl Browser {
         self.loaded().await
     }
 
+    /// Hooks the page's errors if it is a new page (after a link that may or may not have
+    /// been handled by the script); returns whether it is.
+    pub async fn hook_if_reloaded(&self) -> Result<bool> {
+        let new = self.js("return !window.__qiyuanErrors", vec![]).await? == json!(true);
+        if new {
+            self.loaded().await?;
+        }
+        Ok(new)
+    }
+
     /// Fails if the page was reloaded since it was opened (for actions the script should
     /// handle in place, without falling back to following the link).
     pub async fn same_page(&self, after: &str) -> Result<()> {
@@ -344,21 +361,38 @@ impl Browser {
 
     /// Sets the viewport (not the window) to `width`×`height` CSS pixels.
     pub async fn viewport(&self, width: u32, height: u32) -> Result<()> {
-        let (mut w, mut h) = (width, height);
-        for _ in 0..3 {
-            self.client.set_window_size(w, h).await?;
-            let inner = self
-                .js("return [window.innerWidth, window.innerHeight]", vec![])
+        let want = (i64::from(width), i64::from(height));
+        let (mut w, mut h) = want;
+        let mut inner = (0, 0);
+        for _ in 0..5 {
+            self.client
+                .set_window_size(w.max(1) as u32, h.max(1) as u32)
                 .await?;
-            let iw = inner[0].as_i64().unwrap_or(0);
-            let ih = inner[1].as_i64().unwrap_or(0);
-            if (iw, ih) == (width as i64, height as i64) {
-                return Ok(());
+            // The page may learn of its new size a moment later: wait until it settles.
+            let start = Instant::now();
+            let mut last = (-1, -1);
+            loop {
+                let v = self
+                    .js("return [window.innerWidth, window.innerHeight]", vec![])
+                    .await?;
+                inner = (v[0].as_i64().unwrap_or(0), v[1].as_i64().unwrap_or(0));
+                if inner == want {
+                    return Ok(());
+                }
+                if inner == last || start.elapsed() > Duration::from_secs(2) {
+                    break;
+                }
+                last = inner;
+                tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            w = (w as i64 + width as i64 - iw).max(1) as u32;
-            h = (h as i64 + height as i64 - ih).max(1) as u32;
+            w += want.0 - inner.0;
+            h += want.1 - inner.1;
         }
-        bail!("could not set the viewport to {width}×{height}")
+        bail!(
+            "could not set the viewport to {width}×{height}: it stays {}×{}",
+            inner.0,
+            inner.1
+        )
     }
 
     /// Saves a screenshot of the viewport as `target/screenshots/{name}.png`.
