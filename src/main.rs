@@ -185,9 +185,10 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
         println!("{e}");
     }
     let notes: usize = imported.problems.iter().map(|p| p.notes.len()).sum();
+    let n = imported.problems.len();
     eprintln!(
-        "wrote {} problems to {} ({} skipped, {notes} notes in # comments)",
-        imported.problems.len(),
+        "wrote {n} problem{} to {} ({} skipped, {notes} notes in # comments)",
+        if n == 1 { "" } else { "s" },
         out.display(),
         imported.skipped.len()
     );

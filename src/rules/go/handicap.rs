@@ -16,7 +16,7 @@
 //! ```
 //!
 //! In a handicap game White plays first, Black gives no komi, and under Chinese counting
-//! Black gives back half the handicap at the end (see [`super::score`]).
+//! Black gives back half the handicap at the end (see [`score`](mod@super::score)).
 
 use super::board::{Board, Color};
 use super::point::Point;
