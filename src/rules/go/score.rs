@@ -7,8 +7,8 @@
 //! 第九条: after the dead stones are taken off, each side counts its living stones and the
 //! empty points they surround; an empty point between both sides' living stones (单官, dame)
 //! gives half a stone to each. The reference is half the board: `N²/2` points of an `N`×`N`
-//! board (180½ on 19×19). 第十一条: Black gives komi (贴子) of 3¾ stones (the 1988 text says 2¾;
-//! 3¾ is the current value and the default here).
+//! board (180½ on 19×19). 第十一条: Black gives komi (贴子); the rules text in the seed says 2¾
+//! stones, its counting guide (计算胜负) 3¾, the value played now and the default here.
 //!
 //! With Black's count `B` and komi `K` (in stones), Black wins when `B − K > N²/2`, that is
 //! when `B > N²/2 + K`; White, whose count is `N² − B`, wins when `W > N²/2 − K`. Counted in
