@@ -16,6 +16,7 @@ async function stepDiagram(link) {
     figure.replaceWith(fresh);
     fresh.focus({ preventScroll: true });
     history.replaceState(null, "", url.pathname + url.search);
+    syncLanguageSwitch();
   } catch {
     location.href = link.href;
   }
@@ -32,8 +33,26 @@ document.addEventListener("click", (event) => {
   if (point) {
     event.preventDefault();
     attempt(point);
+    return;
+  }
+  // A promotion choice is a move too.
+  const choice = event.target.closest('#status .choices a[href*="play="]');
+  if (choice) {
+    event.preventDefault();
+    attempt(choice);
   }
 });
+
+// The language switch keeps the learner where they are: the address as it is now.
+function syncLanguageSwitch() {
+  const link = document.querySelector("a.lang-switch");
+  if (!link) return;
+  const target = new URL(link.getAttribute("href"), location.href);
+  const here = new URL(location.href);
+  here.searchParams.delete("play");
+  here.searchParams.set("lang", target.searchParams.get("lang"));
+  link.setAttribute("href", here.pathname + here.search + here.hash);
+}
 
 function visibleDiagram() {
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("figure.diagram");
@@ -145,6 +164,7 @@ async function attempt(point) {
     problem.dataset.picked = reply.picked.join(",");
     problem.dataset.selected = reply.selected || "";
     history.replaceState(null, "", reply.url);
+    syncLanguageSwitch();
     noteVerdict(problem, reply.verdict);
     const next = rovingFocus(point.dataset.p);
     if (hadFocus && next) next.focus();

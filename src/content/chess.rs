@@ -771,7 +771,10 @@ impl ChessPuzzle {
                 match selected {
                     Some(from) if from == target_sq => href(Action::Select(None)),
                     _ if own => href(Action::Select(Some(name))),
-                    None => href(Action::Select(Some(name))),
+                    // Nothing picked up: a piece (even the opponent's, to learn why it may not
+                    // move) can be picked up; an empty square does nothing.
+                    None if pos.piece_at(target_sq).is_some() => href(Action::Select(Some(name))),
+                    None => href(Action::Select(None)),
                     Some(from) => {
                         let promotions = pos
                             .legal_moves()

@@ -813,7 +813,10 @@ impl ShogiPuzzle {
                     match selected_square {
                         Some(from) if from == target_sq => href(Action::Select(None)),
                         _ if own => href(Action::Select(Some(name))),
-                        None => href(Action::Select(Some(name))),
+                        // Nothing picked up: a piece can be picked up; an empty square does
+                        // nothing.
+                        None if pos.piece(target_sq).is_some() => href(Action::Select(Some(name))),
+                        None => href(Action::Select(None)),
                         Some(from) => {
                             let options: Vec<Played> = pos
                                 .legal_moves()

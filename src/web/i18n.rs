@@ -67,6 +67,7 @@ pub struct Ui {
     pub your_piece: String,
     pub your_destination: String,
     pub choose_promotion: String,
+    pub choose_promotion_shogi: String,
     pub progress_solved: String,
     pub continue_where: String,
     pub review_failed: String,

@@ -29,6 +29,10 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/", get(pages::home))
         .route("/health", get(|| async { "ok" }))
+        .route(
+            "/favicon.ico",
+            get(|| async { axum::response::Redirect::permanent("/static/favicon.svg") }),
+        )
         .route("/api/attempt", post(api::attempt))
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))

@@ -256,9 +256,15 @@ pub(crate) fn status(
                 ui.your_pick.clone(),
                 progress(judged.progress.picked.len()),
             ),
-            None if !judged.choices.is_empty() => {
-                ("ready", ui.choose_promotion.clone(), String::new())
-            }
+            None if !judged.choices.is_empty() => (
+                "ready",
+                if game == Game::Shogi {
+                    ui.choose_promotion_shogi.clone()
+                } else {
+                    ui.choose_promotion.clone()
+                },
+                String::new(),
+            ),
             None if judged.progress.selected.is_some() => {
                 ("ready", ui.your_destination.clone(), String::new())
             }
