@@ -945,8 +945,13 @@ async fn promotion(b: &Browser, library: &Library) -> Result<()> {
         b.find(&point_css(to)).await?.click().await?;
         b.find("#status .choices a").await?;
         let (headline, _) = verdict(b, "ready").await?;
+        let expected = if game == Game::Shogi {
+            &ui.choose_promotion_shogi
+        } else {
+            &ui.choose_promotion
+        };
         ensure!(
-            headline == ui.choose_promotion,
+            &headline == expected,
             "{path}: the choice is announced as {headline:?}"
         );
         let offered = b
@@ -1189,8 +1194,8 @@ async fn keyboard_board(b: &Browser, library: &Library) -> Result<()> {
         }
         verdict(b, "solved").await?;
         if reloaded {
-            // A promotion chosen by a link loads a new page; the focus starts again at the
-            // top (known bug, see `known_bugs_the_script_leaves`).
+            // A promotion was chosen from the status, not the board: where the focus goes
+            // then is checked by `language_switch_and_promotion_choice_stay_in_place`.
             continue;
         }
         let on_action = b
@@ -1312,15 +1317,13 @@ async fn every_page_fits_a_phone_and_a_laptop() {
     finish(browser, driver, failures, started).await;
 }
 
-/// Known bugs, kept as a test to run with `--ignored` once fixed:
-/// - the header's language switch is rendered with the address the page was loaded with,
-///   so what the script added since (moves played, diagram steps) is lost on switching;
-/// - the moves offered on a promotion are plain links the script leaves alone: choosing one
-///   reloads the page (the focus goes back to the top; the address says `?play=` rather than
-///   `?m=`, and the language switch, which drops `play`, loses the move).
+/// Two things the script must do that plain links cannot:
+/// - the header's language switch keeps what the script added to the address since the page
+///   loaded (moves played, diagram steps);
+/// - a promotion choice is judged in place: no reload, the address says `?m=`, and switching
+///   language keeps the move.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "known bugs: the language switch drops what the script put in the address; a promotion choice reloads the page"]
-async fn known_bugs_the_script_leaves() {
+async fn language_switch_and_promotion_choice_stay_in_place() {
     let (driver, browser, library, started) = start().await;
     let mut runner = Runner {
         browser: &browser,
