@@ -234,7 +234,7 @@ fn errors_on_select_quiz_with_no_answer() {
     one_error(
         &files,
         SETP,
-        "the question `forbidden:black` has no answer on this board",
+        "the question `forbidden:black` has no answer here",
     );
 }
 

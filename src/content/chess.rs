@@ -2,9 +2,9 @@
 //! engine; mate problems are proven by search when the content loads.
 
 use super::diagnostic::{Ctx, Diagnostic};
-use super::lines::{self, LineTree, Step};
+use super::lines::{self, LineTree};
 use super::marks::{with_marks, BoardMarks, MarkSpec};
-use super::problem::{Action, BoardRequest, Problem, Puzzle, Verdict};
+use super::problem::{shared, Action, BoardRequest, Problem, Puzzle, Verdict};
 use super::text::Text;
 use super::{Diagram, Frame};
 use crate::lang::Lang;
@@ -454,31 +454,22 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
             }
             ChessGoal::Lines
         }
-        "select" => match &spec.ask {
-            None => {
-                errors.push(ctx.err(
-                    spec.goal.span(),
-                    "goal `select` needs `ask`, like ask = \"moves:e1\"",
-                ));
-                ChessGoal::Lines
-            }
-            Some(a) => match Ask::parse(a.get_ref())
-                .and_then(|ask| ask.answer(&start).map(|ans| (ask, ans)))
-            {
-                Err(e) => {
-                    errors.push(ctx.err(a.span(), e.to_string()));
-                    ChessGoal::Lines
-                }
-                Ok((_, answer)) if answer.is_empty() => {
-                    errors.push(ctx.err(
-                        a.span(),
-                        format!("the question `{}` has no answer in this position, so the learner could never finish", a.get_ref()),
-                    ));
-                    ChessGoal::Lines
-                }
-                Ok((ask, answer)) => ChessGoal::Select { ask, answer },
+        "select" => shared::select(
+            ctx,
+            &spec.goal,
+            spec.ask.as_ref(),
+            "moves:e1",
+            |text| {
+                let ask = Ask::parse(text).map_err(|e| e.to_string())?;
+                let answer = ask.answer(&start).map_err(|e| e.to_string())?;
+                Ok((ask, answer))
             },
-        },
+            &mut errors,
+        )
+        .map_or(ChessGoal::Lines, |(ask, answer)| ChessGoal::Select {
+            ask,
+            answer,
+        }),
         other => {
             errors.push(ctx.err(
                 spec.goal.span(),
@@ -495,14 +486,7 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
     if let (true, Some(a)) = (goal_name != "select", &spec.ask) {
         errors.push(ctx.err(a.span(), "`ask` is only used with goal = \"select\""));
     }
-    let difficulty = match &spec.difficulty {
-        None => 1,
-        Some(d) if (1..=5).contains(d.get_ref()) => *d.get_ref(),
-        Some(d) => {
-            errors.push(ctx.err(d.span(), "difficulty should be 1 (easiest) to 5"));
-            1
-        }
-    };
+    let difficulty = shared::difficulty(ctx, &spec.difficulty, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -583,15 +567,7 @@ impl ChessPuzzle {
 
     /// The squares of `picked` that belong to the answer, once each.
     pub fn valid_picks(&self, picked: &[String]) -> Vec<String> {
-        let answer = self.answer();
-        let mut valid: Vec<String> = Vec::new();
-        for p in picked {
-            let p = p.to_ascii_lowercase();
-            if answer.contains(&p) && !valid.contains(&p) {
-                valid.push(p);
-            }
-        }
-        valid
+        shared::valid_picks(&self.answer(), picked, |p| p.to_ascii_lowercase())
     }
 
     /// "White to play" or "Black to play".
@@ -641,31 +617,16 @@ impl ChessPuzzle {
 
     /// Judges the learner's move (or, for `select`, square) `play` after `moves`.
     pub fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict {
-        if let ChessGoal::Select { ask, answer } = &self.goal {
+        if let ChessGoal::Select { ask, .. } = &self.goal {
             let Some(square) = rules::parse_square(&play.to_ascii_lowercase()) else {
                 return invalid(play);
             };
             let name = rules::square_name(square);
-            let mut picked = self.valid_picks(picked);
-            if answer.contains(&square) {
-                if !picked.contains(&name) {
-                    picked.push(name);
-                }
-                let solved = picked.len() == answer.len();
-                return Verdict::Found { picked, solved };
-            }
-            return Verdict::NotAnswer {
-                why: miss(ask, &name),
-                picked,
-            };
+            let why = miss(ask, &name);
+            return shared::pick(&self.answer(), &self.valid_picks(picked), name, why);
         }
         let Some(moves) = self.valid_moves(moves) else {
-            return Verdict::Invalid {
-                why: Text {
-                    zh: "这些着法不在本题的正解中，请重新开始。".into(),
-                    en: "Those moves are not part of this problem's solution: start again.".into(),
-                },
-            };
+            return shared::off_the_lines();
         };
         let pos = self.replay(&moves).expect("valid moves replay");
         let (after, played) = match pos.play(play) {
@@ -679,27 +640,12 @@ impl ChessPuzzle {
                 }
             }
         };
-        let mut line = moves.clone();
-        line.push(played.uci.clone());
-        match (self.lines.step(&moves, &played.uci), &self.goal) {
-            (Step::Correct { reply, solved }, _) => {
-                if let Some(r) = reply {
-                    line.push(r.to_string());
-                }
-                Verdict::Correct {
-                    moves: line,
-                    reply: reply.map(String::from),
-                    solved,
-                }
-            }
-            (Step::Wrong(w), _) => {
-                line.extend(w.refutation.iter().cloned());
-                Verdict::Wrong {
-                    why: Some(w.why.clone()),
-                    shown: line,
-                }
-            }
-            (Step::Unknown, ChessGoal::Mate(n)) => {
+        let mut line = match shared::from_lines(&self.lines, &moves, &played.uci) {
+            Ok(verdict) => return verdict,
+            Err(line) => line,
+        };
+        match &self.goal {
+            ChessGoal::Mate(n) => {
                 let left = n.saturating_sub(moves.len() as u32 / 2);
                 if played.mate {
                     Verdict::Correct {
@@ -727,7 +673,7 @@ impl ChessPuzzle {
                     }
                 }
             }
-            (Step::Unknown, _) => Verdict::Wrong {
+            _ => Verdict::Wrong {
                 why: None,
                 shown: line,
             },

@@ -1,8 +1,8 @@
 //! Go content: `goban` diagrams and Go problems, read from TOML and played through the engine.
 
 use super::diagnostic::{Ctx, Diagnostic};
-use super::lines::{LineTree, Step};
-use super::problem::{Action, BoardRequest, Problem, Verdict};
+use super::lines::LineTree;
+use super::problem::{shared, Action, BoardRequest, Problem, Verdict};
 use super::sensei;
 use super::text::Text;
 use super::{Diagram, Frame};
@@ -779,34 +779,22 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
                     "goal `select` takes no `solutions`: the engine computes the answer from `ask`",
                 ));
             }
-            match &spec.ask {
-                None => {
-                    errors.push(ctx.err(
-                        spec.goal.span(),
-                        "goal `select` needs `ask`, the question, like ask = \"liberties:D4\"",
-                    ));
-                    GoGoal::Lines
-                }
-                Some(ask_text) => match Ask::parse(ask_text.get_ref(), size)
-                    .and_then(|ask| ask.answer(&start).map(|answer| (ask, answer)))
-                {
-                    Err(e) => {
-                        errors.push(ctx.err(ask_text.span(), e.to_string()));
-                        GoGoal::Lines
-                    }
-                    Ok((_, answer)) if answer.is_empty() => {
-                        errors.push(ctx.err(
-                            ask_text.span(),
-                            format!(
-                                "the question `{}` has no answer on this board, so the learner could never finish",
-                                ask_text.get_ref()
-                            ),
-                        ));
-                        GoGoal::Lines
-                    }
-                    Ok((ask, answer)) => GoGoal::Select { ask, answer },
+            shared::select(
+                ctx,
+                &spec.goal,
+                spec.ask.as_ref(),
+                "liberties:D4",
+                |text| {
+                    let ask = Ask::parse(text, size).map_err(|e| e.to_string())?;
+                    let answer = ask.answer(&start).map_err(|e| e.to_string())?;
+                    Ok((ask, answer))
                 },
-            }
+                &mut errors,
+            )
+            .map_or(GoGoal::Lines, |(ask, answer)| GoGoal::Select {
+                ask,
+                answer,
+            })
         }
         "live" | "kill" | "ko" | "best" => GoGoal::Lines,
         "count" => match count_goal(ctx, &spec, &start) {
@@ -842,14 +830,7 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
             "`rules` and `dead` are only used with goal = \"count\"",
         ));
     }
-    let difficulty = match &spec.difficulty {
-        None => 1,
-        Some(d) if (1..=5).contains(d.get_ref()) => *d.get_ref(),
-        Some(d) => {
-            errors.push(ctx.err(d.span(), "difficulty should be 1 (easiest) to 5"));
-            1
-        }
-    };
+    let difficulty = shared::difficulty(ctx, &spec.difficulty, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -952,18 +933,9 @@ impl GoPuzzle {
 
     /// The points of `picked` that answer the `select` question, once each.
     pub fn valid_picks(&self, picked: &[String]) -> Vec<String> {
-        let GoGoal::Select { answer, .. } = &self.goal else {
-            return Vec::new();
-        };
-        let size = self.start.size();
-        let mut valid: Vec<String> = Vec::new();
-        for name in picked.iter().filter_map(|p| self.canonical(p)) {
-            let on = Point::parse(&name, size).is_ok_and(|p| answer.contains(&p));
-            if on && !valid.contains(&name) {
-                valid.push(name);
-            }
-        }
-        valid
+        shared::valid_picks(&self.answer(), picked, |p| {
+            self.canonical(p).unwrap_or_default()
+        })
     }
 
     /// What a `count` problem asks, if it is one.
@@ -1126,38 +1098,17 @@ impl GoPuzzle {
                 },
             };
         };
-        if let GoGoal::Select { ask, answer } = &self.goal {
-            let p = Point::parse(&mv, size).ok();
-            let mut picked: Vec<String> = picked.to_vec();
-            return match p {
-                Some(p) if answer.contains(&p) => {
-                    if !picked.contains(&mv) {
-                        picked.push(mv);
-                    }
-                    let solved = answer.iter().all(|a| picked.contains(&a.name(size)));
-                    Verdict::Found { picked, solved }
-                }
-                _ => Verdict::NotAnswer {
-                    why: miss(*ask, &mv),
-                    picked,
-                },
-            };
+        if let GoGoal::Select { ask, .. } = &self.goal {
+            let why = miss(*ask, &mv);
+            return shared::pick(&self.answer(), &self.valid_picks(picked), mv, why);
         }
-        if !self.lines.follows(moves) {
-            return Verdict::Invalid {
-                why: Text {
-                    zh: "这些着法不在本题的正解中，请重新开始。".into(),
-                    en: "Those moves are not part of this problem's solution: start again.".into(),
-                },
-            };
-        }
-        let Some(pos) = self.replay(moves) else {
-            return Verdict::Invalid {
-                why: Text {
-                    zh: "这些着法不合规则，请重新开始。".into(),
-                    en: "Those moves break the rules: start again.".into(),
-                },
-            };
+        let Some(pos) = self
+            .lines
+            .follows(moves)
+            .then(|| self.replay(moves))
+            .flatten()
+        else {
+            return shared::off_the_lines();
         };
         let parsed = Move::parse(&mv, size).expect("canonical move parses");
         let after = match pos.play(parsed) {
@@ -1171,41 +1122,22 @@ impl GoPuzzle {
                 }
             }
         };
-        let mut line = moves.to_vec();
-        line.push(mv.clone());
-        match self.lines.step(moves, &mv) {
-            Step::Correct { reply, solved } => {
-                if let Some(r) = reply {
-                    line.push(r.to_string());
-                }
-                Verdict::Correct {
+        let line = match shared::from_lines(&self.lines, moves, &mv) {
+            Ok(verdict) => return verdict,
+            Err(line) => line,
+        };
+        if let GoGoal::Capture(targets) = &self.goal {
+            if targets.iter().all(|&t| after.board().get(t).is_none()) {
+                return Verdict::Correct {
                     moves: line,
-                    reply: reply.map(String::from),
-                    solved,
-                }
+                    reply: None,
+                    solved: true,
+                };
             }
-            Step::Wrong(w) => {
-                line.extend(w.refutation.iter().cloned());
-                Verdict::Wrong {
-                    why: Some(w.why.clone()),
-                    shown: line,
-                }
-            }
-            Step::Unknown => {
-                if let GoGoal::Capture(targets) = &self.goal {
-                    if targets.iter().all(|&t| after.board().get(t).is_none()) {
-                        return Verdict::Correct {
-                            moves: line,
-                            reply: None,
-                            solved: true,
-                        };
-                    }
-                }
-                Verdict::Wrong {
-                    why: None,
-                    shown: line,
-                }
-            }
+        }
+        Verdict::Wrong {
+            why: None,
+            shown: line,
         }
     }
 }

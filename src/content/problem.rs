@@ -268,3 +268,130 @@ impl Verdict {
         }
     }
 }
+
+/// Pieces of problem reading and judging that every game shares.
+pub(crate) mod shared {
+    use super::super::diagnostic::{Ctx, Diagnostic};
+    use super::super::lines::{LineTree, Step};
+    use super::super::text::Text;
+    use super::Verdict;
+    use toml::Spanned;
+
+    /// Reads `difficulty`: 1 (easiest, the default) to 5.
+    pub fn difficulty(ctx: &Ctx, d: &Option<Spanned<u8>>, errors: &mut Vec<Diagnostic>) -> u8 {
+        match d {
+            None => 1,
+            Some(d) if (1..=5).contains(d.get_ref()) => *d.get_ref(),
+            Some(d) => {
+                errors.push(ctx.err(d.span(), "difficulty should be 1 (easiest) to 5"));
+                1
+            }
+        }
+    }
+
+    /// Reads a `select` question with the game's `answer` (which parses and answers it); a
+    /// missing question, one the engine refuses, or one with no answer is an error.
+    pub fn select<A, S>(
+        ctx: &Ctx,
+        goal: &Spanned<String>,
+        ask: Option<&Spanned<String>>,
+        example: &str,
+        answer: impl FnOnce(&str) -> Result<(A, Vec<S>), String>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Option<(A, Vec<S>)> {
+        let Some(ask) = ask else {
+            errors.push(ctx.err(
+                goal.span(),
+                format!("goal `select` needs `ask`, the question, like ask = \"{example}\""),
+            ));
+            return None;
+        };
+        match answer(ask.get_ref()) {
+            Err(e) => {
+                errors.push(ctx.err(ask.span(), e));
+                None
+            }
+            Ok((_, found)) if found.is_empty() => {
+                errors.push(ctx.err(
+                    ask.span(),
+                    format!(
+                        "the question `{}` has no answer here, so the learner could never finish",
+                        ask.get_ref()
+                    ),
+                ));
+                None
+            }
+            Ok(found) => Some(found),
+        }
+    }
+
+    /// The names in `picked` that are in `answer`, once each (`normal` puts a typed name in
+    /// the answer's form).
+    pub fn valid_picks(
+        answer: &[String],
+        picked: &[String],
+        normal: impl Fn(&str) -> String,
+    ) -> Vec<String> {
+        let mut valid: Vec<String> = Vec::new();
+        for p in picked.iter().map(|p| normal(p)) {
+            if answer.contains(&p) && !valid.contains(&p) {
+                valid.push(p);
+            }
+        }
+        valid
+    }
+
+    /// A click on `name` in a `select` problem: found, or not the answer (with `why`).
+    pub fn pick(answer: &[String], picked: &[String], name: String, why: Text) -> Verdict {
+        let mut picked = picked.to_vec();
+        if !answer.contains(&name) {
+            return Verdict::NotAnswer { why, picked };
+        }
+        if !picked.contains(&name) {
+            picked.push(name);
+        }
+        let solved = answer.iter().all(|a| picked.contains(a));
+        Verdict::Found { picked, solved }
+    }
+
+    /// The verdict the written lines give on the learner's `mv` after `moves`: `Err(line)`,
+    /// the line with the move, when the lines do not know it.
+    pub fn from_lines(
+        lines: &LineTree,
+        moves: &[String],
+        mv: &str,
+    ) -> Result<Verdict, Vec<String>> {
+        let mut line = moves.to_vec();
+        line.push(mv.to_string());
+        match lines.step(moves, mv) {
+            Step::Correct { reply, solved } => {
+                if let Some(r) = reply {
+                    line.push(r.to_string());
+                }
+                Ok(Verdict::Correct {
+                    moves: line,
+                    reply: reply.map(String::from),
+                    solved,
+                })
+            }
+            Step::Wrong(w) => {
+                line.extend(w.refutation.iter().cloned());
+                Ok(Verdict::Wrong {
+                    why: Some(w.why.clone()),
+                    shown: line,
+                })
+            }
+            Step::Unknown => Err(line),
+        }
+    }
+
+    /// Moves that do not fit the problem.
+    pub fn off_the_lines() -> Verdict {
+        Verdict::Invalid {
+            why: Text {
+                zh: "这些着法不在本题的正解中，请重新开始。".into(),
+                en: "Those moves are not part of this problem's solution: start again.".into(),
+            },
+        }
+    }
+}

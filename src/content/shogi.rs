@@ -2,9 +2,9 @@
 //! engine; tsume problems are proven by search when the content loads.
 
 use super::diagnostic::{Ctx, Diagnostic};
-use super::lines::{self, LineTree, Step};
+use super::lines::{self, LineTree};
 use super::marks::{with_marks, BoardMarks, MarkSpec, Sq};
-use super::problem::{Action, BoardRequest, Problem, Puzzle, Verdict};
+use super::problem::{shared, Action, BoardRequest, Problem, Puzzle, Verdict};
 use super::text::Text;
 use super::{Diagram, Frame};
 use crate::lang::Lang;
@@ -451,31 +451,22 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
             }
             ShogiGoal::Lines
         }
-        "select" => match &spec.ask {
-            None => {
-                errors.push(ctx.err(
-                    spec.goal.span(),
-                    "goal `select` needs `ask`, like ask = \"drops:P\"",
-                ));
-                ShogiGoal::Lines
-            }
-            Some(a) => match Ask::parse(a.get_ref())
-                .and_then(|ask| ask.answer(&start).map(|ans| (ask, ans)))
-            {
-                Err(e) => {
-                    errors.push(ctx.err(a.span(), e.to_string()));
-                    ShogiGoal::Lines
-                }
-                Ok((_, answer)) if answer.is_empty() => {
-                    errors.push(ctx.err(
-                        a.span(),
-                        format!("the question `{}` has no answer in this position, so the learner could never finish", a.get_ref()),
-                    ));
-                    ShogiGoal::Lines
-                }
-                Ok((ask, answer)) => ShogiGoal::Select { ask, answer },
+        "select" => shared::select(
+            ctx,
+            &spec.goal,
+            spec.ask.as_ref(),
+            "drops:P",
+            |text| {
+                let ask = Ask::parse(text).map_err(|e| e.to_string())?;
+                let answer = ask.answer(&start).map_err(|e| e.to_string())?;
+                Ok((ask, answer))
             },
-        },
+            &mut errors,
+        )
+        .map_or(ShogiGoal::Lines, |(ask, answer)| ShogiGoal::Select {
+            ask,
+            answer,
+        }),
         other => {
             errors.push(ctx.err(
                 spec.goal.span(),
@@ -492,14 +483,7 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
     if let (true, Some(a)) = (goal_name != "select", &spec.ask) {
         errors.push(ctx.err(a.span(), "`ask` is only used with goal = \"select\""));
     }
-    let difficulty = match &spec.difficulty {
-        None => 1,
-        Some(d) if (1..=5).contains(d.get_ref()) => *d.get_ref(),
-        Some(d) => {
-            errors.push(ctx.err(d.span(), "difficulty should be 1 (easiest) to 5"));
-            1
-        }
-    };
+    let difficulty = shared::difficulty(ctx, &spec.difficulty, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -571,14 +555,7 @@ impl ShogiPuzzle {
 
     /// The squares of `picked` that belong to the answer, once each.
     pub fn valid_picks(&self, picked: &[String]) -> Vec<String> {
-        let answer = self.answer();
-        let mut valid: Vec<String> = Vec::new();
-        for p in picked {
-            if answer.contains(p) && !valid.contains(p) {
-                valid.push(p.clone());
-            }
-        }
-        valid
+        shared::valid_picks(&self.answer(), picked, |p| p.to_string())
     }
 
     /// "先手番" / "Black (sente) to play", unless nobody moves.
@@ -647,7 +624,7 @@ impl ShogiPuzzle {
 
     /// Judges the learner's move (or, for `select`, square) `play` after `moves`.
     pub fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict {
-        if let ShogiGoal::Select { ask, answer } = &self.goal {
+        if let ShogiGoal::Select { ask, .. } = &self.goal {
             let Some(square) = Square::parse(play) else {
                 return Verdict::Invalid {
                     why: Text {
@@ -657,26 +634,11 @@ impl ShogiPuzzle {
                 };
             };
             let name = square.usi();
-            let mut picked = self.valid_picks(picked);
-            if answer.contains(&square) {
-                if !picked.contains(&name) {
-                    picked.push(name);
-                }
-                let solved = picked.len() == answer.len();
-                return Verdict::Found { picked, solved };
-            }
-            return Verdict::NotAnswer {
-                why: miss(ask, &name),
-                picked,
-            };
+            let why = miss(ask, &name);
+            return shared::pick(&self.answer(), &self.valid_picks(picked), name, why);
         }
         let Some(moves) = self.valid_moves(moves) else {
-            return Verdict::Invalid {
-                why: Text {
-                    zh: "这些着法不在本题的正解中，请重新开始。".into(),
-                    en: "Those moves are not part of this problem's solution: start again.".into(),
-                },
-            };
+            return shared::off_the_lines();
         };
         let pos = self.replay(&moves).expect("valid moves replay");
         let (after, played) = match pos.play(play) {
@@ -690,27 +652,12 @@ impl ShogiPuzzle {
                 }
             }
         };
-        let mut line = moves.clone();
-        line.push(played.usi.clone());
-        match (self.lines.step(&moves, &played.usi), &self.goal) {
-            (Step::Correct { reply, solved }, _) => {
-                if let Some(r) = reply {
-                    line.push(r.to_string());
-                }
-                Verdict::Correct {
-                    moves: line,
-                    reply: reply.map(String::from),
-                    solved,
-                }
-            }
-            (Step::Wrong(w), _) => {
-                line.extend(w.refutation.iter().cloned());
-                Verdict::Wrong {
-                    why: Some(w.why.clone()),
-                    shown: line,
-                }
-            }
-            (Step::Unknown, ShogiGoal::Tsume(n)) => {
+        let mut line = match shared::from_lines(&self.lines, &moves, &played.usi) {
+            Ok(verdict) => return verdict,
+            Err(line) => line,
+        };
+        match &self.goal {
+            ShogiGoal::Tsume(n) => {
                 let left = n.saturating_sub(moves.len() as u32);
                 let mated = matches!(after.outcome(), Some(Outcome::Checkmate { .. }));
                 if played.check && mated {
@@ -751,7 +698,7 @@ impl ShogiPuzzle {
                     }
                 }
             }
-            (Step::Unknown, _) => Verdict::Wrong {
+            _ => Verdict::Wrong {
                 why: None,
                 shown: line,
             },
