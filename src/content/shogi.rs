@@ -247,6 +247,20 @@ pub(crate) fn diagram(
     })
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_squares_the_chinese_way() {
+        assert_eq!(kanji_square(Square::parse("5e").unwrap()), "5五");
+        assert_eq!(kanji_square(Square::parse("1a").unwrap()), "1一");
+        assert!(miss(&Ask::Moves(Square::parse("5e").unwrap()), "4g")
+            .zh
+            .contains("4七"));
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn render(
     pos: &Position,
@@ -804,19 +818,26 @@ impl ShogiPuzzle {
 }
 
 /// Why a clicked square is not part of a `select` answer.
-fn miss(ask: &Ask, square: &str) -> Text {
+/// A square as Chinese and Japanese books write it: file digit, rank kanji (`5e` → `5五`).
+pub fn kanji_square(square: Square) -> String {
+    const RANKS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
+    format!("{}{}", square.file, RANKS[square.rank as usize - 1])
+}
+
+fn miss(ask: &Ask, usi: &str) -> Text {
+    let zh = Square::parse(usi).map_or_else(|| usi.to_string(), kanji_square);
     match ask {
         Ask::Moves(_) => Text {
-            zh: format!("这个棋子不能走到 {square}。"),
-            en: format!("The piece cannot move to {square}."),
+            zh: format!("这个棋子不能走到 {zh}。"),
+            en: format!("The piece cannot move to {usi}."),
         },
         Ask::Attacks(_) => Text {
-            zh: format!("这个棋子没有攻击 {square}。"),
-            en: format!("The piece does not attack {square}."),
+            zh: format!("这个棋子没有攻击 {zh}。"),
+            en: format!("The piece does not attack {usi}."),
         },
         Ask::Drops(_) => Text {
-            zh: format!("不能把这个棋子打在 {square}。"),
-            en: format!("That piece may not be dropped on {square}."),
+            zh: format!("不能把这个棋子打在 {zh}。"),
+            en: format!("That piece may not be dropped on {usi}."),
         },
     }
 }
