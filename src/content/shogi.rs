@@ -247,20 +247,6 @@ pub(crate) fn diagram(
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_squares_the_chinese_way() {
-        assert_eq!(kanji_square(Square::parse("5e").unwrap()), "5五");
-        assert_eq!(kanji_square(Square::parse("1a").unwrap()), "1一");
-        assert!(miss(&Ask::Moves(Square::parse("5e").unwrap()), "4g")
-            .zh
-            .contains("4七"));
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn render(
     pos: &Position,
@@ -839,5 +825,19 @@ fn miss(ask: &Ask, usi: &str) -> Text {
             zh: format!("不能把这个棋子打在 {zh}。"),
             en: format!("That piece may not be dropped on {usi}."),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_squares_the_chinese_way() {
+        assert_eq!(kanji_square(Square::parse("5e").unwrap()), "5五");
+        assert_eq!(kanji_square(Square::parse("1a").unwrap()), "1一");
+        assert!(miss(&Ask::Moves(Square::parse("5e").unwrap()), "4g")
+            .zh
+            .contains("4七"));
     }
 }
