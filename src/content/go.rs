@@ -594,7 +594,7 @@ pub enum CountAsk {
 
 /// Reads a number as learners write it: `41`, `2.5`, `2½`, `2 3/4`, `¾`.
 pub fn read_number(text: &str) -> Option<f64> {
-    let text = text.trim().replace('，', ".").replace(',', ".");
+    let text = text.trim().replace(['，', ','], ".");
     let (whole, frac) = match text.char_indices().find(|(_, c)| "½¼¾".contains(*c)) {
         Some((i, c)) => (
             &text[..i],

@@ -60,6 +60,7 @@ pub struct Problem {
 
 /// The game-specific part of a problem.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // problems are built once, at load, and never moved
 pub enum Puzzle {
     /// A Go problem.
     Go(GoPuzzle),
