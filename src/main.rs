@@ -32,7 +32,8 @@ enum Command {
         /// The content folder (holding lessons/ and problems/); the built-in content if omitted.
         dir: Option<PathBuf>,
     },
-    /// Import Go problems into a problem set (a TOML file that `qiyuan check` accepts).
+    /// Import problems (Go, chess, shogi) into a problem set (a TOML file that `qiyuan check`
+    /// accepts).
     Import {
         #[command(subcommand)]
         from: ImportFrom,
@@ -60,6 +61,40 @@ enum ImportFrom {
         #[command(flatten)]
         set: SetArgs,
     },
+    /// Chess puzzles from the Lichess puzzle database CSV (written to problems/chess/): the
+    /// FEN is before the opponent's first move; a line that ends in mate (in up to 4 moves)
+    /// becomes a `mate` problem, any other a `best` one.
+    Lichess {
+        /// The .csv file (PuzzleId,FEN,Moves,Rating,…,Themes,…).
+        file: PathBuf,
+        /// Import at most this many puzzles.
+        #[arg(long)]
+        limit: Option<usize>,
+        #[command(flatten)]
+        set: SetArgs,
+    },
+    /// Shogi tsume as JSON lines with `sfen` and `solution_usi` (written to problems/shogi/).
+    Sfen {
+        /// The .jsonl file.
+        file: PathBuf,
+        /// Import at most this many problems.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Leave out problems longer than this many plies.
+        #[arg(long, value_name = "N")]
+        max_plies: Option<usize>,
+        #[command(flatten)]
+        set: SetArgs,
+    },
+    /// Shogi game records in KIF, KI2 or CSA, UTF-8 or Shift_JIS, with their variations: one
+    /// `best` problem a game (written to problems/shogi/).
+    Kif {
+        /// The record files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        set: SetArgs,
+    },
 }
 
 #[derive(clap::Args)]
@@ -67,7 +102,7 @@ struct SetArgs {
     /// The set's name (a slug: lowercase letters, digits and `-`).
     #[arg(long)]
     set: String,
-    /// Where to write the set; problems/go/NAME.toml by default.
+    /// Where to write the set; problems/GAME/NAME.toml by default.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// The set's title; the name by default (edit the file to give both languages).
@@ -138,6 +173,9 @@ fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
 fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
     use qiyuan::import;
     let (imported, set, origin) = match from {
+        other @ (ImportFrom::Lichess { .. } | ImportFrom::Sfen { .. } | ImportFrom::Kif { .. }) => {
+            return import_pieces(other)
+        }
         ImportFrom::Sgf { files, set } => {
             let mut texts = Vec::new();
             for f in &files {
@@ -191,6 +229,101 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
         if n == 1 { "" } else { "s" },
         out.display(),
         imported.skipped.len()
+    );
+    Ok(if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// `qiyuan import lichess`, `sfen` and `kif`: chess and shogi sets.
+fn import_pieces(from: ImportFrom) -> anyhow::Result<ExitCode> {
+    use qiyuan::content::Game;
+    use qiyuan::import;
+    let started = std::time::Instant::now();
+    let (game, imported, set, origin) = match from {
+        ImportFrom::Lichess { file, limit, set } => (
+            Game::Chess,
+            import::lichess::import(&read_text(&file)?, limit),
+            set,
+            format!(
+                "Imported by `qiyuan import lichess` from {}",
+                file.display()
+            ),
+        ),
+        ImportFrom::Sfen {
+            file,
+            limit,
+            max_plies,
+            set,
+        } => (
+            Game::Shogi,
+            import::sfen::import(&read_text(&file)?, limit, max_plies),
+            set,
+            format!("Imported by `qiyuan import sfen` from {}", file.display()),
+        ),
+        ImportFrom::Kif { files, set } => {
+            let mut read = Vec::new();
+            for f in &files {
+                let bytes = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
+                read.push((f.display().to_string(), bytes));
+            }
+            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            (
+                Game::Shogi,
+                import::kif::import_files(&read),
+                set,
+                format!("Imported by `qiyuan import kif` from {}", names.join(", ")),
+            )
+        }
+        ImportFrom::Sgf { .. } | ImportFrom::TsumegoJson { .. } => {
+            unreachable!("Go imports are handled by `import`")
+        }
+    };
+    if !import::is_slug(&set.set) {
+        anyhow::bail!(import::ImportError::SetName(set.set));
+    }
+    for s in &imported.skipped {
+        eprintln!("skipped {}: {}", s.source, s.reason);
+    }
+    if imported.problems.is_empty() {
+        anyhow::bail!(import::ImportError::Empty);
+    }
+    let title = set.title.clone().unwrap_or_else(|| set.set.clone());
+    let mut imported = imported;
+    let checked = import::write_checked(
+        game,
+        &set.set,
+        &qiyuan::content::Text::both(title),
+        &origin,
+        &mut imported,
+    );
+    for (id, why) in &checked.refused {
+        eprintln!("refused by the check, rewritten as best or left out: {id}: {why}");
+    }
+    let out = set
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("problems/{}/{}.toml", game.slug(), set.set)));
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(&out, &checked.toml).with_context(|| format!("writing {}", out.display()))?;
+    let errors = &checked.errors;
+    for e in errors {
+        println!("{e}");
+    }
+    let notes: usize = imported.problems.iter().map(|p| p.notes.len()).sum();
+    let n = imported.problems.len();
+    eprintln!(
+        "wrote {n} problem{} to {} ({} skipped, {} refused by the check and put right or left out, {notes} notes in # comments; {} error{}; {:.1} s)",
+        if n == 1 { "" } else { "s" },
+        out.display(),
+        imported.skipped.len(),
+        checked.refused.len(),
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" },
+        started.elapsed().as_secs_f64()
     );
     Ok(if errors.is_empty() {
         ExitCode::SUCCESS

@@ -1,15 +1,21 @@
 //! Importers: Go problems from tsumego SGF files ([`sgf`]) and from the JSON lines of tsumego
 //! collections ([`tsumego_json`]), written out as a problem-set TOML file in the format of
 //! `docs/authoring.md`; and SGF export of any Go position with its lines ([`sgf::to_sgf`]).
+//! Chess puzzles from the Lichess puzzle database ([`lichess`]); shogi tsume from SFEN + USI
+//! JSON lines ([`sfen`]) and game records in KIF, KI2 and CSA ([`kif`]), written as
+//! [`PieceProblem`]s by [`write_piece_set`].
 //!
 //! An importer never writes a line the trainer would refuse: every move is played through the
 //! rules engine and every line is put into a [`LineTree`] as the loader does; what does not fit
 //! is left out and said so in a `#` comment of the written file.
 
+pub mod kif;
+pub mod lichess;
+pub mod sfen;
 pub mod sgf;
 pub mod tsumego_json;
 
-use crate::content::{Diagnostic, Library, LineTree, Text};
+use crate::content::{Diagnostic, Game, Library, LineTree, Text};
 use crate::lang::Lang;
 use crate::rules::go::{Board, Color, Move, Point, Position};
 use std::fmt::Write as _;
@@ -417,6 +423,240 @@ fn crop(board: &Board, tl: Point, br: Point) -> String {
 /// library and every problem found.
 pub fn check(slug: &str, toml: &str) -> (Library, Vec<Diagnostic>) {
     Library::load(&[(format!("problems/go/{slug}.toml"), toml.to_string())])
+}
+
+/// What a chess or shogi problem asks, as its `goal` key (and `mate_in`) say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieceGoal {
+    /// `mate` with `mate_in = N` (chess): mate in N moves, proven by search.
+    Mate(u32),
+    /// `tsume` with `mate_in = N` (shogi): mate in N plies, every attacking move a check.
+    Tsume(u32),
+    /// `best`: the written lines decide.
+    Best,
+}
+
+/// One chess or shogi problem ready to be written as a `[[problem]]` table. The lines are in
+/// the engine's canonical move names (UCI for chess, USI for shogi), the learner's first.
+#[derive(Clone, Debug)]
+pub struct PieceProblem {
+    /// The problem's id within its set (a slug).
+    pub id: String,
+    /// Where it came from, written as a `#` comment (`lichess 0kDWS https://…`).
+    pub source: String,
+    /// What the learner is asked.
+    pub prompt: Text,
+    /// The starting position: a FEN (chess) or an SFEN (shogi); its side to move is the
+    /// learner.
+    pub position: String,
+    /// The goal.
+    pub goal: PieceGoal,
+    /// 1 (easiest) to 5, if known.
+    pub difficulty: Option<u8>,
+    /// Tags (chess only; the shogi format has none, so they become a comment there).
+    pub tags: Vec<String>,
+    /// Squares to shade, such as the opponent's last move.
+    pub highlight: Vec<String>,
+    /// A nudge, shown on request.
+    pub hint: Option<Text>,
+    /// Correct lines.
+    pub solutions: Vec<Vec<String>>,
+    /// Notes for the author, written as `#` comments.
+    pub notes: Vec<String>,
+}
+
+/// What a chess or shogi import produced.
+#[derive(Clone, Debug, Default)]
+pub struct PieceImported {
+    /// The problems, in source order.
+    pub problems: Vec<PieceProblem>,
+    /// What was left out, and why.
+    pub skipped: Vec<Skipped>,
+}
+
+/// An id for `wanted` (made a slug) that no earlier problem of the set has: `abc`, then
+/// `abc-2`, `abc-3`…
+pub(crate) fn unique_id(taken: &mut std::collections::HashSet<String>, wanted: &str) -> String {
+    let base = match slugify(wanted) {
+        s if s.is_empty() => "problem".to_string(),
+        s => s,
+    };
+    let mut id = base.clone();
+    let mut n = 1;
+    while !taken.insert(id.clone()) {
+        n += 1;
+        id = format!("{base}-{n}");
+    }
+    id
+}
+
+/// The problem-set file of chess or shogi problems (`game` says which: `fen` or `sfen`),
+/// titled `title`; `origin` says in a `#` comment where they came from.
+pub fn write_piece_set(game: Game, title: &Text, origin: &str, imported: &PieceImported) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {origin}");
+    if !imported.skipped.is_empty() {
+        let _ = writeln!(out, "# Left out ({}):", imported.skipped.len());
+        for s in &imported.skipped {
+            let _ = writeln!(out, "#   {}: {}", s.source, s.reason.replace('\n', " "));
+        }
+    }
+    out.push_str("\n[set]\n");
+    let _ = writeln!(out, "title = {}", toml_text(title));
+    for p in &imported.problems {
+        out.push('\n');
+        write_piece_problem(&mut out, game, p);
+    }
+    out
+}
+
+fn toml_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| toml_string(s)).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+fn write_piece_problem(out: &mut String, game: Game, p: &PieceProblem) {
+    out.push_str("[[problem]]\n");
+    let _ = writeln!(out, "id = {}", toml_string(&p.id));
+    let _ = writeln!(out, "# {}", p.source.replace('\n', " "));
+    for note in &p.notes {
+        let _ = writeln!(out, "# note: {}", note.replace('\n', " "));
+    }
+    let _ = writeln!(out, "prompt = {}", toml_text(&p.prompt));
+    let key = if game == Game::Shogi { "sfen" } else { "fen" };
+    let _ = writeln!(out, "{key} = {}", toml_string(&p.position));
+    let (goal, mate_in) = match p.goal {
+        PieceGoal::Mate(n) => ("mate", Some(n)),
+        PieceGoal::Tsume(n) => ("tsume", Some(n)),
+        PieceGoal::Best => ("best", None),
+    };
+    let _ = writeln!(out, "goal = {}", toml_string(goal));
+    if let Some(n) = mate_in {
+        let _ = writeln!(out, "mate_in = {n}");
+    }
+    if let Some(d) = p.difficulty {
+        let _ = writeln!(out, "difficulty = {d}");
+    }
+    if !p.tags.is_empty() {
+        if game == Game::Chess {
+            let _ = writeln!(out, "tags = {}", toml_list(&p.tags));
+        } else {
+            let _ = writeln!(out, "# tags: {}", p.tags.join(" "));
+        }
+    }
+    if !p.highlight.is_empty() {
+        let _ = writeln!(out, "highlight = {}", toml_list(&p.highlight));
+    }
+    let lines: Vec<String> = p.solutions.iter().map(|l| l.join(" ")).collect();
+    let _ = writeln!(out, "solutions = {}", toml_list(&lines));
+    if let Some(h) = &p.hint {
+        let _ = writeln!(out, "hint = {}", toml_text(h));
+    }
+}
+
+/// Loads a written set the way `qiyuan check` does, as `problems/GAME/SLUG.toml`.
+pub fn check_game(game: Game, slug: &str, toml: &str) -> (Library, Vec<Diagnostic>) {
+    Library::load(&[(
+        format!("problems/{}/{slug}.toml", game.slug()),
+        toml.to_string(),
+    )])
+}
+
+/// A set written by [`write_checked`].
+#[derive(Clone, Debug)]
+pub struct CheckedSet {
+    /// The file's text.
+    pub toml: String,
+    /// The errors left in it: none when every problem could be kept or put right.
+    pub errors: Vec<Diagnostic>,
+    /// The problems the first check refused: id and the check's messages. Each was
+    /// rewritten as `best` (see [`write_checked`]) or left out.
+    pub refused: Vec<(String, String)>,
+}
+
+/// Writes the set ([`write_piece_set`]) and checks it as `qiyuan check` does
+/// ([`check_game`]), so that a written set always loads: a problem the check refuses is put
+/// right or left out, and the file is written again. A `mate` or `tsume` problem whose proof
+/// the search refuses (a composition whose solution relies on a rule the search treats
+/// differently, or one past its limits) becomes a `best` problem that follows its lines,
+/// with the search's message as a note, and is checked again on its own; any other refused
+/// problem is left out with the check's messages (in `imported.skipped`). Problems load
+/// independently of each other, so a problem that loads alone loads in the set and the
+/// whole set is loaded only once.
+pub fn write_checked(
+    game: Game,
+    slug: &str,
+    title: &Text,
+    origin: &str,
+    imported: &mut PieceImported,
+) -> CheckedSet {
+    let toml = write_piece_set(game, title, origin, imported);
+    let (_, errors) = check_game(game, slug, &toml);
+    if errors.is_empty() {
+        return CheckedSet {
+            toml,
+            errors,
+            refused: Vec::new(),
+        };
+    }
+    // The line each problem's table starts on, from 1.
+    let starts: Vec<usize> = toml
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| *l == "[[problem]]")
+        .map(|(i, _)| i + 1)
+        .collect();
+    let mut left = Vec::new();
+    let mut by_problem: Vec<Vec<String>> = vec![Vec::new(); imported.problems.len()];
+    for e in errors {
+        match starts.iter().rposition(|&s| s <= e.line) {
+            Some(k) if k < by_problem.len() => by_problem[k].push(e.message),
+            _ => left.push(e),
+        }
+    }
+    let mut refused = Vec::new();
+    let mut kept = Vec::new();
+    for (p, messages) in std::mem::take(&mut imported.problems)
+        .into_iter()
+        .zip(by_problem)
+    {
+        if messages.is_empty() {
+            kept.push(p);
+            continue;
+        }
+        let why = messages.join("; ");
+        refused.push((p.id.clone(), why.clone()));
+        if p.goal != PieceGoal::Best {
+            let mut best = p.clone();
+            best.goal = PieceGoal::Best;
+            best.notes.push(format!(
+                "the trainer's search refused this problem ({why}), so it is judged by its lines"
+            ));
+            let alone = PieceImported {
+                problems: vec![best],
+                skipped: Vec::new(),
+            };
+            let text = write_piece_set(game, title, origin, &alone);
+            if check_game(game, slug, &text).1.is_empty() {
+                kept.extend(alone.problems);
+                continue;
+            }
+        }
+        imported.skipped.push(Skipped {
+            source: p.source.clone(),
+            reason: why,
+        });
+    }
+    imported.problems = kept;
+    let toml = write_piece_set(game, title, origin, imported);
+    if imported.problems.is_empty() {
+        left.extend(check_game(game, slug, &toml).1);
+    }
+    CheckedSet {
+        toml,
+        errors: left,
+        refused,
+    }
 }
 
 #[cfg(test)]
