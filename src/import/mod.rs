@@ -678,6 +678,41 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_proof_is_written_as_best() {
+        let problem = |id: &str, goal| PieceProblem {
+            id: id.into(),
+            source: "test".into(),
+            prompt: Text::both("White to play."),
+            position: "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into(),
+            goal,
+            difficulty: None,
+            tags: vec!["mate".into()],
+            highlight: Vec::new(),
+            hint: None,
+            solutions: vec![vec!["d1d8".into()]],
+            notes: Vec::new(),
+        };
+        // d1d8 mates at once (no luft for the king), but not d1d7: neither proves a mate in 1.
+        let mut quiet = problem("quiet", PieceGoal::Mate(1));
+        quiet.solutions = vec![vec!["d1d7".into()]];
+        let mut imported = PieceImported {
+            problems: vec![problem("mate", PieceGoal::Mate(1)), quiet],
+            skipped: Vec::new(),
+        };
+        let checked = write_checked(Game::Chess, "t", &Text::both("t"), "test", &mut imported);
+        assert!(checked.errors.is_empty(), "{:?}", checked.errors);
+        assert_eq!(checked.refused.len(), 1);
+        assert_eq!(checked.refused[0].0, "quiet");
+        assert_eq!(imported.problems[0].goal, PieceGoal::Mate(1));
+        assert_eq!(imported.problems[1].goal, PieceGoal::Best);
+        assert!(checked
+            .toml
+            .contains("# note: the trainer's search refused"));
+        assert!(checked.toml.contains("tags = [\"mate\"]"));
+        assert!(check_game(Game::Chess, "t", &checked.toml).1.is_empty());
+    }
+
+    #[test]
     fn reads_goals_from_prompts() {
         assert_eq!(Goal::from_prompt("Black to live"), Goal::Live);
         assert_eq!(Goal::from_prompt("黑先杀"), Goal::Kill);
