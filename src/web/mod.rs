@@ -1,4 +1,4 @@
-//! The web server: an axum router over the content [`Library`], with pages in both languages.
+//! The web server: an axum router over the content [`Library`](crate::content::Library), with pages in both languages.
 //!
 //! The server is the only judge: pages carry the moves so far in their addresses, every point
 //! of a problem board is a link, and a small script upgrades clicks to `POST /api/attempt`.
