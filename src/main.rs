@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// qiyuan (棋院): lessons and puzzles for Go, judged by a real rules engine.
+/// qiyuan (棋院): lessons and puzzles for Go, chess and shogi, judged by real rules engines.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
