@@ -159,7 +159,11 @@ impl Grid {
                 _ => None,
             })
             .collect();
-        let dist = |s: Square| (s.file as i8 - target.file as i8).abs().max((s.rank as i8 - target.rank as i8).abs());
+        let dist = |s: Square| {
+            (s.file as i8 - target.file as i8)
+                .abs()
+                .max((s.rank as i8 - target.rank as i8).abs())
+        };
         found.sort_by_key(|&(_, s)| dist(s));
         found
     }

@@ -21,7 +21,11 @@ pub enum Illegal {
     /// One of your own pieces stands on the square moved to.
     OwnPieceOnTarget { to: Square },
     /// The piece does not move that way (wrong direction or distance).
-    CannotMoveThatWay { kind: Kind, from: Square, to: Square },
+    CannotMoveThatWay {
+        kind: Kind,
+        from: Square,
+        to: Square,
+    },
     /// A ranging piece would have to pass over the piece on `by`.
     PathBlocked {
         kind: Kind,
@@ -322,7 +326,10 @@ impl fmt::Display for Illegal {
                 write!(f, "a {kind} cannot move from {from} to {to}")
             }
             Illegal::PathBlocked { kind, from, to, by } => {
-                write!(f, "the {kind}'s path from {from} to {to} is blocked on {by}")
+                write!(
+                    f,
+                    "the {kind}'s path from {from} to {to} is blocked on {by}"
+                )
             }
             Illegal::LeavesKingInCheck {
                 attacker: (kind, sq),

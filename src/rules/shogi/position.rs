@@ -38,9 +38,7 @@ impl fmt::Display for BadSfen {
             BadSfen::TooMany { kind } => {
                 write!(f, "bad sfen: more {kind}s than a set holds")
             }
-            BadSfen::OpponentInCheck => {
-                f.write_str("bad sfen: the side not to move is in check")
-            }
+            BadSfen::OpponentInCheck => f.write_str("bad sfen: the side not to move is in check"),
         }
     }
 }
@@ -565,3 +563,485 @@ impl PartialEq for Position {
 }
 
 impl Eq for Position {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Lang;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    fn pos(sfen: &str) -> Position {
+        Position::from_sfen(sfen).unwrap()
+    }
+
+    fn err(p: &Position, usi: &str) -> Illegal {
+        p.play(usi).unwrap_err()
+    }
+
+    fn play_all(p: &Position, moves: &str) -> Position {
+        moves.split_whitespace().fold(p.clone(), |p, m| {
+            p.play(m).unwrap_or_else(|e| panic!("{m}: {e}")).0
+        })
+    }
+
+    #[test]
+    fn refuses_second_unpromoted_pawn_on_file() {
+        let p = pos("4k4/9/9/9/9/9/4P4/9/4K4 b P 1");
+        assert_eq!(err(&p, "P*5e"), Illegal::TwoPawns { file: 5 });
+        assert!(p.play("P*4e").is_ok());
+        // A tokin is no pawn: a pawn may be dropped on its file.
+        let p = pos("4k4/9/4+P4/9/9/9/9/9/4K4 b P 1");
+        assert!(p.play("P*5e").is_ok());
+    }
+
+    #[test]
+    fn refuses_pawn_drop_mate_but_allows_pawn_drop_check() {
+        //   3 2 1
+        //   . l k  a     White's king is walled in by its own lance and pawn;
+        //   . p .  b     the gold on 1c guards 1b: P*1b would mate.
+        //   . . G  c
+        let p = pos("7lk/7p1/8G/9/9/9/9/9/4K4 b P 1");
+        assert_eq!(err(&p, "P*1b"), Illegal::PawnDropMate { to: sq("1b") });
+        // Unguarded, the same drop is a check the king answers by taking: legal (打步将).
+        let p = pos("7lk/7p1/9/9/9/9/9/9/4K4 b P 1");
+        let (next, played) = p.play("P*1b").unwrap();
+        assert!(played.check && next.is_check());
+        assert_eq!(next.outcome(), None);
+        // Mating with a pawn that moves is legal.
+        let p = pos("7lk/7p1/7GP/9/9/9/9/9/4K4 b - 1");
+        let (next, _) = p.play("1c1b").unwrap();
+        assert_eq!(
+            next.outcome(),
+            Some(Outcome::Checkmate {
+                winner: Color::Black
+            })
+        );
+    }
+
+    #[test]
+    fn refuses_dead_drops() {
+        let p = pos("4k4/9/9/9/9/9/9/9/4K4 b PLN 1");
+        for (usi, kind, to) in [
+            ("P*3a", Kind::Pawn, "3a"),
+            ("L*3a", Kind::Lance, "3a"),
+            ("N*3a", Kind::Knight, "3a"),
+            ("N*3b", Kind::Knight, "3b"),
+        ] {
+            assert_eq!(err(&p, usi), Illegal::DeadDrop { kind, to: sq(to) });
+        }
+        assert!(p.play("N*3c").is_ok());
+        assert!(p.play("L*3b").is_ok());
+        // White's last ranks are at the bottom.
+        let p = pos("4k4/9/9/9/9/9/9/9/4K4 w pn 1");
+        assert_eq!(
+            err(&p, "P*3i"),
+            Illegal::DeadDrop {
+                kind: Kind::Pawn,
+                to: sq("3i")
+            }
+        );
+        assert_eq!(
+            err(&p, "N*3h"),
+            Illegal::DeadDrop {
+                kind: Kind::Knight,
+                to: sq("3h")
+            }
+        );
+        assert!(p.play("P*3a").is_ok());
+    }
+
+    #[test]
+    fn requires_promotion_where_a_piece_could_never_move_again() {
+        let p = pos("k8/4P4/4N4/9/9/9/9/9/4K4 b - 1");
+        assert_eq!(
+            err(&p, "5b5a"),
+            Illegal::PromotionRequired {
+                kind: Kind::Pawn,
+                to: sq("5a")
+            }
+        );
+        assert!(p.play("5b5a+").is_ok());
+        assert_eq!(
+            err(&p, "5c4a"),
+            Illegal::PromotionRequired {
+                kind: Kind::Knight,
+                to: sq("4a")
+            }
+        );
+        assert!(p.play("5c4a+").is_ok());
+    }
+
+    #[test]
+    fn refuses_promotion_outside_the_zone_and_of_what_cannot_promote() {
+        let p = Position::start();
+        assert_eq!(
+            err(&p, "7g7f+"),
+            Illegal::PromotionOutsideZone {
+                from: sq("7g"),
+                to: sq("7f")
+            }
+        );
+        assert_eq!(
+            err(&p, "6i6h+"),
+            Illegal::CannotPromote { kind: Kind::Gold }
+        );
+        assert_eq!(
+            err(&p, "5i5h+"),
+            Illegal::CannotPromote { kind: Kind::King }
+        );
+        // Leaving the zone promotes too; a tokin cannot promote again.
+        let p = pos("k8/9/4S4/3+P5/9/9/9/9/4K4 b - 1");
+        assert!(p.play("5c4d+").is_ok());
+        assert_eq!(
+            err(&p, "6d6c+"),
+            Illegal::CannotPromote {
+                kind: Kind::ProPawn
+            }
+        );
+    }
+
+    #[test]
+    fn refuses_promoted_drops() {
+        let p = pos("4k4/9/9/9/9/9/9/9/4K4 b P 1");
+        assert_eq!(err(&p, "+P*5e"), Illegal::DropPromoted);
+        assert_eq!(err(&p, "P*5e+"), Illegal::DropPromoted);
+    }
+
+    #[test]
+    fn diagnoses_moves_like_a_teacher() {
+        let p = Position::start();
+        assert_eq!(err(&p, "5e5d"), Illegal::NoPiece { from: sq("5e") });
+        assert_eq!(err(&p, "3c3d"), Illegal::NotYourPiece { from: sq("3c") });
+        assert_eq!(err(&p, "9i9g"), Illegal::OwnPieceOnTarget { to: sq("9g") });
+        assert_eq!(
+            err(&p, "8h7h"),
+            Illegal::CannotMoveThatWay {
+                kind: Kind::Bishop,
+                from: sq("8h"),
+                to: sq("7h")
+            }
+        );
+        assert_eq!(
+            err(&p, "8h2b+"),
+            Illegal::PathBlocked {
+                kind: Kind::Bishop,
+                from: sq("8h"),
+                to: sq("2b"),
+                by: sq("7g")
+            }
+        );
+        assert_eq!(
+            err(&p, "2h2c"),
+            Illegal::PathBlocked {
+                kind: Kind::Rook,
+                from: sq("2h"),
+                to: sq("2c"),
+                by: sq("2g")
+            }
+        );
+        // A silver cannot step straight back; White's pawn moves down, not up.
+        let p = pos("4k4/9/9/9/4S4/9/9/9/4K4 b - 1");
+        assert!(matches!(err(&p, "5e5f"), Illegal::CannotMoveThatWay { .. }));
+        let p = pos("k8/4p4/9/9/9/9/9/9/4K4 w - 1");
+        assert!(matches!(err(&p, "5b5a"), Illegal::CannotMoveThatWay { .. }));
+        assert!(p.play("5b5c").is_ok());
+        for bad in ["", "hello", "5e", "7g7f++", "p*5e", "P*5j", "7g7", "P*5e5"] {
+            assert_eq!(
+                err(&Position::start(), bad),
+                Illegal::NotAMove(bad.to_string())
+            );
+        }
+    }
+
+    #[test]
+    fn names_the_piece_that_would_give_check() {
+        // The gold on 5h shields its king from the rook on 5a.
+        let p = pos("4r3k/9/9/9/9/9/9/4G4/4K4 b - 1");
+        assert_eq!(
+            err(&p, "5h4h"),
+            Illegal::LeavesKingInCheck {
+                attacker: (Kind::Rook, sq("5a"))
+            }
+        );
+        assert!(p.play("5h5g").is_ok());
+        // In check, a drop elsewhere does not help; nor may the king walk along the file.
+        let p = pos("4r3k/9/9/9/9/9/9/9/4K4 b P 1");
+        assert_eq!(
+            err(&p, "P*1e"),
+            Illegal::LeavesKingInCheck {
+                attacker: (Kind::Rook, sq("5a"))
+            }
+        );
+        assert_eq!(
+            err(&p, "5i5h"),
+            Illegal::LeavesKingInCheck {
+                attacker: (Kind::Rook, sq("5a"))
+            }
+        );
+        assert!(p.play("P*5e").is_ok());
+    }
+
+    #[test]
+    fn refuses_drops_of_pieces_not_in_hand_or_onto_pieces() {
+        let p = Position::start();
+        assert_eq!(err(&p, "P*5e"), Illegal::NotInHand { kind: Kind::Pawn });
+        assert_eq!(err(&p, "K*5e"), Illegal::NotInHand { kind: Kind::King });
+        let p = pos("4k4/9/9/9/9/9/4P4/9/4K4 b G 1");
+        assert_eq!(err(&p, "G*5g"), Illegal::DropOccupied { to: sq("5g") });
+    }
+
+    #[test]
+    fn captured_promoted_piece_goes_to_hand_unpromoted() {
+        let p = pos("4k4/9/9/9/4+r4/9/9/4R4/4K4 b - 1");
+        let (next, played) = p.play("5h5e").unwrap();
+        assert_eq!(played.captured, Some(Kind::Dragon));
+        assert_eq!(next.hand(Color::Black), [(Kind::Rook, 1)]);
+        assert!(next.sfen().contains(" w R "));
+        // And it is dropped as a rook.
+        let next = next.play("5a4a").unwrap().0;
+        let (_, played) = next.play("R*5b").unwrap();
+        assert_eq!(played.drop, Some(Kind::Rook));
+    }
+
+    #[test]
+    fn repetition_four_times_is_a_draw() {
+        let cycle = "2h3h 8b7b 3h2h 7b8b";
+        let p = play_all(&Position::start(), &format!("{cycle} {cycle}"));
+        assert_eq!(p.outcome(), None);
+        let p = play_all(&p, cycle);
+        assert_eq!(p.outcome(), Some(Outcome::Repetition));
+        assert_eq!(err(&p, "7g7f"), Illegal::GameOver);
+        assert!(p.legal_moves().is_empty());
+        assert!(p.outcome().unwrap().explain(Lang::Zh).contains("千日手"));
+    }
+
+    #[test]
+    fn perpetual_check_loses_for_the_checking_side() {
+        // Black's rook checks along rank b, then rank a, then b again …
+        let p = pos("9/R7k/9/9/9/9/9/9/4K4 w - 1");
+        let cycle = "1b1a 9b9a 1a1b 9a9b";
+        let p = play_all(&p, &format!("{cycle} {cycle}"));
+        assert_eq!(p.outcome(), None);
+        let p = play_all(&p, cycle);
+        assert_eq!(
+            p.outcome(),
+            Some(Outcome::PerpetualCheck {
+                loser: Color::Black
+            })
+        );
+        assert_eq!(p.outcome().unwrap().winner(), Some(Color::White));
+    }
+
+    #[test]
+    fn checkmate_and_no_legal_move_end_the_game() {
+        let p = pos("8k/8G/8P/9/9/9/9/9/4K4 w - 1");
+        assert!(p.is_check());
+        let outcome = p.outcome().unwrap();
+        assert_eq!(
+            outcome,
+            Outcome::Checkmate {
+                winner: Color::Black
+            }
+        );
+        assert_eq!(err(&p, "1a2a"), Illegal::GameOver);
+        assert!(outcome.explain(Lang::Zh).contains("将死"));
+        assert!(outcome.explain(Lang::En).contains("checkmate"));
+    }
+
+    #[test]
+    fn sfen_round_trips() {
+        for sfen in [
+            START_SFEN,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+            "9/9/6n2/8n/6+pl1/7Sn/4+pp1k1/7N1/7s+R b R2B4g2s3l15p 1",
+        ] {
+            assert_eq!(pos(sfen).sfen(), sfen);
+        }
+        assert_eq!(
+            pos("4k4/9/9/9/9/9/9/9/4K4 b P").sfen(),
+            "4k4/9/9/9/9/9/9/9/4K4 b P 1"
+        );
+        assert_eq!(
+            pos("sfen 4k4/9/9/9/9/9/9/9/4K4 b -").sfen(),
+            "4k4/9/9/9/9/9/9/9/4K4 b - 1"
+        );
+    }
+
+    #[test]
+    fn refuses_impossible_sfens() {
+        assert!(matches!(
+            Position::from_sfen("nonsense"),
+            Err(BadSfen::Syntax(_))
+        ));
+        assert_eq!(
+            Position::from_sfen("4k4/9/9/9/9/9/9/9/3KK4 b - 1"),
+            Err(BadSfen::TwoKings {
+                color: Color::Black
+            })
+        );
+        assert_eq!(
+            Position::from_sfen("4kP3/9/9/9/9/9/9/9/4K4 b - 1"),
+            Err(BadSfen::DeadPiece {
+                square: sq("4a"),
+                kind: Kind::Pawn
+            })
+        );
+        assert_eq!(
+            Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 3R 1"),
+            Err(BadSfen::TooMany { kind: Kind::Rook })
+        );
+        // Black to move while White's king stands in check from Black's rook.
+        assert_eq!(
+            Position::from_sfen("4k4/9/9/9/4R4/9/9/9/3K5 b - 1"),
+            Err(BadSfen::OpponentInCheck)
+        );
+        let e = Position::from_sfen("nonsense").unwrap_err().to_string();
+        assert!(e.starts_with("bad sfen"), "{e}");
+    }
+
+    #[test]
+    fn describes_pieces_hands_and_moves() {
+        let p = Position::start();
+        assert_eq!(p.turn(), Color::Black);
+        assert_eq!(p.pieces().len(), 40);
+        assert_eq!(p.pieces()[0], (sq("9a"), Color::White, Kind::Lance));
+        assert_eq!(p.king_square(Color::White), Some(sq("5a")));
+        let moves = p.legal_moves();
+        assert_eq!(moves.len(), 30);
+        assert!(moves.windows(2).all(|w| w[0].usi < w[1].usi));
+        let p = play_all(&p, "7g7f 3c3d");
+        let (_, played) = p.play("8h2b+").unwrap();
+        assert_eq!(
+            played,
+            Played {
+                usi: "8h2b+".into(),
+                from: Some(sq("8h")),
+                to: sq("2b"),
+                drop: None,
+                promote: true,
+                kind: Kind::Bishop,
+                captured: Some(Kind::Bishop),
+                check: false,
+            }
+        );
+        let p = pos("4k4/9/9/9/9/9/9/9/4K4 b P2LRBG 1");
+        let hand: Vec<Kind> = p.hand(Color::Black).iter().map(|&(k, _)| k).collect();
+        assert_eq!(
+            hand,
+            [
+                Kind::Rook,
+                Kind::Bishop,
+                Kind::Gold,
+                Kind::Lance,
+                Kind::Pawn
+            ]
+        );
+        assert_eq!(p.in_hand(Color::Black, Kind::Lance), 2);
+        assert_eq!(p.king_square(Color::White), Some(sq("5a")));
+        assert_eq!(
+            pos("9/9/9/9/9/9/9/9/9 b - 1").king_square(Color::Black),
+            None
+        );
+    }
+
+    #[test]
+    fn every_reason_is_explained_in_both_languages() {
+        let s = sq("5e");
+        let all = [
+            (Illegal::NotAMove("x".into()), "7g7f", "7g7f"),
+            (Illegal::NoPiece { from: s }, "5e", "5e"),
+            (Illegal::NotYourPiece { from: s }, "对方", "opponent"),
+            (Illegal::OwnPieceOnTarget { to: s }, "自己", "own"),
+            (
+                Illegal::CannotMoveThatWay {
+                    kind: Kind::Silver,
+                    from: s,
+                    to: sq("5f"),
+                },
+                "银将",
+                "silver",
+            ),
+            (
+                Illegal::PathBlocked {
+                    kind: Kind::Rook,
+                    from: s,
+                    to: sq("5a"),
+                    by: sq("5c"),
+                },
+                "5c",
+                "5c",
+            ),
+            (
+                Illegal::LeavesKingInCheck {
+                    attacker: (Kind::Rook, sq("5a")),
+                },
+                "王手",
+                "check",
+            ),
+            (Illegal::NotInHand { kind: Kind::Gold }, "持驹", "hand"),
+            (Illegal::DropOccupied { to: s }, "打入", "drop"),
+            (Illegal::DropPromoted, "打入", "unpromoted"),
+            (Illegal::TwoPawns { file: 5 }, "二步", "nifu"),
+            (Illegal::PawnDropMate { to: s }, "打步诘", "uchifuzume"),
+            (
+                Illegal::DeadDrop {
+                    kind: Kind::Knight,
+                    to: sq("5b"),
+                },
+                "桂马",
+                "knight",
+            ),
+            (
+                Illegal::PromotionOutsideZone {
+                    from: sq("7g"),
+                    to: sq("7f"),
+                },
+                "敌阵",
+                "zone",
+            ),
+            (
+                Illegal::PromotionRequired {
+                    kind: Kind::Pawn,
+                    to: sq("5a"),
+                },
+                "升变",
+                "promote",
+            ),
+            (
+                Illegal::CannotPromote { kind: Kind::Gold },
+                "升变",
+                "promote",
+            ),
+            (Illegal::GameOver, "结束", "over"),
+        ];
+        for (e, zh, en) in all {
+            let (z, n) = (e.explain(Lang::Zh), e.explain(Lang::En));
+            assert!(z.contains(zh), "{e:?}: {z}");
+            assert!(n.contains(en), "{e:?}: {n}");
+            let d = e.to_string();
+            assert!(d.chars().next().unwrap().is_lowercase(), "{d}");
+        }
+        for o in [
+            Outcome::Checkmate {
+                winner: Color::White,
+            },
+            Outcome::Repetition,
+            Outcome::PerpetualCheck {
+                loser: Color::White,
+            },
+        ] {
+            assert!(!o.explain(Lang::Zh).is_empty() && !o.explain(Lang::En).is_empty());
+        }
+    }
+
+    #[test]
+    fn positions_can_cross_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Position>();
+        send_sync::<Illegal>();
+    }
+}

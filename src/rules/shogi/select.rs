@@ -166,7 +166,10 @@ mod tests {
     fn knight_moves_and_attacks_from_the_start() {
         let pos = Position::start();
         let ask = Ask::parse("moves:8i").unwrap();
-        assert!(ask.answer(&pos).unwrap().is_empty(), "8i's knight is hemmed in");
+        assert!(
+            ask.answer(&pos).unwrap().is_empty(),
+            "8i's knight is hemmed in"
+        );
         let ask = Ask::parse("attacks:8i").unwrap();
         assert_eq!(names(&ask.answer(&pos).unwrap()), ["7g", "9g"]);
         let ask = Ask::parse("moves:7g").unwrap();

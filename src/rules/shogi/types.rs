@@ -409,7 +409,7 @@ impl Square {
     pub(crate) fn offset(self, df: i8, dr: i8) -> Option<Square> {
         let f = self.file as i8 + df;
         let r = self.rank as i8 + dr;
-        ((1..=9).contains(&f) && (1..=9).contains(&r)).then(|| Square {
+        ((1..=9).contains(&f) && (1..=9).contains(&r)).then_some(Square {
             file: f as u8,
             rank: r as u8,
         })
