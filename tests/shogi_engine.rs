@@ -1,0 +1,274 @@
+//! The shogi rules engine (`qiyuan::rules::shogi`) against the outside world: perft counts
+//! from two public suites, and tsume problems whose main lines must be proved.
+//!
+//! The corpus is read from `$QIYUAN_CORPUS`, else `<crate>/../shared/corpus`; a missing
+//! corpus fails these tests loudly.
+//!
+//! Sizes: perft runs every row of `shogi/perft/perft.tsv` of up to 60,000,000 nodes in a
+//! release build and up to 1,000,000 in a debug build (so depth 4 from the start, 719,731
+//! nodes, runs in both); larger rows are left out and counted. `perft_through_play` walks
+//! the first two plies of every row through `legal_moves` and `play`, so that our
+//! diagnosis never refuses a move rsshogi allows.
+//!
+//! Tsume: in a release build every problem of `open-tsume.jsonl` and every problem of at
+//! most 7 plies of `tanuki-tsume.jsonl` is searched from its first move with the stated
+//! number of plies; a debug build, some twenty times slower, takes the tanuki problems of
+//! at most 5 plies and the open problems of at most 11, and says so. The search follows
+//! tsume rules: every attacking move checks, the defender may drop anything from its hand,
+//! and futile interpositions (無駄合) are not counted.
+//!
+//! Every tanuki problem is proved. Of the 21 classical problems only 6 are forced at their
+//! stated length under these rules; for the other 15 a defence escapes (often one the
+//! recorded main line does not take, e.g. a king move or a rook that declines to
+//! promote). `NOT_FORCED` lists them, and the test requires exactly that split, so a
+//! change in the solver shows. The split was checked independently with cshogi 1.1.0's
+//! depth-limited df-pn (`DfPn(plies)`, which knows no 無駄合 rule and leaves out some
+//! non-promotions): it agrees on all 21.
+
+use qiyuan::rules::shogi::{Outcome, Position};
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn corpus() -> PathBuf {
+    let dir = std::env::var_os("QIYUAN_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    assert!(
+        dir.join("shogi").is_dir(),
+        "the test corpus is missing: no {}/shogi (set QIYUAN_CORPUS to the corpus folder)",
+        dir.display()
+    );
+    dir
+}
+
+fn read(rel: &str) -> String {
+    let path = corpus().join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+const RELEASE: bool = !cfg!(debug_assertions);
+
+/// One row of `perft.tsv`.
+struct PerftRow {
+    name: String,
+    sfen: String,
+    depth: u32,
+    nodes: u64,
+}
+
+fn perft_rows() -> Vec<PerftRow> {
+    read("shogi/perft/perft.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert!(f.len() >= 4, "bad perft row: {l}");
+            PerftRow {
+                name: f[0].to_string(),
+                sfen: f[1].to_string(),
+                depth: f[2].parse().expect("depth"),
+                nodes: f[3].parse().expect("nodes"),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn perft_matches_the_suites() {
+    let budget: u64 = if RELEASE { 60_000_000 } else { 1_000_000 };
+    let rows = perft_rows();
+    assert!(rows.len() >= 20, "perft.tsv has {} rows", rows.len());
+    let (mut run, mut skipped) = (0, 0);
+    let start = Instant::now();
+    for row in &rows {
+        if row.nodes > budget {
+            skipped += 1;
+            continue;
+        }
+        let pos = Position::from_sfen(&row.sfen).unwrap_or_else(|e| panic!("{}: {e}", row.name));
+        let t = Instant::now();
+        let n = pos.perft(row.depth);
+        assert_eq!(n, row.nodes, "{} depth {}", row.name, row.depth);
+        eprintln!(
+            "perft {} depth {}: {n} in {:.2?}",
+            row.name,
+            row.depth,
+            t.elapsed()
+        );
+        run += 1;
+    }
+    eprintln!(
+        "perft: {run} rows agree in {:.2?}; {skipped} rows over {budget} nodes left out ({} build)",
+        start.elapsed(),
+        if RELEASE { "release" } else { "debug" }
+    );
+    assert!(run >= 10);
+    if RELEASE {
+        assert!(rows
+            .iter()
+            .any(|r| r.name == "startpos" && r.depth == 4 && r.nodes <= budget));
+    }
+}
+
+/// Counts the leaves `depth` plies deep by playing every move of `legal_moves` with `play`.
+fn perft_by_play(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut n = 0;
+    for m in pos.legal_moves() {
+        let (next, played) = pos
+            .play(&m.usi)
+            .unwrap_or_else(|e| panic!("{:?}: legal move {} refused: {e}", pos, m.usi));
+        assert_eq!(played, m);
+        n += perft_by_play(&next, depth - 1);
+    }
+    n
+}
+
+#[test]
+fn perft_through_play() {
+    for row in perft_rows().iter().filter(|r| r.depth == 2) {
+        let pos = Position::from_sfen(&row.sfen).unwrap();
+        assert_eq!(perft_by_play(&pos, 2), row.nodes, "{}", row.name);
+    }
+}
+
+/// One tsume problem.
+struct Tsume {
+    id: String,
+    sfen: String,
+    line: Vec<String>,
+}
+
+fn tsume(rel: &str) -> Vec<Tsume> {
+    read(rel)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("json line");
+            Tsume {
+                id: v["id"].as_str().expect("id").to_string(),
+                sfen: v["sfen"].as_str().expect("sfen").to_string(),
+                line: v["solution_usi"]
+                    .as_array()
+                    .expect("solution_usi")
+                    .iter()
+                    .map(|m| m.as_str().expect("move").to_string())
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// The classical problems of `open-tsume.jsonl` whose first move does not force mate
+/// within the stated number of plies (see the file's documentation).
+const NOT_FORCED: &[&str] = &[
+    "zukou-050",
+    "zukou-075",
+    "zukou-007",
+    "zukou-069",
+    "zukou-079",
+    "zukou-033",
+    "zukou-044",
+    "zukou-013",
+    "musou-001",
+    "musou-055",
+    "musou-038",
+    "musou-047",
+    "musou-007",
+    "musou-025",
+    "musou-050",
+];
+
+#[test]
+fn tsume_main_lines_are_proved() {
+    let open = tsume("shogi/open-tsume.jsonl");
+    let tanuki = tsume("shogi/tanuki-tsume.jsonl");
+    assert_eq!(open.len(), 21);
+    assert_eq!(tanuki.len(), 616);
+    let (open_max, tanuki_max) = if RELEASE { (usize::MAX, 7) } else { (11, 5) };
+    let chosen: Vec<&Tsume> = open
+        .iter()
+        .filter(|t| t.line.len() <= open_max)
+        .chain(tanuki.iter().filter(|t| t.line.len() <= tanuki_max))
+        .collect();
+    let start = Instant::now();
+    let mut wrong = Vec::new();
+    let mut slowest = (0.0, String::new());
+    for t in &chosen {
+        let pos = Position::from_sfen(&t.sfen).unwrap_or_else(|e| panic!("{}: {e}", t.id));
+        let plies = t.line.len() as u32;
+        let s = Instant::now();
+        let forced = pos.forces_tsume(&t.line[0], plies);
+        let secs = s.elapsed().as_secs_f64();
+        if secs > slowest.0 {
+            slowest = (secs, t.id.clone());
+        }
+        if forced == NOT_FORCED.contains(&t.id.as_str()) {
+            wrong.push(format!(
+                "{} ({plies} plies, {}): forced {forced}",
+                t.id, t.line[0]
+            ));
+        }
+    }
+    let open_run = chosen
+        .iter()
+        .filter(|t| !t.id.starts_with("tanuki"))
+        .count();
+    eprintln!(
+        "tsume: {} problems ({open_run} of 21 open, tanuki up to {tanuki_max} plies) in {:.2?}, slowest {} in {:.2}s ({} build)",
+        chosen.len(),
+        start.elapsed(),
+        slowest.1,
+        slowest.0,
+        if RELEASE { "release" } else { "debug" }
+    );
+    assert!(wrong.is_empty(), "unexpected: {wrong:#?}");
+}
+
+#[test]
+fn tsume_main_lines_are_legal_and_end_in_mate() {
+    for t in tsume("shogi/open-tsume.jsonl")
+        .iter()
+        .chain(tsume("shogi/tanuki-tsume.jsonl").iter())
+    {
+        let mut p = Position::from_sfen(&t.sfen).unwrap_or_else(|e| panic!("{}: {e}", t.id));
+        for (i, m) in t.line.iter().enumerate() {
+            let (next, played) = p
+                .play(m)
+                .unwrap_or_else(|e| panic!("{}: {m} refused: {e}", t.id));
+            if i % 2 == 0 {
+                assert!(played.check, "{}: {m} gives no check", t.id);
+            }
+            p = next;
+        }
+        assert!(
+            matches!(p.outcome(), Some(Outcome::Checkmate { .. })),
+            "{}: the main line does not end in mate",
+            t.id
+        );
+    }
+}
+
+/// Two of the escapes behind `NOT_FORCED`, small enough to check by hand.
+#[test]
+fn classical_escapes() {
+    let open = tsume("shogi/open-tsume.jsonl");
+    let find = |id: &str| open.iter().find(|t| t.id == id).expect(id);
+    // musou-001: after the ninth move N*4e the king steps back to 4c instead of taking
+    // 4d4e; no piece covers 4c, and Black's last gold cannot mate from there.
+    let t = find("musou-001");
+    let mut p = Position::from_sfen(&t.sfen).unwrap();
+    for m in &t.line[..9] {
+        p = p.play(m).unwrap().0;
+    }
+    let p = p.play("3c4c").unwrap().0;
+    assert!(p.tsume_first_moves(1).is_empty());
+    // zukou-050: after B*4e the king walks away to 3h; no mate in the 7 plies left.
+    let t = find("zukou-050");
+    let p = Position::from_sfen(&t.sfen).unwrap();
+    let p = p.play("B*4e").unwrap().0.play("2g3h").unwrap().0;
+    assert_eq!(p.tsume_length(7), None);
+    assert!(p.tsume_length(11).is_some());
+}
