@@ -8,7 +8,9 @@
 //! release build and up to 1,000,000 in a debug build (so depth 4 from the start, 719,731
 //! nodes, runs in both); larger rows are left out and counted. `perft_through_play` walks
 //! the first two plies of every row through `legal_moves` and `play`, so that our
-//! diagnosis never refuses a move rsshogi allows.
+//! diagnosis never refuses a move rsshogi allows; `every_refusal_has_a_reason` tries every
+//! well-formed move text in a few hundred positions (perft positions, random games, tsume
+//! lines) and requires a reason for each one rsshogi refuses.
 //!
 //! Tsume: in a release build every problem of `open-tsume.jsonl` and every problem of at
 //! most 7 plies of `tanuki-tsume.jsonl` is searched from its first move with the stated
@@ -25,7 +27,7 @@
 //! depth-limited df-pn (`DfPn(plies)`, which knows no 無駄合 rule and leaves out some
 //! non-promotions): it agrees on all 21.
 
-use qiyuan::rules::shogi::{Outcome, Position};
+use qiyuan::rules::shogi::{Illegal, Kind, Outcome, Position, Square};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -271,4 +273,99 @@ fn classical_escapes() {
     let p = p.play("B*4e").unwrap().0.play("2g3h").unwrap().0;
     assert_eq!(p.tsume_length(7), None);
     assert!(p.tsume_length(11).is_some());
+}
+
+/// Every well-formed move text in a position: all board moves from the side to move's
+/// pieces, with and without `+`, and every drop of every kind on every square.
+fn every_move_text(pos: &Position) -> Vec<String> {
+    let squares: Vec<Square> = Square::all().collect();
+    let mut out = Vec::new();
+    for (from, color, _) in pos.pieces() {
+        if color != pos.turn() {
+            continue;
+        }
+        for to in &squares {
+            out.push(format!("{}{}", from.usi(), to.usi()));
+            out.push(format!("{}{}+", from.usi(), to.usi()));
+        }
+    }
+    for kind in Kind::HAND {
+        for to in &squares {
+            out.push(format!("{}*{}", kind.sfen_letter(), to.usi()));
+        }
+    }
+    out
+}
+
+/// Our diagnosis against rsshogi's legality: every refused move gets a reason (never the
+/// catch-all), and a reason that names a drop or the king is consistent with the position.
+#[test]
+fn every_refusal_has_a_reason() {
+    let mut positions: Vec<Position> = perft_rows()
+        .iter()
+        .filter(|r| r.depth == 1)
+        .map(|r| Position::from_sfen(&r.sfen).unwrap())
+        .collect();
+    // Random games from the start, every fifth position kept.
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..6 {
+        let mut p = Position::start();
+        for ply in 0..120 {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            p = p
+                .play(&moves[(seed >> 33) as usize % moves.len()].usi)
+                .unwrap()
+                .0;
+            if ply % 5 == 0 {
+                positions.push(p.clone());
+            }
+        }
+    }
+    let tanuki = tsume("shogi/tanuki-tsume.jsonl");
+    for t in tanuki.iter().step_by(11) {
+        let mut p = Position::from_sfen(&t.sfen).unwrap();
+        positions.push(p.clone());
+        for m in &t.line {
+            p = p.play(m).unwrap().0;
+            positions.push(p.clone());
+        }
+    }
+    let (mut refused, mut accepted) = (0u64, 0u64);
+    for pos in &positions {
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let legal: std::collections::HashSet<String> =
+            pos.legal_moves().into_iter().map(|m| m.usi).collect();
+        for text in every_move_text(pos) {
+            match pos.play(&text) {
+                Ok(_) => {
+                    assert!(legal.contains(&text), "{pos:?}: {text} accepted");
+                    accepted += 1;
+                }
+                Err(e) => {
+                    assert!(!legal.contains(&text), "{pos:?}: {text} refused: {e}");
+                    assert!(
+                        !matches!(e, Illegal::NotAMove(_)),
+                        "{pos:?}: no reason found for {text}"
+                    );
+                    if let Illegal::LeavesKingInCheck { attacker: (_, sq) } = e {
+                        let (c, _) = pos.piece(sq).expect("the attacker stands there");
+                        assert_ne!(c, pos.turn(), "{pos:?}: {text}");
+                    }
+                    refused += 1;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "diagnosis: {} positions, {accepted} moves accepted, {refused} refused with a reason",
+        positions.len()
+    );
 }
