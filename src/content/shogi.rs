@@ -10,7 +10,7 @@ use super::{Diagram, Frame};
 use crate::lang::Lang;
 use crate::render::shogi as draw;
 use crate::rules::shogi::select::Ask;
-use crate::rules::shogi::{Color, Kind, Outcome, Played, Position, Square};
+use crate::rules::shogi::{Color, Kind, Played, Position, Square};
 use toml::Spanned;
 
 with_marks! {
@@ -431,7 +431,7 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
                         }
                     }
                     for (line, end) in ends.iter().filter(|(l, _)| !refused.contains(&l.span())) {
-                        if !matches!(end.outcome(), Some(Outcome::Checkmate { .. })) {
+                        if !end.is_tsume_mate() {
                             errors.push(ctx.err(
                             line.span(),
                             format!("solution `{}` does not end in mate: write the line to the mate", line.get_ref()),
@@ -538,9 +538,7 @@ impl ShogiPuzzle {
     /// Whether the problem is solved after `moves`.
     pub fn is_solved(&self, moves: &[String]) -> bool {
         match self.goal {
-            ShogiGoal::Tsume(_) => self
-                .replay(moves)
-                .is_some_and(|p| matches!(p.outcome(), Some(Outcome::Checkmate { .. }))),
+            ShogiGoal::Tsume(_) => self.replay(moves).is_some_and(|p| p.is_tsume_mate()),
             _ => !moves.is_empty() && self.lines.ends_at(moves),
         }
     }
@@ -659,7 +657,8 @@ impl ShogiPuzzle {
         match &self.goal {
             ShogiGoal::Tsume(n) => {
                 let left = n.saturating_sub(moves.len() as u32);
-                let mated = matches!(after.outcome(), Some(Outcome::Checkmate { .. }));
+                // Mate by tsume rules: only futile interpositions (無駄合) would be left.
+                let mated = after.is_tsume_mate();
                 if played.check && mated {
                     Verdict::Correct {
                         moves: line,
