@@ -589,6 +589,6 @@ fn errors_on_mate_line_that_stops_before_the_mate() {
     one_error(
         &files,
         "problems/chess/set.toml",
-        "solution `Rh7 Kb8` does not end in checkmate",
+        "solution `Rh7 Kb8` does not end in mate",
     );
 }

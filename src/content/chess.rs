@@ -417,30 +417,17 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
                         format!("the side to move has no mate in {n} here: check the FEN and mate_in"),
                     ));
                     }
-                    let mut refused = Vec::new();
-                    for line in &spec.solutions {
-                        let first = line.get_ref().split_whitespace().next().unwrap_or("");
-                        if let Ok((_, played)) = start.play(first) {
-                            if !mating.iter().any(|m| m.uci == played.uci) {
-                                errors.push(ctx.err(
-                                line.span(),
-                                format!("solution `{}` starts with {first}, which does not force mate in {n}", line.get_ref()),
-                            ));
-                                refused.push(line.span());
-                            }
-                        }
-                    }
-                    for (line, end) in ends.iter().filter(|(l, _)| !refused.contains(&l.span())) {
-                        if !matches!(end.outcome(), Some(rules::Outcome::Checkmate { .. })) {
-                            errors.push(ctx.err(
-                                line.span(),
-                                format!(
-                                    "solution `{}` does not end in checkmate: write the line to the mate",
-                                    line.get_ref()
-                                ),
-                            ));
-                        }
-                    }
+                    let mating: Vec<String> = mating.into_iter().map(|m| m.uci).collect();
+                    shared::mate_lines(
+                        ctx,
+                        &format!("mate in {n}"),
+                        &spec.solutions,
+                        &ends,
+                        &mating,
+                        |mv| start.play(mv).ok().map(|(_, played)| played.uci),
+                        |end| matches!(end.outcome(), Some(rules::Outcome::Checkmate { .. })),
+                        &mut errors,
+                    );
                     ChessGoal::Mate(n)
                 }
             }

@@ -386,6 +386,47 @@ pub(crate) mod shared {
         }
     }
 
+    /// Checks the written lines of a mate problem (`what`: "mate in 2", "tsume in 3 plies"):
+    /// each must start with one of the `mating` first moves (canonical names; `first` gives a
+    /// line's first move in canonical form) and end in mate (`mated`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn mate_lines<P>(
+        ctx: &Ctx,
+        what: &str,
+        solutions: &[Spanned<String>],
+        ends: &[(&Spanned<String>, P)],
+        mating: &[String],
+        first: impl Fn(&str) -> Option<String>,
+        mated: impl Fn(&P) -> bool,
+        errors: &mut Vec<Diagnostic>,
+    ) {
+        let mut refused = Vec::new();
+        for line in solutions {
+            let text = line.get_ref().split_whitespace().next().unwrap_or("");
+            if first(text).is_some_and(|mv| !mating.contains(&mv)) {
+                errors.push(ctx.err(
+                    line.span(),
+                    format!(
+                        "solution `{}` starts with {text}, which does not force {what}",
+                        line.get_ref()
+                    ),
+                ));
+                refused.push(line.span());
+            }
+        }
+        for (line, end) in ends.iter().filter(|(l, _)| !refused.contains(&l.span())) {
+            if !mated(end) {
+                errors.push(ctx.err(
+                    line.span(),
+                    format!(
+                        "solution `{}` does not end in mate: write the line to the mate",
+                        line.get_ref()
+                    ),
+                ));
+            }
+        }
+    }
+
     /// Moves that do not fit the problem.
     pub fn off_the_lines() -> Verdict {
         Verdict::Invalid {

@@ -392,56 +392,44 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
     );
     let goal_name = spec.goal.get_ref().as_str();
     let goal = match goal_name {
-        "tsume" => {
-            match &spec.mate_in {
-                None => {
-                    errors.push(ctx.err(
-                        spec.goal.span(),
-                        "goal `tsume` needs `mate_in`, the number of plies, like mate_in = 3",
-                    ));
-                    ShogiGoal::Lines
-                }
-                Some(n) if *n.get_ref() % 2 == 0 || !(1..=MAX_TSUME).contains(n.get_ref()) => {
-                    errors.push(ctx.err(
+        "tsume" => match &spec.mate_in {
+            None => {
+                errors.push(ctx.err(
+                    spec.goal.span(),
+                    "goal `tsume` needs `mate_in`, the number of plies, like mate_in = 3",
+                ));
+                ShogiGoal::Lines
+            }
+            Some(n) if *n.get_ref() % 2 == 0 || !(1..=MAX_TSUME).contains(n.get_ref()) => {
+                errors.push(ctx.err(
                     n.span(),
                     format!("mate_in counts plies of a tsume (the attacker moves first and last): use an odd number, 1 to {MAX_TSUME}"),
                 ));
-                    ShogiGoal::Lines
-                }
-                Some(n) => {
-                    let n = *n.get_ref();
-                    let mating = start.tsume_first_moves(n);
-                    if mating.is_empty() {
-                        errors.push(ctx.err(
+                ShogiGoal::Lines
+            }
+            Some(n) => {
+                let n = *n.get_ref();
+                let mating = start.tsume_first_moves(n);
+                if mating.is_empty() {
+                    errors.push(ctx.err(
                         spec.goal.span(),
                         format!("the side to move has no tsume in {n} plies here: check the SFEN and mate_in"),
                     ));
-                    }
-                    let mut refused = Vec::new();
-                    for line in &spec.solutions {
-                        let first = line.get_ref().split_whitespace().next().unwrap_or("");
-                        if let Ok((_, played)) = start.play(first) {
-                            if !mating.iter().any(|m| m.usi == played.usi) {
-                                errors.push(ctx.err(
-                                line.span(),
-                                format!("solution `{}` starts with {first}, which does not force mate in {n} plies with checks", line.get_ref()),
-                            ));
-                                refused.push(line.span());
-                            }
-                        }
-                    }
-                    for (line, end) in ends.iter().filter(|(l, _)| !refused.contains(&l.span())) {
-                        if !end.is_tsume_mate() {
-                            errors.push(ctx.err(
-                            line.span(),
-                            format!("solution `{}` does not end in mate: write the line to the mate", line.get_ref()),
-                        ));
-                        }
-                    }
-                    ShogiGoal::Tsume(n)
                 }
+                let mating: Vec<String> = mating.into_iter().map(|m| m.usi).collect();
+                shared::mate_lines(
+                    ctx,
+                    &format!("mate in {n} plies with checks"),
+                    &spec.solutions,
+                    &ends,
+                    &mating,
+                    |mv| start.play(mv).ok().map(|(_, played)| played.usi),
+                    |end| end.is_tsume_mate(),
+                    &mut errors,
+                );
+                ShogiGoal::Tsume(n)
             }
-        }
+        },
         "best" => {
             if spec.solutions.is_empty() {
                 errors.push(ctx.err(
