@@ -885,10 +885,10 @@ async fn promotion_in_place(b: &Browser, library: &Library) -> Result<()> {
             format!("m={}&", line[..i].join(","))
         };
         b.open(&format!("{path}?{query}lang=en")).await?;
-        b.find(&point_css(from.expect("a piece moves")))
-            .await?
-            .click()
-            .await?;
+        let from = from.expect("a piece moves");
+        b.find(&point_css(from)).await?.click().await?;
+        // The board is drawn anew once the piece is picked up: wait for it.
+        wait_selected(b, from).await?;
         b.find(&point_css(to)).await?.click().await?;
         let reloaded = choose_if_offered(b, &line[i], true).await?;
         ensure!(!reloaded, "{path}: choosing {} loads a new page", line[i]);
