@@ -1001,7 +1001,8 @@ impl GoPuzzle {
         if let GoGoal::Select {
             ask: Ask::Liberties(_) | Ask::Chain(_) | Ask::InAtari(_) | Ask::Forbidden(_),
             ..
-        } = self.goal
+        }
+        | GoGoal::Count { .. } = self.goal
         {
             return None;
         }
