@@ -72,6 +72,18 @@ fn solve(name: &str, problem: &qiyuan::content::Problem) -> bool {
         }
         return solved;
     }
+    if puzzle.count_ask().is_some() {
+        // The engine's own count is accepted; a different one is not.
+        let answer = puzzle.answer().remove(0);
+        assert!(
+            !matches!(puzzle.attempt(&[], &[], "999"), Verdict::Correct { .. }),
+            "{name}: any count accepted"
+        );
+        return matches!(
+            puzzle.attempt(&[], &[], &answer),
+            Verdict::Correct { solved: true, .. }
+        );
+    }
     let main = puzzle.lines().main_line();
     let mut moves: Vec<String> = Vec::new();
     for turn in 0..12 {
