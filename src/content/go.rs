@@ -812,12 +812,14 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
             GoGoal::Lines
         }
     };
-    if goal_name != "capture" && !spec.target.is_empty() {
-        errors.push(ctx.err(
-            spec.target[0].span(),
-            "`target` is only used with goal = \"capture\"",
-        ));
-    }
+    shared::only_with(
+        ctx,
+        "target",
+        spec.target.first(),
+        goal_name,
+        "capture",
+        &mut errors,
+    );
     if let (true, Some(ask)) = (!matches!(goal_name, "select" | "count"), &spec.ask) {
         errors.push(ctx.err(
             ask.span(),

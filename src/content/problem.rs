@@ -427,6 +427,41 @@ pub(crate) mod shared {
         }
     }
 
+    /// `goal = "best"` needs written lines.
+    pub fn needs_lines(
+        ctx: &Ctx,
+        goal: &Spanned<String>,
+        solutions: &[Spanned<String>],
+        errors: &mut Vec<Diagnostic>,
+    ) {
+        if solutions.is_empty() {
+            errors.push(ctx.err(
+                goal.span(),
+                format!(
+                    "goal `{}` needs `solutions`: the correct lines",
+                    goal.get_ref()
+                ),
+            ));
+        }
+    }
+
+    /// A key given with a goal that does not use it (`key` is only used with `goal = "used"`).
+    pub fn only_with<T>(
+        ctx: &Ctx,
+        key: &str,
+        value: Option<&Spanned<T>>,
+        goal: &str,
+        used: &str,
+        errors: &mut Vec<Diagnostic>,
+    ) {
+        if let (true, Some(v)) = (goal != used, value) {
+            errors.push(ctx.err(
+                v.span(),
+                format!("`{key}` is only used with goal = \"{used}\""),
+            ));
+        }
+    }
+
     /// Moves that do not fit the problem.
     pub fn off_the_lines() -> Verdict {
         Verdict::Invalid {

@@ -431,12 +431,7 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
             }
         },
         "best" => {
-            if spec.solutions.is_empty() {
-                errors.push(ctx.err(
-                    spec.goal.span(),
-                    "goal `best` needs `solutions`: the correct lines",
-                ));
-            }
+            shared::needs_lines(ctx, &spec.goal, &spec.solutions, &mut errors);
             ShogiGoal::Lines
         }
         "select" => shared::select(
@@ -463,14 +458,22 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
             ShogiGoal::Lines
         }
     };
-    if goal_name != "tsume" {
-        if let Some(n) = &spec.mate_in {
-            errors.push(ctx.err(n.span(), "`mate_in` is only used with goal = \"tsume\""));
-        }
-    }
-    if let (true, Some(a)) = (goal_name != "select", &spec.ask) {
-        errors.push(ctx.err(a.span(), "`ask` is only used with goal = \"select\""));
-    }
+    shared::only_with(
+        ctx,
+        "mate_in",
+        spec.mate_in.as_ref(),
+        goal_name,
+        "tsume",
+        &mut errors,
+    );
+    shared::only_with(
+        ctx,
+        "ask",
+        spec.ask.as_ref(),
+        goal_name,
+        "select",
+        &mut errors,
+    );
     let difficulty = shared::difficulty(ctx, &spec.difficulty, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
