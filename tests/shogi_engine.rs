@@ -356,7 +356,7 @@ fn every_refusal_has_a_reason() {
                         "{pos:?}: no reason found for {text}"
                     );
                     if let Illegal::LeavesKingInCheck { attacker: (_, sq) } = e {
-                        let (c, _) = pos.piece(sq).expect("the attacker stands there");
+                        let (c, _) = pos.piece_at(sq).expect("the attacker stands there");
                         assert_ne!(c, pos.turn(), "{pos:?}: {text}");
                     }
                     refused += 1;

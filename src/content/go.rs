@@ -340,8 +340,8 @@ pub(crate) fn diagram(
     let mut line: Vec<Move> = numbered.iter().map(|&p| Move::Play(p)).collect();
     let mut line_open = true;
     for (i, p) in numbered.iter().enumerate() {
-        let color = pos.to_play();
-        pos = pos.play(Move::Play(*p)).map_err(|e| {
+        let color = pos.turn();
+        pos = pos.play_move(Move::Play(*p)).map_err(|e| {
             ctx.err(
                 spec.sensei.as_ref().map_or(0..0, |s| s.span()),
                 format!(
@@ -349,7 +349,7 @@ pub(crate) fn diagram(
                     i + 1,
                     color.as_str(),
                     p.name(size),
-                    e.explain(Lang::En, size)
+                    e.explain(Lang::En)
                 ),
             )
         })?;
@@ -399,7 +399,7 @@ pub(crate) fn diagram(
                     }
                 }
             }
-            pos = Position::new(board, pos.to_play());
+            pos = Position::new(board, pos.turn());
         }
         let mut last = None;
         if let Some(play) = &step.play {
@@ -410,15 +410,15 @@ pub(crate) fn diagram(
             for mv in moves {
                 let parsed = Move::parse(mv, size)
                     .map_err(|e| ctx.err(play.span(), format!("step {n}: {e}")))?;
-                let color = pos.to_play();
-                pos = pos.play(parsed).map_err(|e| {
+                let color = pos.turn();
+                pos = pos.play_move(parsed).map_err(|e| {
                     ctx.err(
                         play.span(),
                         format!(
                             "step {n}: {} {} is illegal: {}",
                             color.as_str(),
                             parsed.name(size),
-                            e.explain(Lang::En, size)
+                            e.explain(Lang::En)
                         ),
                     )
                 })?;
@@ -912,13 +912,13 @@ pub(crate) fn problem_id(spec: &ProblemSpec) -> &Spanned<String> {
 fn play_go(pos: &Position, text: &str) -> Result<(Position, String), String> {
     let size = pos.size();
     let mv = Move::parse(text, size).map_err(|e| e.to_string())?;
-    let color = pos.to_play();
-    let next = pos.play(mv).map_err(|e| {
+    let color = pos.turn();
+    let next = pos.play_move(mv).map_err(|e| {
         format!(
             "{} {} is illegal: {}",
             color.as_str(),
             mv.name(size),
-            e.explain(Lang::En, size)
+            e.explain(Lang::En)
         )
     })?;
     Ok((next, mv.name(size)))
@@ -929,7 +929,7 @@ impl GoPuzzle {
     pub fn replay(&self, moves: &[String]) -> Option<Position> {
         let size = self.start.size();
         moves.iter().try_fold(self.start.clone(), |pos, m| {
-            pos.play(Move::parse(m, size).ok()?).ok()
+            pos.play_move(Move::parse(m, size).ok()?).ok()
         })
     }
 
@@ -1008,7 +1008,7 @@ impl GoPuzzle {
         {
             return None;
         }
-        Some(match self.start.to_play() {
+        Some(match self.start.turn() {
             Color::Black => Text {
                 zh: "黑先".into(),
                 en: "Black to play".into(),
@@ -1114,13 +1114,13 @@ impl GoPuzzle {
             return shared::off_the_lines();
         };
         let parsed = Move::parse(&mv, size).expect("canonical move parses");
-        let after = match pos.play(parsed) {
+        let after = match pos.play_move(parsed) {
             Ok(after) => after,
             Err(e) => {
                 return Verdict::Illegal {
                     reason: Text {
-                        zh: e.explain(Lang::Zh, size),
-                        en: e.explain(Lang::En, size),
+                        zh: e.explain(Lang::Zh),
+                        en: e.explain(Lang::En),
                     },
                 }
             }

@@ -75,7 +75,7 @@ fn read_marks(
                 format!("`{}` is not a square: write it like 5e", name.get_ref()),
             )
         })?;
-        if pos.piece(from).is_none() {
+        if pos.piece_at(from).is_none() {
             return Err(ctx.err(
                 name.span(),
                 format!("moves_of: there is no piece on {}", name.get_ref()),
@@ -743,7 +743,7 @@ impl ShogiPuzzle {
                     let Some(target_sq) = Square::parse(&name) else {
                         return href(Action::Select(None));
                     };
-                    let own = pos.piece(target_sq).is_some_and(|(c, _)| c == turn);
+                    let own = pos.piece_at(target_sq).is_some_and(|(c, _)| c == turn);
                     if let Some(kind) = selected_drop {
                         return href(Action::Play(format!("{}*{name}", kind.sfen_letter())));
                     }
@@ -752,7 +752,7 @@ impl ShogiPuzzle {
                         _ if own => href(Action::Select(Some(name))),
                         // Nothing picked up: a piece can be picked up; an empty square does
                         // nothing.
-                        None if pos.piece(target_sq).is_some() => href(Action::Select(Some(name))),
+                        None if pos.piece_at(target_sq).is_some() => href(Action::Select(Some(name))),
                         None => href(Action::Select(None)),
                         Some(from) => {
                             let options: Vec<Played> = pos

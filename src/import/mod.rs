@@ -263,14 +263,14 @@ pub(crate) fn play_all(start: &Position, moves: &[Move]) -> Result<Vec<String>, 
     let mut pos = start.clone();
     let mut names = Vec::new();
     for (i, &mv) in moves.iter().enumerate() {
-        let colour = pos.to_play();
-        pos = pos.play(mv).map_err(|e| {
+        let colour = pos.turn();
+        pos = pos.play_move(mv).map_err(|e| {
             format!(
                 "move {} ({} {}) is illegal: {}",
                 i + 1,
                 colour.as_str(),
                 mv.name(size),
-                e.explain(Lang::En, size)
+                e.explain(Lang::En)
             )
         })?;
         names.push(mv.name(size));
@@ -385,7 +385,7 @@ fn write_problem(out: &mut String, p: &ImportedProblem) {
         None => board.to_text(),
     };
     let _ = write!(out, "board = \"\"\"\n{text}\"\"\"\n");
-    let _ = writeln!(out, "to_play = {}", toml_string(p.start.to_play().as_str()));
+    let _ = writeln!(out, "to_play = {}", toml_string(p.start.turn().as_str()));
     let _ = writeln!(out, "goal = {}", toml_string(p.goal.as_str()));
     let lines: Vec<String> = p
         .solutions

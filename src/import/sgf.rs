@@ -548,7 +548,7 @@ pub fn to_sgf(start: &Position, comment: Option<&str>, lines: &[SgfLine]) -> Str
             out.push_str(&stones.concat());
         }
     }
-    out.push_str(match start.to_play() {
+    out.push_str(match start.turn() {
         Color::Black => "PL[B]",
         Color::White => "PL[W]",
     });
@@ -558,7 +558,7 @@ pub fn to_sgf(start: &Position, comment: Option<&str>, lines: &[SgfLine]) -> Str
     let mut root = Node::default();
     for line in lines {
         let mut at = &mut root;
-        let mut side = start.to_play();
+        let mut side = start.turn();
         for &mv in &line.moves {
             let i = match at.children.iter().position(|n| n.mv == Some((side, mv))) {
                 Some(i) => i,
@@ -725,7 +725,7 @@ mod tests {
         // And the importer reads it back.
         let got = import(&text, "t.sgf", "t");
         let p = &got.problems[0];
-        assert_eq!(p.start.to_play(), Color::White);
+        assert_eq!(p.start.turn(), Color::White);
         assert_eq!(p.solutions, [vec!["C3", "B3"]]);
         assert!(
             p.notes.iter().any(|n| n.contains("C3 pass D3")),
