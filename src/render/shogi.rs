@@ -119,7 +119,8 @@ const CJK: &str = "font-family=\"'Noto Serif CJK SC','Noto Sans CJK SC','Hiragin
 const FONT: &str = "font-family=\"Helvetica Neue,Arial,Noto Sans,sans-serif\"";
 
 /// Pieces in hand, in the order of [`ShogiDiagram::hands`].
-const HAND_ORDER: [char; 7] = ['R', 'B', 'G', 'S', 'N', 'L', 'P'];
+/// The order pieces in hand are drawn in (and counted in [`ShogiDiagram::hands`]).
+pub const HAND_ORDER: [char; 7] = ['R', 'B', 'G', 'S', 'N', 'L', 'P'];
 
 const F_SELECTED: u8 = 1;
 const F_DOT: u8 = 2;

@@ -276,7 +276,6 @@ struct DiagramView<'a> {
     next_href: Option<String>,
     fragment_base: String,
     sgf_href: Option<String>,
-    sgf_label: &'static str,
 }
 
 /// Steps of every diagram of a lesson, from `?s=0,2,1`.
@@ -345,10 +344,6 @@ fn render_diagram(
             .go_line
             .as_ref()
             .map(|_| format!("{base}/diagram/{index}/sgf")),
-        sgf_label: match req.lang {
-            Lang::Zh => "下载 SGF",
-            Lang::En => "Download SGF",
-        },
     }
     .render()
     .unwrap_or_default()
