@@ -23,7 +23,7 @@ const QUERY: &AsciiSet = &NON_ALPHANUMERIC
 
 /// Escapes text for HTML.
 pub(crate) fn escape(s: &str) -> String {
-    crate::render::go::escape(s)
+    crate::render::escape(s)
 }
 
 pub(crate) fn enc(s: &str) -> String {
