@@ -9,6 +9,7 @@ mod pages;
 mod state;
 mod static_files;
 mod trainer;
+pub mod urls;
 
 pub use state::{AppState, Snapshot};
 
