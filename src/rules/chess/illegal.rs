@@ -727,6 +727,12 @@ fn resolve_san(pos: &Chess, legal: &MoveList, san: San, text: &str) -> Result<Mo
         } => (role, file, rank, to, promotion),
         _ => return Err(Illegal::NotAMove(text.to_string())),
     };
+    // A pawn move without a from-file (`f3`) is a push: a pawn capture always names the
+    // file it leaves (`exf3`), so the bare destination never stands for one.
+    let file = match (role, file) {
+        (Role::Pawn, None) => Some(to.file()),
+        _ => file,
+    };
     let from_ok = |from: Square| {
         file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank())
     };
@@ -749,10 +755,7 @@ fn resolve_san(pos: &Chess, legal: &MoveList, san: San, text: &str) -> Result<Mo
     }
     // Which of our pieces could the learner have meant?
     let us = pos.turn();
-    let mut candidates = pos.board().by_piece(role.of(us));
-    if role == Role::Pawn && file.is_none() {
-        candidates &= Bitboard::from_file(to.file());
-    }
+    let candidates = pos.board().by_piece(role.of(us));
     if role == Role::King {
         // `Kg1` from e1 is an attempt to castle.
         if let Some(king) = pos.board().king_of(us) {

@@ -1028,3 +1028,43 @@ fn black_castles_and_is_refused_too() {
         .play("O-O-O")
         .is_ok());
 }
+
+// ---- moves python-chess reads differently (issue 9) ----
+
+#[test]
+fn bare_pawn_destination_is_a_push_never_a_capture() {
+    //  . . . r . r k .     8
+    //  . p b . q p . p     7
+    //  . . p . . . p .     6
+    //  p . . . . . . .     5
+    //  P . . N p P . R     4   f2-f4 was just played: e4xf3 en passant is legal
+    //  . P . . . . . P     3
+    //  . B P . . . P .     2
+    //  . . . Q . B K .     1
+    let fen = "3r1rk1/1pb1qp1p/2p3p1/p7/P2NpP1R/1P5P/1BP3P1/3Q1BK1 b - f3 0 1";
+    assert_eq!(pos(fen).play("exf3").unwrap().1.uci, "e4f3");
+    assert_eq!(pos(fen).play("ef3").unwrap().1.uci, "e4f3");
+    // `f3` names the pawn of the f-file, which is on f7 and cannot get there.
+    assert_eq!(
+        refused(fen, "f3"),
+        Illegal::CannotMoveThatWay {
+            role: Role::Pawn,
+            from: sq("f7"),
+            to: sq("f3")
+        }
+    );
+    // An ordinary capture is not read from a bare destination either: after 1.e4 d5,
+    // `d5` is no move of White's (python-chess refuses it too), `exd5` is.
+    let p = line(&["e4", "d5"]);
+    assert_eq!(p.play("exd5").unwrap().1.uci, "e4d5");
+    assert_eq!(
+        p.play("d5").unwrap_err(),
+        Illegal::CannotMoveThatWay {
+            role: Role::Pawn,
+            from: sq("d2"),
+            to: sq("d5")
+        }
+    );
+    // Pushes are still found from the destination alone.
+    assert_eq!(p.play("d4").unwrap().1.uci, "d2d4");
+}
