@@ -757,11 +757,16 @@ fn resolve_san(pos: &Chess, legal: &MoveList, san: San, text: &str) -> Result<Mo
     let us = pos.turn();
     let candidates = pos.board().by_piece(role.of(us));
     if role == Role::King {
-        // `Kg1` from e1 is an attempt to castle.
-        if let Some(king) = pos.board().king_of(us) {
+        // `Kg1` from e1 is an attempt to castle. When castling is legal, the king's
+        // destination written as a king move (`Kg1`, `Kc8`) means it: no king move can.
+        if let Some(king) = pos.board().king_of(us).filter(|&k| from_ok(k)) {
             if let Some(side) = castling_attempt(pos, king, to) {
                 if let Some(why) = castling_refused(pos, side) {
                     return Err(Illegal::Castling(why));
+                }
+                let castle = legal.iter().find(|m| m.castling_side() == Some(side));
+                if let (true, Some(m)) = (to == side.king_to(us) && promotion.is_none(), castle) {
+                    return Ok(*m);
                 }
             }
         }

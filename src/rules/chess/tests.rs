@@ -1068,3 +1068,40 @@ fn bare_pawn_destination_is_a_push_never_a_capture() {
     // Pushes are still found from the destination alone.
     assert_eq!(p.play("d4").unwrap().1.uci, "d2d4");
 }
+
+#[test]
+fn king_written_to_its_castling_square_castles() {
+    // Decided: `Kg8` / `Kc8` (and White's `Kg1` / `Kc1`) with the king on its home square
+    // is read as castling when castling is legal, because no king move can be meant;
+    // python-chess refuses these. `Kh8` (king onto its rook) is not SAN for castling.
+    //  r . . . k . . r     8
+    //  p p p . . p p p     7
+    //  . . n . b q . .     6
+    //  . . b p . . N .     5
+    //  . . B p . . . .     4
+    //  . . . . . . . .     3
+    //  P P P . . P P P     2
+    //  R N B Q R . K .     1
+    let fen = "r3k2r/ppp2ppp/2n1bq2/2bp2N1/2Bp4/8/PPP2PPP/RNBQR1K1 b kq - 3 9";
+    let (after, played) = pos(fen).play("Kg8").unwrap();
+    assert_eq!((played.san.as_str(), played.uci.as_str()), ("O-O", "e8g8"));
+    assert_eq!(after.piece_at(sq("f8")), Some((Color::Black, Role::Rook)));
+    assert_eq!(pos(fen).play("Kc8").unwrap().1.san, "O-O-O");
+    assert!(matches!(
+        refused(fen, "Kh8"),
+        Illegal::CannotMoveThatWay {
+            role: Role::King,
+            ..
+        } | Illegal::OwnPieceOnTarget { .. }
+    ));
+    let white = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_eq!(white.play("Kg1").unwrap().1.uci, "e1g1");
+    assert_eq!(white.play("Kc1").unwrap().1.uci, "e1c1");
+    // When castling is not allowed, the reason is still the castling rule.
+    assert_eq!(
+        refused("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "Kg1"),
+        Illegal::Castling(CastlingRefused::RookMoved {
+            side: CastlingSide::KingSide
+        })
+    );
+}
