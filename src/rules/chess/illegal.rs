@@ -148,6 +148,19 @@ pub enum Illegal {
         /// A piece giving check and its square.
         attacker: (Role, Square),
     },
+    /// An en-passant capture that uncovers the mover's king: the pawn it would take was
+    /// shielding the king (on its own, or together with the capturing pawn when both stand
+    /// on the king's rank between it and a rook or queen).
+    EnPassantUncoversKing {
+        /// The square the capturing pawn would move to.
+        to: Square,
+        /// The square of the pawn it would take.
+        captured: Square,
+        /// The capturing pawn's square, when it stood in the line of fire too.
+        own_pawn: Option<Square>,
+        /// The piece that would give check and its square.
+        attacker: (Role, Square),
+    },
     /// Castling is not allowed now, and why.
     Castling(CastlingRefused),
     /// An en-passant capture that is no longer (or never was) available: it is allowed only
@@ -453,6 +466,64 @@ impl Illegal {
                 "Your king is in check from {}, and this move does not get it out of check. In check you must move the king, capture the checking piece, or block the check.",
                 piece_on(*attacker, lang)
             ),
+            (
+                Illegal::EnPassantUncoversKing {
+                    to,
+                    captured,
+                    own_pawn: None,
+                    attacker,
+                },
+                Lang::Zh,
+            ) => format!(
+                "不能在 {} 吃过路兵：要吃掉的 {} 上的兵正挡在你的王和{}之间，吃掉它，你的王就会被将军。",
+                sq(to),
+                sq(captured),
+                piece_on(*attacker, lang)
+            ),
+            (
+                Illegal::EnPassantUncoversKing {
+                    to,
+                    captured,
+                    own_pawn: None,
+                    attacker,
+                },
+                Lang::En,
+            ) => format!(
+                "You cannot capture en passant on {}: the pawn it would take, on {}, stands between your king and {}, and with it gone your king would be in check.",
+                sq(to),
+                sq(captured),
+                piece_on(*attacker, lang)
+            ),
+            (
+                Illegal::EnPassantUncoversKing {
+                    to,
+                    captured,
+                    own_pawn: Some(from),
+                    attacker,
+                },
+                Lang::Zh,
+            ) => format!(
+                "不能在 {} 吃过路兵：{} 上的兵和你 {} 上的兵一起挡在你的王和{}之间；吃过路兵会让这两个兵同时离开这条横线，你的王就会被将军。",
+                sq(to),
+                sq(captured),
+                sq(from),
+                piece_on(*attacker, lang)
+            ),
+            (
+                Illegal::EnPassantUncoversKing {
+                    to,
+                    captured,
+                    own_pawn: Some(from),
+                    attacker,
+                },
+                Lang::En,
+            ) => format!(
+                "You cannot capture en passant on {}: the pawn on {} and your pawn on {} together stand between your king and {}; the capture takes both off that rank, and your king would be in check.",
+                sq(to),
+                sq(captured),
+                sq(from),
+                piece_on(*attacker, lang)
+            ),
             (Illegal::Castling(why), Lang::Zh) => format!("不能王车易位：{}", why.explain(lang)),
             (Illegal::Castling(why), Lang::En) => format!("You cannot castle: {}", why.explain(lang)),
             (Illegal::EnPassantGone { to }, Lang::Zh) => format!(
@@ -559,6 +630,22 @@ impl fmt::Display for Illegal {
             }
             Illegal::InCheck { attacker } => {
                 write!(f, "does not get out of check from the {}", piece(attacker))
+            }
+            Illegal::EnPassantUncoversKing {
+                to,
+                captured,
+                own_pawn,
+                attacker,
+            } => {
+                write!(
+                    f,
+                    "en passant on {to} would uncover the king to the {}: ",
+                    piece(attacker)
+                )?;
+                match own_pawn {
+                    None => write!(f, "the captured pawn on {captured} shields it"),
+                    Some(from) => write!(f, "the pawns on {from} and {captured} shield it"),
+                }
             }
             Illegal::Castling(why) => write!(f, "cannot castle: {why}"),
             Illegal::EnPassantGone { to } => write!(
@@ -806,6 +893,7 @@ fn depth(e: &Illegal) -> usize {
         Illegal::OwnPieceOnTarget { .. } => 5,
         Illegal::KingIntoCheck { .. }
         | Illegal::LeavesKingInCheck { .. }
+        | Illegal::EnPassantUncoversKing { .. }
         | Illegal::InCheck { .. } => 6,
     }
 }
@@ -1033,6 +1121,28 @@ fn king_safety(
     }
     if let Some(c) = (pos.checkers() & attackers).first() {
         return Some(Illegal::InCheck { attacker: named(c) });
+    }
+    if let Some(captured) = en_passant {
+        // Pinned is the capturing pawn only if leaving its square alone opens the line.
+        let mut pawn_gone = pos.board().clone();
+        pawn_gone.discard_piece_at(from);
+        pawn_gone.set_piece_at(to, piece);
+        if pawn_gone
+            .attacks_to(king, !us, pawn_gone.occupied())
+            .is_empty()
+        {
+            let mut captured_gone = pos.board().clone();
+            captured_gone.discard_piece_at(captured);
+            let alone = !captured_gone
+                .attacks_to(king, !us, captured_gone.occupied())
+                .is_empty();
+            return Some(Illegal::EnPassantUncoversKing {
+                to,
+                captured,
+                own_pawn: (!alone).then_some(from),
+                attacker: named(first),
+            });
+        }
     }
     Some(Illegal::LeavesKingInCheck {
         attacker: named(first),

@@ -326,7 +326,10 @@ fn explains_en_passant_that_would_expose_the_king() {
     let e = refused("8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1", "exd3");
     assert_eq!(
         e,
-        Illegal::LeavesKingInCheck {
+        Illegal::EnPassantUncoversKing {
+            to: sq("d3"),
+            captured: sq("d4"),
+            own_pawn: Some(sq("e4")),
             attacker: (Role::Queen, sq("h4"))
         }
     );
@@ -852,6 +855,18 @@ fn every_illegal() -> Vec<Illegal> {
             by,
         }),
         Illegal::EnPassantGone { to: sq("d6") },
+        Illegal::EnPassantUncoversKing {
+            to: sq("d6"),
+            captured: sq("d5"),
+            own_pawn: None,
+            attacker: by,
+        },
+        Illegal::EnPassantUncoversKing {
+            to: sq("d6"),
+            captured: sq("d5"),
+            own_pawn: Some(e5),
+            attacker: (Role::Rook, sq("h5")),
+        },
         Illegal::PromotionRequired { to: sq("e8") },
         Illegal::BadPromotion {
             from: e7,
@@ -1103,5 +1118,79 @@ fn king_written_to_its_castling_square_castles() {
         Illegal::Castling(CastlingRefused::RookMoved {
             side: CastlingSide::KingSide
         })
+    );
+}
+
+#[test]
+fn en_passant_that_takes_away_the_shield_says_so() {
+    //  b . . . k . . .     8   the bishop on a8 looks down the long diagonal
+    //  …
+    //  . . . p P . . .     5   d7-d5 was just played: the pawn on d5 shields the king
+    //  . . . . . . . .     4
+    //  . . . . . K . .     3
+    let fen = "b3k3/8/8/3pP3/8/5K2/8/8 w - d6 0 2";
+    let e = refused(fen, "e5d6");
+    assert_eq!(
+        e,
+        Illegal::EnPassantUncoversKing {
+            to: sq("d6"),
+            captured: sq("d5"),
+            own_pawn: None,
+            attacker: (Role::Bishop, sq("a8"))
+        }
+    );
+    assert!(
+        e.explain(Lang::En)
+            .contains("the pawn it would take, on d5"),
+        "{}",
+        e.explain(Lang::En)
+    );
+    assert!(
+        e.explain(Lang::Zh).contains("d5 上的兵"),
+        "{}",
+        e.explain(Lang::Zh)
+    );
+    assert!(!e.explain(Lang::En).contains("pinned"));
+    // Both pawns on the king's rank: together they shield it from the rook on h5.
+    //  . . . . . . . .
+    //  . . p . . . . .     7   c7-c5 comes next
+    //  . . . p . . . .     6
+    //  K P . . . . . r     5
+    //  . R . . . p . k     4
+    let after = pos("8/2p5/3p4/KP5r/1R3p1k/4P3/6P1/8 b - - 0 1")
+        .play("c5")
+        .unwrap()
+        .0;
+    let e = after.play("b5c6").unwrap_err();
+    assert_eq!(
+        e,
+        Illegal::EnPassantUncoversKing {
+            to: sq("c6"),
+            captured: sq("c5"),
+            own_pawn: Some(sq("b5")),
+            attacker: (Role::Rook, sq("h5"))
+        }
+    );
+    assert!(
+        e.explain(Lang::En).contains("your pawn on b5"),
+        "{}",
+        e.explain(Lang::En)
+    );
+    assert!(
+        e.explain(Lang::Zh).contains("b5"),
+        "{}",
+        e.explain(Lang::Zh)
+    );
+    // A capturing pawn that is pinned itself is still just pinned.
+    //  . . . . r . . k     8   the rook on e8 pins the pawn on e5
+    //  …
+    //  . . . p P . . .     5
+    //  …
+    //  . . . . K . . .     1
+    assert_eq!(
+        refused("4r2k/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6"),
+        Illegal::LeavesKingInCheck {
+            attacker: (Role::Rook, sq("e8"))
+        }
     );
 }
