@@ -103,6 +103,24 @@ fn perft_suite() {
     );
 }
 
+/// The block of `tricky.perft` with an impossible castling right, as its counts read it.
+const ASYMMETRICAL: &str = "r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq -";
+
+/// The position of a `tricky.perft` block as the suite counts it. The suite reads the `KQq`
+/// of `asymmetrical-and-king-on-h` as X-FEN Chess960 (`q`: the rook on a8 of the king on
+/// h8); we read a `KQkq` field as standard chess and drop the impossible `q` (issue 9), so
+/// its counts are checked on the Shredder-FEN spelling of that Chess960 reading, `HAa`.
+fn tricky_epd(id: &str, epd: &str) -> String {
+    if id == "asymmetrical-and-king-on-h" {
+        assert_eq!(epd, ASYMMETRICAL);
+        let chess960 = epd.replace(" KQq ", " HAa ");
+        assert!(Position::from_fen(&chess960).unwrap().is_chess960());
+        chess960
+    } else {
+        epd.to_string()
+    }
+}
+
 /// `tricky.perft`: `id` / `epd` / `perft N count` blocks, Chess960 and composed positions
 /// among them.
 #[test]
@@ -136,8 +154,14 @@ fn perft_tricky() {
     assert_eq!(blocks.len(), 19);
     let mut nodes = 0;
     for b in &blocks {
-        nodes += check_perft(&b.id, &b.epd, &b.counts);
+        nodes += check_perft(&b.id, &tricky_epd(b.id.as_str(), &b.epd), &b.counts);
     }
+    // The standard reading of that block: `q` dropped, counted by python-chess 1.11.2
+    // (`chess.Board(fen)`, perft 1 to 4).
+    let standard = Position::from_fen(ASYMMETRICAL).unwrap();
+    assert!(!standard.is_chess960());
+    let counts: Vec<u64> = (1..=4).map(|d| standard.perft(d)).collect();
+    assert_eq!(counts, [14, 206, 3660, 64409]);
     eprintln!(
         "tricky.perft: {} positions, {nodes} nodes in {:?}",
         blocks.len(),

@@ -758,7 +758,10 @@ fn explains_bad_fens() {
         Position::from_fen("4k3/8/8/8/8/8/8/P3K3 w - - 0 1"),
         Err(BadFen::PawnOnBackRank { square: sq("a1") })
     );
-    let e = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w K - 0 1").unwrap_err();
+    // A standard castling letter that fits no rook is dropped (see
+    // `impossible_castling_letter_is_dropped_in_standard_chess`); read as Chess960 (the king
+    // on d1, `Q` the rook on b1), the `K` that fits nothing is an error.
+    let e = Position::from_fen("4k3/8/8/8/8/8/8/1R1K4 w KQ - 0 1").unwrap_err();
     assert_eq!(
         e,
         BadFen::CastlingRights {
@@ -1193,4 +1196,33 @@ fn en_passant_that_takes_away_the_shield_says_so() {
             attacker: (Role::Rook, sq("e8"))
         }
     );
+}
+
+#[test]
+fn impossible_castling_letter_is_dropped_in_standard_chess() {
+    //  r . . r . . . k     8   `q`: the black king on h8 cannot castle
+    //  p . . . . . . .
+    //  . . . p . . . .
+    //  …
+    //  P . . . . . . P     3
+    //  . . . . . . . .
+    //  R . . . K . . R     1
+    let p = pos("r2r3k/p7/3p4/8/8/P6P/8/R3K2R w KQq");
+    assert!(!p.is_chess960());
+    assert_eq!(p.fen(), "r2r3k/p7/3p4/8/8/P6P/8/R3K2R w KQ - 0 1");
+    let mut castles: Vec<String> = p
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.san.starts_with("O-O"))
+        .map(|m| m.uci)
+        .collect();
+    castles.sort();
+    assert_eq!(castles, ["e1c1", "e1g1"]);
+    // A castling letter with no rook at all is dropped too.
+    assert_eq!(
+        pos("4k3/8/8/8/8/8/8/4K3 w K - 0 1").fen(),
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    );
+    // A field only Chess960 can read stays Chess960 (X-FEN: `Q` is the rook on c1).
+    assert!(pos("8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q -").is_chess960());
 }
