@@ -4,6 +4,11 @@
 //! the tests fail when it is missing. In debug builds (plain `cargo test`) the perft suites
 //! skip depths of more than `DEBUG_NODES` nodes; `cargo test --release --test chess_engine`
 //! goes up to `RELEASE_NODES`. All 1,000 mates are proved in both (debug is fast enough).
+//!
+//! Perft counts are also walked to depth 3 through our own layer (`legal_moves` at every
+//! node, `play` by SAN and by UCI for every inner move), not only shakmaty's `perft`: every
+//! position of both suites in a release build, those with the smallest counts (127 of 146,
+//! about 240,000 leaves) in a debug build.
 
 use qiyuan::rules::chess::{Outcome, Position};
 use std::path::PathBuf;
@@ -309,4 +314,101 @@ fn lichess_mates_have_their_length() {
         start.elapsed()
     );
     assert!(checked[2] > 100 && checked[3] > 50, "{checked:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Perft through our layer
+// ---------------------------------------------------------------------------------------
+
+/// Leaves `depth` plies deep, counted through our own layer: `legal_moves` at every node,
+/// and every move of an inner node played with `play`, by its SAN and by its UCI, both of
+/// which must give the move `legal_moves` described.
+fn perft_by_play(pos: &Position, depth: u32) -> u64 {
+    let moves = pos.legal_moves();
+    if depth <= 1 {
+        return if depth == 1 { moves.len() as u64 } else { 1 };
+    }
+    let mut n = 0;
+    for m in &moves {
+        let (next, by_san) = pos
+            .play(&m.san)
+            .unwrap_or_else(|e| panic!("{pos:?}: legal move {} refused: {e}", m.san));
+        assert_eq!(&by_san, m, "{pos:?}: {}", m.san);
+        let (by_uci_pos, by_uci) = pos
+            .play(&m.uci)
+            .unwrap_or_else(|e| panic!("{pos:?}: legal move {} refused: {e}", m.uci));
+        assert_eq!(&by_uci, m, "{pos:?}: {}", m.uci);
+        assert_eq!(by_uci_pos, next, "{pos:?}: {}", m.uci);
+        n += perft_by_play(&next, depth - 1);
+    }
+    n
+}
+
+/// Leaves of depth 3 walked through our layer in a debug build: the positions with the
+/// smallest depth-3 counts, up to this many leaves in all (most positions: only the few
+/// largest are left out); a release build walks all 146.
+const DEBUG_LAYER_NODES: u64 = 250_000;
+
+/// `(name, fen, depth-3 count)` of both chess perft suites, in file order.
+fn depth_three_counts() -> Vec<(String, String, u64)> {
+    let mut rows = Vec::new();
+    for (n, line) in read("chess/perft/perftsuite.epd").lines().enumerate() {
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or("").trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        let d3 = parts
+            .find_map(|p| p.trim().strip_prefix("D3 "))
+            .expect("a D3 count");
+        rows.push((
+            format!("perftsuite.epd:{}", n + 1),
+            fen.to_string(),
+            d3.trim().parse().unwrap(),
+        ));
+    }
+    let (mut id, mut epd) = (String::new(), String::new());
+    for line in read("chess/perft/tricky.perft").lines() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("id ") {
+            id = rest.to_string();
+        } else if let Some(rest) = line.strip_prefix("epd ") {
+            epd = tricky_epd(&id, rest);
+        } else if let Some(count) = line.strip_prefix("perft 3 ") {
+            rows.push((id.clone(), epd.clone(), count.trim().parse().unwrap()));
+        }
+    }
+    rows
+}
+
+#[test]
+fn perft_three_through_legal_moves_and_play() {
+    let mut rows = depth_three_counts();
+    assert_eq!(rows.len(), 127 + 19);
+    rows.sort_by_key(|&(_, _, count)| count);
+    let start = Instant::now();
+    let (mut walked, mut nodes) = (0, 0);
+    for (name, fen, count) in &rows {
+        if cfg!(debug_assertions) && nodes + count > DEBUG_LAYER_NODES {
+            break;
+        }
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            perft_by_play(&pos, 3),
+            *count,
+            "{name}: perft 3 through play"
+        );
+        walked += 1;
+        nodes += count;
+    }
+    eprintln!(
+        "perft 3 through legal_moves and play: {walked} of {} positions, {nodes} leaves in {:?} ({} build)",
+        rows.len(),
+        start.elapsed(),
+        if cfg!(debug_assertions) { "debug" } else { "release" }
+    );
+    assert!(walked >= 20, "{walked}");
+    if !cfg!(debug_assertions) {
+        assert_eq!(walked, rows.len());
+    }
 }
