@@ -535,8 +535,10 @@ impl Position {
     /// Plays a move given in SAN (`Nf3`, `exd6`, `O-O`, `e8=Q`, `Qxf7#`) or UCI (`g1f3`,
     /// `e7e8q`, `e1g1` for castling).
     ///
-    /// SAN is read leniently: `0-0` for `O-O`, `e8Q` for `e8=Q`, and a missing or extra
-    /// capture mark `x` or check mark are all accepted, as are annotations like `!?`. UCI may
+    /// SAN is read leniently: `0-0` for `O-O`, `e8Q` for `e8=Q`, `Kg1` / `Kc8` (the king to
+    /// its castling square) for `O-O` / `O-O-O` when castling is legal, and a missing or
+    /// extra capture mark `x` or check mark are all accepted, as are annotations like `!?`.
+    /// A pawn move without a from-file (`f3`) is a push, never a capture. UCI may
     /// separate the squares with `-` (`e2-e4`); a Chess960-style king-takes-rook castling
     /// (`e1h1`) is accepted too. When the move is illegal, the error says why.
     pub fn play(&self, mv: &str) -> Result<(Position, Played), Illegal> {
