@@ -470,60 +470,42 @@ impl Illegal {
                 Illegal::EnPassantUncoversKing {
                     to,
                     captured,
-                    own_pawn: None,
+                    own_pawn,
                     attacker,
                 },
                 Lang::Zh,
-            ) => format!(
-                "不能在 {} 吃过路兵：要吃掉的 {} 上的兵正挡在你的王和{}之间，吃掉它，你的王就会被将军。",
-                sq(to),
-                sq(captured),
-                piece_on(*attacker, lang)
-            ),
+            ) => {
+                let (to, captured, by) = (sq(to), sq(captured), piece_on(*attacker, lang));
+                match own_pawn {
+                    None => format!(
+                        "不能在 {to} 吃过路兵：要吃掉的 {captured} 上的兵正挡在你的王和{by}之间，吃掉它，你的王就会被将军。"
+                    ),
+                    Some(from) => format!(
+                        "不能在 {to} 吃过路兵：{captured} 上的兵和你 {} 上的兵一起挡在你的王和{by}之间；吃过路兵会让这两个兵同时离开这条横线，你的王就会被将军。",
+                        sq(from)
+                    ),
+                }
+            }
             (
                 Illegal::EnPassantUncoversKing {
                     to,
                     captured,
-                    own_pawn: None,
+                    own_pawn,
                     attacker,
                 },
                 Lang::En,
-            ) => format!(
-                "You cannot capture en passant on {}: the pawn it would take, on {}, stands between your king and {}, and with it gone your king would be in check.",
-                sq(to),
-                sq(captured),
-                piece_on(*attacker, lang)
-            ),
-            (
-                Illegal::EnPassantUncoversKing {
-                    to,
-                    captured,
-                    own_pawn: Some(from),
-                    attacker,
-                },
-                Lang::Zh,
-            ) => format!(
-                "不能在 {} 吃过路兵：{} 上的兵和你 {} 上的兵一起挡在你的王和{}之间；吃过路兵会让这两个兵同时离开这条横线，你的王就会被将军。",
-                sq(to),
-                sq(captured),
-                sq(from),
-                piece_on(*attacker, lang)
-            ),
-            (
-                Illegal::EnPassantUncoversKing {
-                    to,
-                    captured,
-                    own_pawn: Some(from),
-                    attacker,
-                },
-                Lang::En,
-            ) => format!(
-                "You cannot capture en passant on {}: the pawn on {} and your pawn on {} together stand between your king and {}; the capture takes both off that rank, and your king would be in check.",
-                sq(to),
-                sq(captured),
-                sq(from),
-                piece_on(*attacker, lang)
-            ),
+            ) => {
+                let (to, captured, by) = (sq(to), sq(captured), piece_on(*attacker, lang));
+                match own_pawn {
+                    None => format!(
+                        "You cannot capture en passant on {to}: the pawn it would take, on {captured}, stands between your king and {by}, and with it gone your king would be in check."
+                    ),
+                    Some(from) => format!(
+                        "You cannot capture en passant on {to}: the pawn on {captured} and your pawn on {} together stand between your king and {by}; the capture takes both off that rank, and your king would be in check.",
+                        sq(from)
+                    ),
+                }
+            }
             (Illegal::Castling(why), Lang::Zh) => format!("不能王车易位：{}", why.explain(lang)),
             (Illegal::Castling(why), Lang::En) => format!("You cannot castle: {}", why.explain(lang)),
             (Illegal::EnPassantGone { to }, Lang::Zh) => format!(
