@@ -279,19 +279,24 @@ struct DiagramView<'a> {
     sgf_label: &'static str,
 }
 
-/// Steps of every diagram of a lesson, from `?s=0,2,1`.
+/// Steps of every diagram of a lesson, from `?s=`: `I:K` puts diagram `I` (from 0) at step
+/// `K` (`?s=2:1`, or several, `?s=0:3,2:1`); a plain list gives the steps in order
+/// (`?s=0,2,1`). Diagrams not named are at their start; steps past the end are the last.
 fn steps_from(req: &Req, diagrams: &[Diagram]) -> Vec<usize> {
-    let given: Vec<usize> = req
-        .param("s")
-        .unwrap_or("")
-        .split(',')
-        .map(|s| s.trim().parse().unwrap_or(0))
-        .collect();
-    diagrams
-        .iter()
-        .enumerate()
-        .map(|(i, d)| given.get(i).copied().unwrap_or(0).min(d.frames.len() - 1))
-        .collect()
+    let mut steps = vec![0; diagrams.len()];
+    let given = req.param("s").unwrap_or("").split(',');
+    for (position, entry) in given.take(diagrams.len()).enumerate() {
+        let (index, step) = match entry.split_once(':') {
+            Some((i, k)) => (i.trim().parse().ok(), k),
+            None => (Some(position), entry),
+        };
+        if let (Some(i), Ok(k)) = (index, step.trim().parse::<usize>()) {
+            if let (Some(slot), Some(d)) = (steps.get_mut(i), diagrams.get(i)) {
+                *slot = k.min(d.frames.len() - 1);
+            }
+        }
+    }
+    steps
 }
 
 fn render_diagram(
@@ -312,12 +317,9 @@ fn render_diagram(
         Some(id) => format!("d-{id}"),
         None => format!("d{}", index + 1),
     };
-    let href = |s: usize| {
-        let mut all = steps.to_vec();
-        all[index] = s;
-        let list: Vec<String> = all.iter().map(|n| n.to_string()).collect();
-        format!("{base}?s={}#{anchor}", list.join(","))
-    };
+    // A step link names only its own diagram, so a page's size grows with its diagrams
+    // alone (the others go back to their start when followed without the script).
+    let href = |s: usize| format!("{base}?s={index}:{s}#{anchor}");
     let say = if step == 0 {
         d.caption.as_deref()
     } else {
