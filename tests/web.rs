@@ -116,12 +116,8 @@ async fn lesson_pages_step_through_diagrams_without_script() {
     assert_eq!(status, StatusCode::OK);
     assert!(stepped.contains(&lesson.en.diagrams[d].frames[1].svg));
     // The same frame as a fragment, for the script.
-    let (status, fragment, _) = get(
-        &state,
-        &format!("{uri}/diagram/{d}?s={d}:1&lang=en"),
-        &[],
-    )
-    .await;
+    let (status, fragment, _) =
+        get(&state, &format!("{uri}/diagram/{d}?s={d}:1&lang=en"), &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(fragment.starts_with("<figure"));
     assert!(fragment.contains(&lesson.en.diagrams[d].frames[1].svg));

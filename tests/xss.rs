@@ -108,8 +108,14 @@ fn content() -> Vec<(String, String)> {
         );
         for lang in ["zh", "en"] {
             files.push((format!("lessons/go/{i:02}-x{i}.{lang}.md"), go.clone()));
-            files.push((format!("lessons/chess/{i:02}-x{i}.{lang}.md"), chess.clone()));
-            files.push((format!("lessons/shogi/{i:02}-x{i}.{lang}.md"), shogi.clone()));
+            files.push((
+                format!("lessons/chess/{i:02}-x{i}.{lang}.md"),
+                chess.clone(),
+            ));
+            files.push((
+                format!("lessons/shogi/{i:02}-x{i}.{lang}.md"),
+                shogi.clone(),
+            ));
         }
         let text = |s: &str| format!("{{ zh = {}, en = {} }}", q(s), q(s));
         let head = format!(
@@ -159,7 +165,11 @@ fn content() -> Vec<(String, String)> {
 fn library() -> Library {
     let (library, errors) = Library::load(&content());
     let errors: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-    assert!(errors.is_empty(), "the test content has errors:\n{}", errors.join("\n"));
+    assert!(
+        errors.is_empty(),
+        "the test content has errors:\n{}",
+        errors.join("\n")
+    );
     library
 }
 
@@ -228,13 +238,20 @@ fn tags(html: &str) -> Vec<Tag> {
             continue; // `</…`, `<!doctype`, or a `<` that starts no tag
         }
         let start = i;
-        while i < bytes.len() && !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>') {
+        while i < bytes.len()
+            && !matches!(
+                bytes[i],
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'
+            )
+        {
             i += 1;
         }
         let name = html[start..i].to_ascii_lowercase();
         let mut attributes = Vec::new();
         loop {
-            while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/') {
+            while i < bytes.len()
+                && matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/')
+            {
                 i += 1;
             }
             if i >= bytes.len() || bytes[i] == b'>' {
@@ -242,7 +259,12 @@ fn tags(html: &str) -> Vec<Tag> {
                 break;
             }
             let a = i;
-            while i < bytes.len() && !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>' | b'=') {
+            while i < bytes.len()
+                && !matches!(
+                    bytes[i],
+                    b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>' | b'='
+                )
+            {
                 i += 1;
             }
             let attr = html[a..i].to_ascii_lowercase();
@@ -263,7 +285,9 @@ fn tags(html: &str) -> Vec<Tag> {
                     i = (end + 1).min(bytes.len());
                 } else {
                     let v = i;
-                    while i < bytes.len() && !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r' | b'>') {
+                    while i < bytes.len()
+                        && !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r' | b'>')
+                    {
                         i += 1;
                     }
                     value = html[v..i].to_string();
@@ -280,7 +304,12 @@ fn tags(html: &str) -> Vec<Tag> {
 /// tag that loads or embeds documents, an event handler, or a script address.
 fn live_script(html: &str) -> Option<String> {
     for tag in tags(html) {
-        let attr = |n: &str| tag.attributes.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+        let attr = |n: &str| {
+            tag.attributes
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.as_str())
+        };
         match tag.name.as_str() {
             "script" if attr("src") == Some("/static/app.js") && tag.attributes.len() == 2 => {}
             "script" | "iframe" | "object" | "embed" | "base" | "math" | "style" | "frame"
@@ -302,7 +331,14 @@ fn live_script(html: &str) -> Option<String> {
                 .to_ascii_lowercase();
             let is_address = matches!(
                 name.as_str(),
-                "href" | "src" | "xlink:href" | "action" | "formaction" | "data" | "poster" | "srcdoc"
+                "href"
+                    | "src"
+                    | "xlink:href"
+                    | "action"
+                    | "formaction"
+                    | "data"
+                    | "poster"
+                    | "srcdoc"
             );
             if is_address
                 && ["javascript:", "vbscript:", "data:", "livescript:"]
@@ -311,7 +347,9 @@ fn live_script(html: &str) -> Option<String> {
             {
                 return Some(format!("<{} {name}=\"{value}\">", tag.name));
             }
-            if name == "style" && (address.contains("javascript") || address.contains("expression(")) {
+            if name == "style"
+                && (address.contains("javascript") || address.contains("expression("))
+            {
                 return Some(format!("<{} style=\"{value}\">", tag.name));
             }
         }
@@ -367,7 +405,12 @@ fn links(html: &str) -> Vec<String> {
     tags(html)
         .into_iter()
         .filter(|t| t.name == "a")
-        .filter_map(|t| t.attributes.into_iter().find(|(k, _)| k == "href").map(|(_, v)| v))
+        .filter_map(|t| {
+            t.attributes
+                .into_iter()
+                .find(|(k, _)| k == "href")
+                .map(|(_, v)| v)
+        })
         .filter(|h| h.starts_with('/') && !h.starts_with("//"))
         .map(|h| h.split('#').next().unwrap_or_default().to_string())
         .collect()
@@ -422,7 +465,10 @@ async fn no_live_script_on_any_page() {
         assert!(status == StatusCode::OK, "{uri}: {status}");
         let csp = headers.get(header::CONTENT_SECURITY_POLICY).expect("a CSP");
         assert!(csp.to_str().unwrap().contains("script-src 'self'"), "{uri}");
-        assert_eq!(headers.get(header::X_CONTENT_TYPE_OPTIONS).unwrap(), "nosniff");
+        assert_eq!(
+            headers.get(header::X_CONTENT_TYPE_OPTIONS).unwrap(),
+            "nosniff"
+        );
         if let Some(why) = live_script(&html) {
             panic!("{uri}: {why}");
         }
@@ -482,14 +528,22 @@ async fn no_script_runs_in_chromium() -> anyhow::Result<()> {
             paths.push(format!("/{game}/worksheets/{}?lang=en", set.slug));
             let p = &set.problems[0];
             paths.push(format!("/{game}/problems/{}/{}?lang=en", set.slug, p.id));
-            paths.push(format!("/{game}/problems/{}/{}?solution=1&lang=en", set.slug, p.id));
+            paths.push(format!(
+                "/{game}/problems/{}/{}?solution=1&lang=en",
+                set.slug, p.id
+            ));
         }
     }
     paths.push("/go/problems/x0/1?play=B2&lang=en".into());
     paths.push("/go/problems/imported?lang=en".into());
     for path in &paths {
-        b.open(path).await.with_context(|| format!("opening {path}"))?;
-        ensure!(b.client.get_alert_text().await.is_err(), "{path}: a dialog opened");
+        b.open(path)
+            .await
+            .with_context(|| format!("opening {path}"))?;
+        ensure!(
+            b.client.get_alert_text().await.is_err(),
+            "{path}: a dialog opened"
+        );
         let bad = b
             .js(
                 "return [...document.querySelectorAll('a[href], img[src], [src], [href]')]
@@ -498,7 +552,10 @@ async fn no_script_runs_in_chromium() -> anyhow::Result<()> {
                 vec![],
             )
             .await?;
-        ensure!(bad == json!([]), "{path}: addresses with other schemes: {bad}");
+        ensure!(
+            bad == json!([]),
+            "{path}: addresses with other schemes: {bad}"
+        );
         b.check_errors().await.with_context(|| path.clone())?;
     }
     b.close().await?;

@@ -17,6 +17,9 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
+/// The largest body `POST /api/attempt` reads (64 KiB; an attempt takes a few hundred bytes).
+pub const ATTEMPT_BODY_LIMIT: usize = 64 << 10;
+
 /// The Content-Security-Policy of every response. Scripts come only from this site, and
 /// with `nosniff` only files served as JavaScript run, which only `/static/` serves: no
 /// inline script, no event-handler attribute, no `javascript:` address runs. Styles only from
@@ -69,7 +72,10 @@ pub fn app(state: AppState) -> Router {
             "/favicon.ico",
             get(|| async { axum::response::Redirect::permanent("/static/favicon.svg") }),
         )
-        .route("/api/attempt", post(api::attempt))
+        .route(
+            "/api/attempt",
+            post(api::attempt).layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
+        )
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))
         .route("/{game}/lessons/{slug}", get(pages::lesson))

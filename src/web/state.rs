@@ -1,37 +1,68 @@
 //! The server's state: the content library, embedded or read from a folder that may change.
 
 use crate::content::source::{self, Folder, Stamp};
-use crate::content::{Diagnostic, Library};
+use crate::content::{Diagnostic, Game, Library};
+use crate::lang::Lang;
 use axum::body::Bytes;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
-/// Pages rendered once and kept while their content is served (lesson pages in their
-/// first state). Belongs to one [`Snapshot`], so a reload starts it afresh.
+/// What a cached page was rendered from: not the address as typed (`/%67o/lessons/x` and
+/// `/go/lessons/x?lang=en&lang=en` are one page) but what it resolved to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PageKey {
+    /// The game.
+    pub game: Game,
+    /// The page within the game, e.g. `lessons/captures`.
+    pub page: String,
+    /// The language it is in.
+    pub lang: Lang,
+    /// Its state in a canonical spelling (`0:2,3:1`); empty for the first state.
+    pub state: String,
+}
+
+/// Pages rendered once and kept while their content is served. Belongs to one [`Snapshot`],
+/// so a reload starts it afresh. Bounded by bytes: pages in their first state may fill
+/// [`PageCache::BUDGET`], pages in other states only half of it, so that requests for many
+/// states never keep the first ones out.
 #[derive(Debug, Default)]
 pub struct PageCache {
-    pages: RwLock<HashMap<String, Bytes>>,
+    pages: RwLock<(HashMap<PageKey, Bytes>, usize)>,
 }
 
 impl PageCache {
-    /// At most this many pages are kept.
-    const LIMIT: usize = 2048;
+    /// At most this many bytes of pages are kept (16 MiB).
+    pub const BUDGET: usize = 16 << 20;
 
     /// The page stored under `key`.
-    pub fn get(&self, key: &str) -> Option<Bytes> {
+    pub fn get(&self, key: &PageKey) -> Option<Bytes> {
         self.pages
             .read()
             .unwrap_or_else(|e| e.into_inner())
+            .0
             .get(key)
             .cloned()
     }
 
-    /// Stores `page` under `key`, unless the cache is full.
-    pub fn put(&self, key: String, page: Bytes) {
-        let mut pages = self.pages.write().unwrap_or_else(|e| e.into_inner());
-        if pages.len() < Self::LIMIT {
-            pages.insert(key, page);
+    /// Stores `page` under `key`, unless that would take the cache over its budget.
+    pub fn put(&self, key: PageKey, page: Bytes) {
+        let budget = if key.state.is_empty() {
+            Self::BUDGET
+        } else {
+            Self::BUDGET / 2
+        };
+        let mut guard = self.pages.write().unwrap_or_else(|e| e.into_inner());
+        let (pages, bytes) = &mut *guard;
+        if pages.contains_key(&key) || *bytes + page.len() > budget {
+            return;
         }
+        *bytes += page.len();
+        pages.insert(key, page);
+    }
+
+    /// The bytes of pages kept.
+    pub fn bytes(&self) -> usize {
+        self.pages.read().unwrap_or_else(|e| e.into_inner()).1
     }
 }
 
