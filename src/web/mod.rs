@@ -6,6 +6,7 @@
 mod api;
 pub mod i18n;
 mod pages;
+pub mod serve;
 mod state;
 mod static_files;
 mod trainer;

@@ -1,11 +1,13 @@
-//! The server's state: the content library, embedded or read from a folder that may change.
+//! The server's state: the content library, embedded or read from a folder that may change
+//! (watched by a thread of its own, off the request path).
 
-use crate::content::source::{self, Folder, Stamp};
+use crate::content::source::{self, Folder};
 use crate::content::{Diagnostic, Game, Library};
 use crate::lang::Lang;
 use axum::body::Bytes;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
 /// What a cached page was rendered from: not the address as typed (`/%67o/lessons/x` and
 /// `/go/lessons/x?lang=en&lang=en` are one page) but what it resolved to.
@@ -85,11 +87,13 @@ pub struct AppState {
 
 enum Source {
     Embedded(Snapshot),
-    Folder {
-        folder: Folder,
-        loaded: RwLock<(Stamp, Snapshot)>,
-    },
+    /// A folder: a watcher thread reads it again when a file changes and swaps the new
+    /// snapshot in; the lock is held only to clone or replace the snapshot.
+    Folder(RwLock<Snapshot>),
 }
+
+/// How often the watcher looks at the content folder's files (their times and sizes).
+pub const WATCH_INTERVAL: Duration = Duration::from_millis(250);
 
 impl AppState {
     /// Serves the content built into the binary.
@@ -121,38 +125,49 @@ impl AppState {
         }
     }
 
-    /// Serves the content of `folder`, read again whenever a file in it changes.
+    /// Serves the content of `folder`, read again whenever a file in it changes: a thread
+    /// looks at the files every [`WATCH_INTERVAL`], builds the new library when one changed
+    /// and swaps it in. Requests never wait for a reload: until the swap they get the last
+    /// snapshot. The thread ends when the last clone of this state is dropped.
     pub fn folder(folder: Folder) -> AppState {
-        let stamp = folder.stamp();
+        let mut stamp = folder.stamp();
         let snapshot = read_folder(&folder, None);
-        AppState {
-            inner: Arc::new(Source::Folder {
-                folder,
-                loaded: RwLock::new((stamp, snapshot)),
-            }),
+        let inner = Arc::new(Source::Folder(RwLock::new(snapshot)));
+        let watched = Arc::downgrade(&inner);
+        let spawned = std::thread::Builder::new()
+            .name("qiyuan-watch".into())
+            .spawn(move || loop {
+                std::thread::sleep(WATCH_INTERVAL);
+                if watched.strong_count() == 0 {
+                    return;
+                }
+                let now = folder.stamp();
+                if now == stamp {
+                    continue;
+                }
+                stamp = now;
+                let Some(source) = watched.upgrade() else {
+                    return;
+                };
+                let Source::Folder(current) = &*source else {
+                    return;
+                };
+                let last = current.read().unwrap_or_else(|e| e.into_inner()).clone();
+                let next = read_folder(&folder, Some(&last));
+                *current.write().unwrap_or_else(|e| e.into_inner()) = next;
+            });
+        if let Err(e) = spawned {
+            eprintln!("qiyuan: cannot watch the content folder, changes will not show: {e}");
         }
+        AppState { inner }
     }
 
-    /// The content to serve now. In folder mode, reads the folder again if a file changed;
-    /// if the new content has errors, the last good library stays, with the errors.
+    /// The content to serve now: the built-in library, or the folder's last snapshot (if the
+    /// folder's new content has errors, the last good library, with the errors).
     pub fn snapshot(&self) -> Snapshot {
         match &*self.inner {
             Source::Embedded(s) => s.clone(),
-            Source::Folder { folder, loaded } => {
-                let stamp = folder.stamp();
-                {
-                    let guard = loaded.read().unwrap_or_else(|e| e.into_inner());
-                    if guard.0 == stamp {
-                        return guard.1.clone();
-                    }
-                }
-                let mut guard = loaded.write().unwrap_or_else(|e| e.into_inner());
-                if guard.0 != stamp {
-                    let next = read_folder(folder, Some(&guard.1));
-                    *guard = (stamp, next);
-                }
-                guard.1.clone()
-            }
+            Source::Folder(current) => current.read().unwrap_or_else(|e| e.into_inner()).clone(),
         }
     }
 }
