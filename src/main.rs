@@ -309,11 +309,13 @@ fn serve(addr: SocketAddr, content: Option<PathBuf>) -> anyhow::Result<ExitCode>
             state
         }
     };
+    use qiyuan::web::serve::{raise_open_file_limit, Limits};
+    let limits = Limits::for_open_files(raise_open_file_limit());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("cannot listen on {addr}"))?;
+        let listener =
+            qiyuan::web::serve::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+        let addr = listener.local_addr().unwrap_or(addr);
         let shown = if addr.ip().is_unspecified() {
             format!(
                 "http://127.0.0.1:{} (and this machine's LAN address)",
@@ -326,10 +328,10 @@ fn serve(addr: SocketAddr, content: Option<PathBuf>) -> anyhow::Result<ExitCode>
             Some(dir) => println!("qiyuan: serving {} on {shown}", dir.display()),
             None => println!("qiyuan: serving on {shown}"),
         }
-        axum::serve(listener, qiyuan::web::app(state))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        qiyuan::web::serve::serve(listener, qiyuan::web::app(state), limits, stop)
             .await
             .context("serving")?;
         Ok(ExitCode::SUCCESS)

@@ -363,7 +363,7 @@ async fn lesson_keyboard(b: &Browser, library: &Library) -> Result<()> {
         }
         let here = b.location().await?;
         ensure!(
-            here.starts_with(&format!("{path}?s=1")),
+            here.starts_with(&format!("{path}?s=0:1")),
             "address after →: {here}"
         );
         b.press(Key::Right).await?;
@@ -377,7 +377,7 @@ async fn lesson_keyboard(b: &Browser, library: &Library) -> Result<()> {
         ensure!(b.text(&count).await? == label(1), "{path}: counter after ←");
         let here = b.location().await?;
         ensure!(
-            here.starts_with(&format!("{path}?s=1")),
+            here.starts_with(&format!("{path}?s=0:1")),
             "address after ←: {here}"
         );
         b.same_page("stepping a diagram").await?;

@@ -1,7 +1,7 @@
 //! HTML pages: home, game index, lessons with step diagrams, problem sets and problems.
 
 use super::i18n::{fill, negotiate, Ui};
-use super::state::{AppState, Snapshot};
+use super::state::{AppState, PageKey, Snapshot};
 use crate::content::{Diagram, Game, Lesson, Problem, ProblemSet, Segment, Shelf};
 use crate::lang::Lang;
 use askama::Template;
@@ -20,6 +20,10 @@ const QUERY: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'.')
     .remove(b'*');
+
+/// The longest query parameter (name and value) echoed in a page's links: longer than any
+/// state a page needs (400 moves in `m`).
+pub(crate) const ECHO_LIMIT: usize = 4096;
 
 /// Escapes text for HTML.
 pub(crate) fn escape(s: &str) -> String {
@@ -100,6 +104,9 @@ impl Chrome {
             .query
             .iter()
             .filter(|(k, _)| k != "lang" && k != "play")
+            // Echoes are bounded: a value no page state needs is not sent back.
+            .filter(|(k, v)| k.len() + v.len() <= ECHO_LIMIT)
+            .take(16)
             .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
             .collect();
         query.push(format!("lang={}", other.code()));
@@ -278,19 +285,24 @@ struct DiagramView<'a> {
     sgf_href: Option<String>,
 }
 
-/// Steps of every diagram of a lesson, from `?s=0,2,1`.
+/// Steps of every diagram of a lesson, from `?s=`: `I:K` puts diagram `I` (from 0) at step
+/// `K` (`?s=2:1`, or several, `?s=0:3,2:1`); a plain list gives the steps in order
+/// (`?s=0,2,1`). Diagrams not named are at their start; steps past the end are the last.
 fn steps_from(req: &Req, diagrams: &[Diagram]) -> Vec<usize> {
-    let given: Vec<usize> = req
-        .param("s")
-        .unwrap_or("")
-        .split(',')
-        .map(|s| s.trim().parse().unwrap_or(0))
-        .collect();
-    diagrams
-        .iter()
-        .enumerate()
-        .map(|(i, d)| given.get(i).copied().unwrap_or(0).min(d.frames.len() - 1))
-        .collect()
+    let mut steps = vec![0; diagrams.len()];
+    let given = req.param("s").unwrap_or("").split(',');
+    for (position, entry) in given.take(diagrams.len()).enumerate() {
+        let (index, step) = match entry.split_once(':') {
+            Some((i, k)) => (i.trim().parse().ok(), k),
+            None => (Some(position), entry),
+        };
+        if let (Some(i), Ok(k)) = (index, step.trim().parse::<usize>()) {
+            if let (Some(slot), Some(d)) = (steps.get_mut(i), diagrams.get(i)) {
+                *slot = k.min(d.frames.len() - 1);
+            }
+        }
+    }
+    steps
 }
 
 fn render_diagram(
@@ -311,12 +323,9 @@ fn render_diagram(
         Some(id) => format!("d-{id}"),
         None => format!("d{}", index + 1),
     };
-    let href = |s: usize| {
-        let mut all = steps.to_vec();
-        all[index] = s;
-        let list: Vec<String> = all.iter().map(|n| n.to_string()).collect();
-        format!("{base}?s={}#{anchor}", list.join(","))
-    };
+    // A step link names only its own diagram, so a page's size grows with its diagrams
+    // alone (the others go back to their start when followed without the script).
+    let href = |s: usize| format!("{base}?s={index}:{s}#{anchor}");
     let say = if step == 0 {
         d.caption.as_deref()
     } else {
@@ -373,17 +382,37 @@ pub async fn lesson(
     let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
         return missing(&req, &snap);
     };
-    // A lesson in its first state depends only on the language: render it once.
+    let text = lesson.text(req.lang);
+    let steps = steps_from(&req, &text.diagrams);
+    // A lesson depends only on its language and its diagrams' steps: rendered once for
+    // each, from the canonical address, however the address was spelled.
+    let state: Vec<String> = (steps.iter().enumerate())
+        .filter(|(_, &k)| k > 0)
+        .map(|(i, k)| format!("{i}:{k}"))
+        .collect();
     let cache_key = req
         .query
         .iter()
-        .all(|(k, _)| k == "lang")
-        .then(|| format!("{}|{}", req.lang.code(), req.path));
+        .all(|(k, _)| k == "lang" || k == "s")
+        .then(|| PageKey {
+            game: shelf.game,
+            page: format!("lessons/{}", lesson.slug),
+            lang: req.lang,
+            state: state.join(","),
+        });
     if let Some(page) = cache_key.as_ref().and_then(|k| snap.cache.get(k)) {
         return respond_bytes(&req, StatusCode::OK, page);
     }
-    let text = lesson.text(req.lang);
-    let steps = steps_from(&req, &text.diagrams);
+    let canonical = cache_key.as_ref().map(|k| Req {
+        lang: req.lang,
+        chosen: req.chosen,
+        path: format!("/{}/{}", shelf.game.slug(), k.page),
+        query: (!k.state.is_empty())
+            .then(|| ("s".to_string(), k.state.clone()))
+            .into_iter()
+            .collect(),
+    });
+    let req = canonical.as_ref().unwrap_or(&req);
     let parts = text
         .body
         .iter()

@@ -130,16 +130,21 @@ pub(crate) fn judge(problem: &Problem, progress: Progress, input: Input) -> Judg
         judged.progress.selected = None;
         return judged;
     }
+    // What the learner sent comes back in the reply: no square is longer than 4 bytes, and
+    // no move or count than 32 characters, so longer ones are cut before they are judged.
     let play = match input {
         Input::None => return judged,
         Input::Select(square) => {
-            judged.progress.selected = square;
+            judged.progress.selected = square.filter(|s| s.len() <= 4);
             return judged;
         }
         Input::Choose { from, to } => {
             judged.choices = puzzle.choices(&progress.moves, &from, &to);
-            judged.progress.selected = Some(from);
+            judged.progress.selected = Some(from).filter(|s| s.len() <= 4);
             return judged;
+        }
+        Input::Play(play) if play.chars().count() > 32 => {
+            play.chars().take(32).chain(['…']).collect()
         }
         Input::Play(play) => play,
     };
