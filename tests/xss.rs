@@ -157,7 +157,7 @@ fn content() -> Vec<(String, String)> {
     let title = qiyuan::content::Text::both(VECTORS[0].to_string());
     files.push((
         "problems/go/imported.toml".to_string(),
-        qiyuan::import::write_set(&title, "xss test", &imported),
+        qiyuan::import::write_set(qiyuan::content::Game::Go, &title, "xss test", &imported),
     ));
     files
 }
