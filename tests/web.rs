@@ -494,3 +494,46 @@ async fn worksheet_answer_key_shows_counts() {
         assert!(body.contains(&item), "{item} for {}", p.id);
     }
 }
+
+/// Every locale key a problem names (who is to play, the promotion question) exists in both
+/// languages, so no page shows a bare key.
+#[test]
+fn every_key_content_names_is_in_the_locales() {
+    use qiyuan::content::Input;
+    use qiyuan::lang::Lang;
+    use qiyuan::web::i18n::Ui;
+    let lib = library(&state());
+    for set in lib.shelves.iter().flat_map(|s| &s.sets) {
+        for p in &set.problems {
+            let mut keys: Vec<&str> = p.puzzle.to_play().into_iter().collect();
+            if let Input::Piece { choose } = p.puzzle.input() {
+                keys.push(choose);
+            }
+            for key in keys {
+                for lang in Lang::ALL {
+                    assert!(Ui::get(lang).key(key).is_some(), "{key} in {lang:?}");
+                }
+            }
+        }
+    }
+}
+
+/// An address that names no game is the 404 page in the learner's language, for every kind
+/// of page.
+#[tokio::test]
+async fn unknown_games_are_404_pages() {
+    let state = state();
+    for path in [
+        "/xiangqi",
+        "/xiangqi/lessons/captures",
+        "/xiangqi/lessons/captures/diagram/0",
+        "/go/lessons/captures/diagram/x",
+        "/xiangqi/problems/captures",
+        "/xiangqi/problems/captures/1",
+        "/xiangqi/worksheets/captures",
+    ] {
+        let (status, body, _) = get(&state, &format!("{path}?lang=en"), &[]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert!(body.contains("<html"), "{path}: a page, not a bare status");
+    }
+}

@@ -75,6 +75,19 @@ impl Game {
     }
 }
 
+/// A game is read from its slug (in addresses: `/go/…`).
+impl<'de> Deserialize<'de> for Game {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Game, D::Error> {
+        let slug = String::deserialize(d)?;
+        Game::from_slug(&slug).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown game `{slug}`: use {}",
+                Game::ALL.map(|g| g.slug()).join(", ")
+            ))
+        })
+    }
+}
+
 /// A board diagram: frames the reader steps through.
 #[derive(Clone, Debug)]
 pub struct Diagram {

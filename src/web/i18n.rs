@@ -83,6 +83,8 @@ pub struct Ui {
     pub gote_to_play: String,
     pub your_count: String,
     pub download_sgf: String,
+    /// The language's own name, on the other language's switch.
+    pub language_name: String,
 }
 
 impl Ui {

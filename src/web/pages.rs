@@ -2,6 +2,7 @@
 
 use super::i18n::{fill, negotiate, Ui};
 use super::state::{AppState, PageKey, Snapshot};
+use super::urls;
 use crate::content::{Diagram, Game, Lesson, Problem, ProblemSet, Segment, Shelf};
 use crate::lang::Lang;
 use askama::Template;
@@ -11,6 +12,8 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use std::convert::Infallible;
 
 /// Characters escaped in query values: everything but letters, digits and `, - _ . *`.
@@ -115,15 +118,14 @@ impl Chrome {
             ui: req.ui(),
             title,
             switch_href: format!("{}?{}", req.path, query.join("&")),
-            switch_label: match other {
-                Lang::Zh => "中文",
-                Lang::En => "English",
-            },
+            switch_label: &Ui::get(other).language_name,
             errors: snap.errors.iter().take(30).map(|e| e.to_string()).collect(),
         }
     }
 }
 
+/// The one responder of pages and fragments: the HTML, or, when a template failed, a 500
+/// with a log line (never an empty page).
 pub(crate) fn respond(
     req: &Req,
     status: StatusCode,
@@ -131,12 +133,70 @@ pub(crate) fn respond(
 ) -> Response {
     match html {
         Ok(h) => respond_bytes(req, status, Bytes::from(h)),
-        Err(e) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("template error: {e}"),
-        )
-            .into_response(),
+        Err(e) => {
+            eprintln!("qiyuan: template error on {}: {e}", req.path);
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("template error: {e}"),
+            )
+                .into_response()
+        }
     }
+}
+
+/// What an address names, read from its path (`/{game}/lessons/{slug}` …). An address that
+/// names no game of the trainer, or a diagram index that is no number, is the 404 page in the
+/// learner's language.
+pub(crate) struct At<T>(pub T);
+
+impl<T: DeserializeOwned + Send> FromRequestParts<AppState> for At<T> {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<At<T>, Response> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(t)) => Ok(At(t)),
+            Err(_) => {
+                let Ok(req) = Req::from_request_parts(parts, state).await;
+                Err(missing(&req, &state.snapshot()))
+            }
+        }
+    }
+}
+
+/// `/{game}`.
+#[derive(Deserialize)]
+pub(crate) struct GameAt {
+    pub game: Game,
+}
+
+/// `/{game}/lessons/{slug}`.
+#[derive(Deserialize)]
+pub(crate) struct LessonAt {
+    pub game: Game,
+    pub slug: String,
+}
+
+/// `/{game}/lessons/{slug}/diagram/{index}`.
+#[derive(Deserialize)]
+pub(crate) struct DiagramAt {
+    pub game: Game,
+    pub slug: String,
+    pub index: usize,
+}
+
+/// `/{game}/problems/{set}` and `/{game}/worksheets/{set}`.
+#[derive(Deserialize)]
+pub(crate) struct SetAt {
+    pub game: Game,
+    pub set: String,
+}
+
+/// `/{game}/problems/{set}/{id}`.
+#[derive(Deserialize)]
+pub(crate) struct ProblemAt {
+    pub game: Game,
+    pub set: String,
+    pub id: String,
 }
 
 fn respond_bytes(req: &Req, status: StatusCode, html: Bytes) -> Response {
@@ -169,7 +229,7 @@ pub(crate) fn progress_key(game: Game, set: &ProblemSet, problem: &Problem) -> S
 /// A link to a lesson, with its summary.
 fn lesson_item(game: Game, lesson: &Lesson, lang: Lang) -> Item {
     Item {
-        href: format!("/{}/lessons/{}", game.slug(), lesson.slug),
+        href: urls::lesson(game, &lesson.slug),
         title: lesson.text(lang).title.clone(),
         note: lesson.text(lang).summary.clone().unwrap_or_default(),
         keys: String::new(),
@@ -179,7 +239,7 @@ fn lesson_item(game: Game, lesson: &Lesson, lang: Lang) -> Item {
 /// A link to a problem set, with its number of problems.
 fn set_item(game: Game, set: &ProblemSet, lang: Lang) -> Item {
     Item {
-        href: format!("/{}/problems/{}", game.slug(), set.slug),
+        href: urls::set(game, &set.slug),
         title: set.title.get(lang).to_string(),
         note: fill(
             &Ui::get(lang).problem_count,
@@ -207,7 +267,7 @@ fn game_card(shelf: &Shelf, lang: Lang) -> GameCard {
     let problems: usize = shelf.sets.iter().map(|s| s.problems.len()).sum();
     GameCard {
         name: shelf.game.name(lang),
-        href: format!("/{}", shelf.game.slug()),
+        href: urls::game(shelf.game),
         lessons: shelf
             .lessons
             .iter()
@@ -256,9 +316,13 @@ struct GamePage {
 }
 
 /// `GET /{game}`.
-pub async fn game(State(state): State<AppState>, req: Req, Path(game): Path<String>) -> Response {
+pub async fn game(
+    State(state): State<AppState>,
+    req: Req,
+    At(GameAt { game }): At<GameAt>,
+) -> Response {
     let snap = state.snapshot();
-    let Some(shelf) = Game::from_slug(&game).and_then(|g| snap.library.shelf(g)) else {
+    let Some(shelf) = snap.library.shelf(game) else {
         return missing(&req, &snap);
     };
     let card = game_card(shelf, req.lang);
@@ -312,13 +376,13 @@ fn render_diagram(
     diagrams: &[Diagram],
     steps: &[usize],
     index: usize,
-) -> String {
+) -> Result<String, askama::Error> {
     let ui = req.ui();
     let d = &diagrams[index];
     let step = steps[index];
     let frame = &d.frames[step];
     let total = d.frames.len() - 1;
-    let base = format!("/{}/lessons/{}", game.slug(), lesson.slug);
+    let base = urls::lesson(game, &lesson.slug);
     let anchor = match &d.id {
         Some(id) => format!("d-{id}"),
         None => format!("d{}", index + 1),
@@ -348,14 +412,13 @@ fn render_diagram(
         },
         prev_href: (step > 0).then(|| href(step - 1)),
         next_href: (step < total).then(|| href(step + 1)),
-        fragment_base: format!("{base}/diagram/{index}"),
+        fragment_base: urls::diagram(game, &lesson.slug, index),
         sgf_href: d
             .go_line
             .as_ref()
-            .map(|_| format!("{base}/diagram/{index}/sgf")),
+            .map(|_| urls::diagram_sgf(game, &lesson.slug, index)),
     }
     .render()
-    .unwrap_or_default()
 }
 
 #[derive(Template)]
@@ -376,10 +439,10 @@ struct LessonPage {
 pub async fn lesson(
     State(state): State<AppState>,
     req: Req,
-    Path((game, slug)): Path<(String, String)>,
+    At(LessonAt { game, slug }): At<LessonAt>,
 ) -> Response {
     let snap = state.snapshot();
-    let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
+    let Some((shelf, lesson)) = find_lesson(&snap, game, &slug) else {
         return missing(&req, &snap);
     };
     let text = lesson.text(req.lang);
@@ -417,12 +480,16 @@ pub async fn lesson(
         .body
         .iter()
         .map(|seg| match seg {
-            Segment::Html(h) => h.clone(),
+            Segment::Html(h) => Ok(h.clone()),
             Segment::Diagram(i) => {
-                render_diagram(&req, shelf.game, lesson, &text.diagrams, &steps, *i)
+                render_diagram(req, shelf.game, lesson, &text.diagrams, &steps, *i)
             }
         })
-        .collect();
+        .collect::<Result<Vec<_>, _>>();
+    let parts = match parts {
+        Ok(parts) => parts,
+        Err(e) => return respond(req, StatusCode::OK, Err(e)),
+    };
     let i = shelf
         .lessons
         .iter()
@@ -432,10 +499,10 @@ pub async fn lesson(
     let page = LessonPage {
         chrome: Chrome::new(&req, &snap, text.title.clone()),
         game_name: shelf.game.name(req.lang),
-        game_href: format!("/{}", shelf.game.slug()),
+        game_href: urls::game(shelf.game),
         title: text.title.clone(),
         parts,
-        print_href: format!("/{}/lessons/{}/print", shelf.game.slug(), lesson.slug),
+        print_href: urls::lesson_print(shelf.game, &lesson.slug),
         prev: i
             .checked_sub(1)
             .and_then(|j| shelf.lessons.get(j))
@@ -483,10 +550,10 @@ enum PrintPart<'a> {
 pub async fn lesson_print(
     State(state): State<AppState>,
     req: Req,
-    Path((game, slug)): Path<(String, String)>,
+    At(LessonAt { game, slug }): At<LessonAt>,
 ) -> Response {
     let snap = state.snapshot();
-    let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
+    let Some((shelf, lesson)) = find_lesson(&snap, game, &slug) else {
         return missing(&req, &snap);
     };
     let ui = req.ui();
@@ -529,14 +596,14 @@ pub async fn lesson_print(
     let page = LessonPrintPage {
         chrome: Chrome::new(&req, &snap, text.title.clone()),
         title: text.title.clone(),
-        back: format!("/{}/lessons/{}", shelf.game.slug(), lesson.slug),
+        back: urls::lesson(shelf.game, &lesson.slug),
         parts,
     };
     respond(&req, StatusCode::OK, page.render())
 }
 
-fn find_lesson<'a>(snap: &'a Snapshot, game: &str, slug: &str) -> Option<(&'a Shelf, &'a Lesson)> {
-    let shelf = Game::from_slug(game).and_then(|g| snap.library.shelf(g))?;
+fn find_lesson<'a>(snap: &'a Snapshot, game: Game, slug: &str) -> Option<(&'a Shelf, &'a Lesson)> {
+    let shelf = snap.library.shelf(game)?;
     Some((shelf, shelf.lesson(slug)?))
 }
 
@@ -562,10 +629,10 @@ pub(crate) fn sgf_response(name: &str, sgf: String) -> Response {
 pub async fn diagram_sgf(
     State(state): State<AppState>,
     req: Req,
-    Path((game, slug, index)): Path<(String, String, usize)>,
+    At(DiagramAt { game, slug, index }): At<DiagramAt>,
 ) -> Response {
     let snap = state.snapshot();
-    let Some((_, lesson)) = find_lesson(&snap, &game, &slug) else {
+    let Some((_, lesson)) = find_lesson(&snap, game, &slug) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let text = lesson.text(req.lang);
@@ -591,10 +658,10 @@ pub async fn diagram_sgf(
 pub async fn diagram(
     State(state): State<AppState>,
     req: Req,
-    Path((game, slug, index)): Path<(String, String, usize)>,
+    At(DiagramAt { game, slug, index }): At<DiagramAt>,
 ) -> Response {
     let snap = state.snapshot();
-    let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
+    let Some((shelf, lesson)) = find_lesson(&snap, game, &slug) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let text = lesson.text(req.lang);
@@ -602,15 +669,15 @@ pub async fn diagram(
         return StatusCode::NOT_FOUND.into_response();
     }
     let steps = steps_from(&req, &text.diagrams);
-    Html(render_diagram(
+    let html = render_diagram(
         &req,
         shelf.game,
         lesson,
         &text.diagrams,
         &steps,
         index,
-    ))
-    .into_response()
+    );
+    respond(&req, StatusCode::OK, html)
 }
 
 #[derive(Template)]
@@ -630,18 +697,18 @@ struct SetPage {
 pub async fn set(
     State(state): State<AppState>,
     req: Req,
-    Path((game, set)): Path<(String, String)>,
+    At(SetAt { game, set }): At<SetAt>,
 ) -> Response {
     let snap = state.snapshot();
-    let Some((shelf, set)) = find_set(&snap, &game, &set) else {
+    let Some((shelf, set)) = find_set(&snap, game, &set) else {
         return missing(&req, &snap);
     };
     let ui = req.ui();
     let page = SetPage {
         chrome: Chrome::new(&req, &snap, set.title.get(req.lang).to_string()),
-        worksheet_href: format!("/{}/worksheets/{}", shelf.game.slug(), set.slug),
+        worksheet_href: urls::worksheet(shelf.game, &set.slug),
         game_name: shelf.game.name(req.lang),
-        game_href: format!("/{}", shelf.game.slug()),
+        game_href: urls::game(shelf.game),
         title: set.title.get(req.lang).to_string(),
         summary: set
             .summary
@@ -658,7 +725,7 @@ pub async fn set(
             .iter()
             .enumerate()
             .map(|(i, p)| Item {
-                href: format!("/{}/problems/{}/{}", shelf.game.slug(), set.slug, p.id),
+                href: urls::problem(shelf.game, &set.slug, &p.id),
                 title: fill(&ui.problem, &[("n", &(i + 1).to_string())]),
                 note: p.prompt.get(req.lang).to_string(),
                 keys: progress_key(shelf.game, set, p),
@@ -670,10 +737,10 @@ pub async fn set(
 
 pub(crate) fn find_set<'a>(
     snap: &'a Snapshot,
-    game: &str,
+    game: Game,
     set: &str,
 ) -> Option<(&'a Shelf, &'a ProblemSet)> {
-    let shelf = Game::from_slug(game).and_then(|g| snap.library.shelf(g))?;
+    let shelf = snap.library.shelf(game)?;
     Some((shelf, shelf.set(set)?))
 }
 

@@ -2,14 +2,15 @@
 //! the problem page. The same code serves links (no script) and `POST /api/attempt`.
 
 use super::i18n::{fill, Ui};
-use super::pages::{enc, find_set, missing, respond, Chrome, Item, Req};
+use super::pages::{enc, find_set, missing, respond, At, Chrome, Item, ProblemAt, Req, SetAt};
+use super::urls;
 use super::state::AppState;
 use crate::content::{
     Action, BoardRequest, Game, Input as Takes, Problem, ProblemSet, RecordFormat, Text, Verdict,
 };
 use crate::lang::Lang;
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
@@ -183,7 +184,7 @@ pub(crate) fn judge(problem: &Problem, progress: Progress, input: Input) -> Judg
 
 /// The address of a problem.
 pub(crate) fn problem_href(game: Game, set: &ProblemSet, problem: &Problem) -> String {
-    format!("/{}/problems/{}/{}", game.slug(), set.slug, problem.id)
+    urls::problem(game, &set.slug, &problem.id)
 }
 
 /// The board of a problem as SVG, with links when it takes clicks.
@@ -238,7 +239,7 @@ pub(crate) fn status(
     problem: &Problem,
     judged: &Judged,
     lang: Lang,
-) -> String {
+) -> Result<String, askama::Error> {
     let ui = Ui::get(lang);
     let base = problem_href(game, set, problem);
     let total = problem.puzzle.select_total();
@@ -387,7 +388,6 @@ pub(crate) fn status(
             .map(|p| link(problem_href(game, set, p), &ui.next_problem)),
     }
     .render()
-    .unwrap_or_default()
 }
 
 /// The solution, shown step by step: the main line's first `step` moves (or, for a `select`
@@ -398,7 +398,7 @@ pub(crate) fn solution(
     problem: &Problem,
     step: usize,
     lang: Lang,
-) -> (String, String) {
+) -> Result<(String, String), askama::Error> {
     let ui = Ui::get(lang);
     let base = problem_href(game, set, problem);
     let main = problem.puzzle.lines().main_line();
@@ -471,9 +471,8 @@ pub(crate) fn solution(
             .next_after(&problem.id)
             .map(|p| link(problem_href(game, set, p), ui.next_problem.clone())),
     }
-    .render()
-    .unwrap_or_default();
-    (board, status)
+    .render()?;
+    Ok((board, status))
 }
 
 #[derive(Template)]
@@ -511,10 +510,10 @@ struct ProblemPage {
 pub async fn page(
     State(state): State<AppState>,
     req: Req,
-    Path((game, set, id)): Path<(String, String, String)>,
+    At(ProblemAt { game, set, id }): At<ProblemAt>,
 ) -> Response {
     let snap = state.snapshot();
-    let Some((shelf, set)) = find_set(&snap, &game, &set) else {
+    let Some((shelf, set)) = find_set(&snap, game, &set) else {
         return missing(&req, &snap);
     };
     let Some(index) = set.problems.iter().position(|p| p.id == id) else {
@@ -527,12 +526,14 @@ pub async fn page(
         input = Input::Select(Some(sel.to_string()));
     }
     let judged = judge(problem, Progress::from_query(&req), input);
-    let (board_svg, status_html) = match req.param("solution").and_then(|s| s.parse().ok()) {
+    let shown = match req.param("solution").and_then(|s| s.parse().ok()) {
         Some(step) => solution(shelf.game, set, problem, step, req.lang),
-        None => (
-            board(shelf.game, set, problem, &judged, req.lang),
-            status(shelf.game, set, problem, &judged, req.lang),
-        ),
+        None => status(shelf.game, set, problem, &judged, req.lang)
+            .map(|status| (board(shelf.game, set, problem, &judged, req.lang), status)),
+    };
+    let (board_svg, status_html) = match shown {
+        Ok(shown) => shown,
+        Err(e) => return respond(&req, StatusCode::OK, Err(e)),
     };
     let label = fill(&ui.problem, &[("n", &(index + 1).to_string())]);
     let game = shelf.game;
@@ -543,9 +544,9 @@ pub async fn page(
             format!("{} · {}", set.title.get(req.lang), label),
         ),
         game_name: game.name(req.lang),
-        game_href: format!("/{}", game.slug()),
+        game_href: urls::game(game),
         set_title: set.title.get(req.lang).to_string(),
-        set_href: format!("/{}/problems/{}", game.slug(), set.slug),
+        set_href: urls::set(game, &set.slug),
         label,
         prompt: problem.prompt.get(req.lang).to_string(),
         to_play: problem
@@ -558,7 +559,7 @@ pub async fn page(
         status: status_html,
         solution_href: format!("{}?solution=1", problem_href(game, set, problem)),
         record_href: (problem.puzzle.record() == Some(RecordFormat::Sgf))
-            .then(|| format!("{}/sgf", problem_href(game, set, problem))),
+            .then(|| urls::problem_record(game, &set.slug, &problem.id)),
         key: super::pages::progress_key(game, set, problem),
         count: match problem.puzzle.input() {
             Takes::Count(ask) => ask.name().to_string(),
@@ -607,10 +608,10 @@ struct WorksheetPage {
 pub async fn problem_sgf(
     State(state): State<AppState>,
     req: Req,
-    Path((game, set, id)): Path<(String, String, String)>,
+    At(ProblemAt { game, set, id }): At<ProblemAt>,
 ) -> Response {
     let snap = state.snapshot();
-    let Some((_, set)) = find_set(&snap, &game, &set) else {
+    let Some((_, set)) = find_set(&snap, game, &set) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     match set
@@ -626,10 +627,10 @@ pub async fn problem_sgf(
 pub async fn worksheet(
     State(state): State<AppState>,
     req: Req,
-    Path((game, set)): Path<(String, String)>,
+    At(SetAt { game, set }): At<SetAt>,
 ) -> Response {
     let snap = state.snapshot();
-    let Some((shelf, set)) = find_set(&snap, &game, &set) else {
+    let Some((shelf, set)) = find_set(&snap, game, &set) else {
         return missing(&req, &snap);
     };
     let lang = req.lang;
@@ -658,7 +659,7 @@ pub async fn worksheet(
     let page = WorksheetPage {
         chrome: Chrome::new(&req, &snap, set.title.get(lang).to_string()),
         title: set.title.get(lang).to_string(),
-        set_href: format!("/{}/problems/{}", shelf.game.slug(), set.slug),
+        set_href: urls::set(shelf.game, &set.slug),
         problems,
     };
     respond(&req, StatusCode::OK, page.render())
