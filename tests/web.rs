@@ -9,8 +9,10 @@ use qiyuan::web::{app, AppState};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+/// The built-in content, loaded (and its mates proven) once for all the tests of this file.
 fn state() -> AppState {
-    AppState::embedded()
+    static STATE: std::sync::OnceLock<AppState> = std::sync::OnceLock::new();
+    STATE.get_or_init(AppState::embedded).clone()
 }
 
 async fn get(
