@@ -16,6 +16,8 @@
 //! SAN back, the game end, and how bare pawn destinations and king moves along the back
 //! rank are read.
 
+mod common;
+
 use qiyuan::rules::chess::{Outcome, Position};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -32,15 +34,7 @@ fn node_limit() -> u64 {
 }
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.join("chess").is_dir(),
-        "test corpus not found at {}: set QIYUAN_CORPUS to the folder holding chess/perft and chess/mate-in-2.epd",
-        dir.display()
-    );
-    dir
+    common::corpus("chess")
 }
 
 fn read(rel: &str) -> String {

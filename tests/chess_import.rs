@@ -6,6 +6,8 @@
 //! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
 //! is missing. Imported files go to a temporary folder, never into the repository.
 
+mod common;
+
 use qiyuan::content::source::Folder;
 use qiyuan::content::{Game, Library, Puzzle, Text, Verdict};
 use qiyuan::import::{lichess, write_set, Goal};
@@ -14,23 +16,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.join("chess/lichess-1000.csv").is_file(),
-        "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding chess/lichess-1000.csv",
-        dir.display()
-    );
-    dir
+    common::corpus("chess/lichess-1000.csv")
 }
 
 /// A fresh temporary content folder for this test.
 fn temp_folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qiyuan-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("problems/chess")).unwrap();
-    dir
+    common::temp_folder(name, "chess")
 }
 
 /// Checks the rows of the CSV with the engine alone: every move legal from the FEN, and a

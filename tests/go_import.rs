@@ -5,6 +5,8 @@
 //! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
 //! is missing. Imported files go to a temporary folder, never into the repository.
 
+mod common;
+
 use qiyuan::content::source::Folder;
 use qiyuan::content::{Game, Library, Problem, Puzzle, Text, Verdict};
 use qiyuan::import::sgf::{import_files, problem_to_sgf};
@@ -15,23 +17,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.is_dir(),
-        "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding go/cho-elementary.jsonl",
-        dir.display()
-    );
-    dir
+    common::corpus("go/cho-elementary.jsonl")
 }
 
 /// A fresh temporary content folder for this test.
 fn temp_folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qiyuan-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("problems/go")).unwrap();
-    dir
+    common::temp_folder(name, "go")
 }
 
 fn go(problem: &Problem) -> &qiyuan::content::go::GoPuzzle {

@@ -6,20 +6,14 @@
 //! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
 //! is missing.
 
+mod common;
+
 use qiyuan::lang::Lang;
 use qiyuan::rules::go::{Board, Color, Illegal, Move, Point, Position};
 use std::path::PathBuf;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.is_dir(),
-        "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding go/seki-exotics",
-        dir.display()
-    );
-    dir
+    common::corpus("go/seki-exotics")
 }
 
 /// The position set up in a seki-exotics SGF (`AB`/`AW` in any node of the main line),

@@ -30,20 +30,14 @@
 //! depth-limited df-pn (`DfPn(plies)`, which knows no 無駄合 rule and leaves out some
 //! non-promotions): it agrees on all 21.
 
+mod common;
+
 use qiyuan::rules::shogi::{Illegal, Kind, Outcome, Position, Square};
 use std::path::PathBuf;
 use std::time::Instant;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.join("shogi").is_dir(),
-        "the test corpus is missing: no {}/shogi (set QIYUAN_CORPUS to the corpus folder)",
-        dir.display()
-    );
-    dir
+    common::corpus("shogi")
 }
 
 fn read(rel: &str) -> String {
