@@ -176,11 +176,9 @@ pub(crate) struct LessonAt {
     pub slug: String,
 }
 
-/// `/{game}/lessons/{slug}/diagram/{index}`.
+/// `/{game}/lessons/{slug}/diagram/{index}`: the diagram (the lesson is a [`FoundLesson`]).
 #[derive(Deserialize)]
 pub(crate) struct DiagramAt {
-    pub game: Game,
-    pub slug: String,
     pub index: usize,
 }
 
@@ -191,12 +189,108 @@ pub(crate) struct SetAt {
     pub set: String,
 }
 
-/// `/{game}/problems/{set}/{id}`.
+/// `/{game}/problems/{set}/{id}`: the problem (the set is a [`FoundSet`]).
 #[derive(Deserialize)]
 pub(crate) struct ProblemAt {
-    pub game: Game,
-    pub set: String,
     pub id: String,
+}
+
+/// The lesson an address names (`/{game}/lessons/{slug}…`), found in the content being
+/// served, with the language and address of the request; the 404 page when there is none.
+pub(crate) struct FoundLesson {
+    pub req: Req,
+    pub snap: Snapshot,
+    shelf: usize,
+    lesson: usize,
+}
+
+impl FoundLesson {
+    pub fn shelf(&self) -> &Shelf {
+        &self.snap.library.shelves[self.shelf]
+    }
+
+    pub fn lesson(&self) -> &Lesson {
+        &self.shelf().lessons[self.lesson]
+    }
+}
+
+/// The problem set an address names (`/{game}/problems/{set}…`, `/{game}/worksheets/{set}`),
+/// found in the content being served; the 404 page when there is none.
+pub(crate) struct FoundSet {
+    pub req: Req,
+    pub snap: Snapshot,
+    shelf: usize,
+    set: usize,
+}
+
+impl FoundSet {
+    pub fn shelf(&self) -> &Shelf {
+        &self.snap.library.shelves[self.shelf]
+    }
+
+    pub fn set(&self) -> &ProblemSet {
+        &self.shelf().sets[self.set]
+    }
+}
+
+/// Reads the request and the address, and finds what it names in the content served:
+/// `find` gives the shelf's and the item's indices.
+async fn found<T: DeserializeOwned + Send>(
+    parts: &mut Parts,
+    state: &AppState,
+    find: impl FnOnce(&Snapshot, T) -> Option<(usize, usize)>,
+) -> Result<(Req, Snapshot, usize, usize), Response> {
+    let Ok(req) = Req::from_request_parts(parts, state).await;
+    let snap = state.snapshot();
+    match Path::<T>::from_request_parts(parts, state).await {
+        Ok(Path(at)) => match find(&snap, at) {
+            Some((shelf, item)) => Ok((req, snap, shelf, item)),
+            None => Err(missing(&req, &snap)),
+        },
+        Err(_) => Err(missing(&req, &snap)),
+    }
+}
+
+fn shelf_index(snap: &Snapshot, game: Game) -> Option<usize> {
+    snap.library.shelves.iter().position(|s| s.game == game)
+}
+
+impl FromRequestParts<AppState> for FoundLesson {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        let (req, snap, shelf, lesson) = found(parts, state, |snap, at: LessonAt| {
+            let shelf = shelf_index(snap, at.game)?;
+            let lessons = &snap.library.shelves[shelf].lessons;
+            Some((shelf, lessons.iter().position(|l| l.slug == at.slug)?))
+        })
+        .await?;
+        Ok(FoundLesson {
+            req,
+            snap,
+            shelf,
+            lesson,
+        })
+    }
+}
+
+impl FromRequestParts<AppState> for FoundSet {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        let (req, snap, shelf, set) = found(parts, state, |snap, at: SetAt| {
+            let shelf = shelf_index(snap, at.game)?;
+            let sets = &snap.library.shelves[shelf].sets;
+            Some((shelf, sets.iter().position(|s| s.slug == at.set)?))
+        })
+        .await?;
+        Ok(FoundSet {
+            req,
+            snap,
+            shelf,
+            set,
+        })
+    }
 }
 
 fn respond_bytes(req: &Req, status: StatusCode, html: Bytes) -> Response {
@@ -437,14 +531,9 @@ struct LessonPage {
 
 /// `GET /{game}/lessons/{slug}`.
 pub async fn lesson(
-    State(state): State<AppState>,
-    req: Req,
-    At(LessonAt { game, slug }): At<LessonAt>,
+    found: FoundLesson,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, lesson)) = find_lesson(&snap, game, &slug) else {
-        return missing(&req, &snap);
-    };
+    let (req, snap, shelf, lesson) = (&found.req, &found.snap, found.shelf(), found.lesson());
     let text = lesson.text(req.lang);
     let steps = steps_from(&req, &text.diagrams);
     // A lesson depends only on its language and its diagrams' steps: rendered once for
@@ -548,14 +637,9 @@ enum PrintPart<'a> {
 
 /// `GET /{game}/lessons/{slug}/print`: the lesson with every frame of every diagram.
 pub async fn lesson_print(
-    State(state): State<AppState>,
-    req: Req,
-    At(LessonAt { game, slug }): At<LessonAt>,
+    found: FoundLesson,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, lesson)) = find_lesson(&snap, game, &slug) else {
-        return missing(&req, &snap);
-    };
+    let (req, snap, shelf, lesson) = (&found.req, &found.snap, found.shelf(), found.lesson());
     let ui = req.ui();
     let text = lesson.text(req.lang);
     let parts = text
@@ -602,11 +686,6 @@ pub async fn lesson_print(
     respond(&req, StatusCode::OK, page.render())
 }
 
-fn find_lesson<'a>(snap: &'a Snapshot, game: Game, slug: &str) -> Option<(&'a Shelf, &'a Lesson)> {
-    let shelf = snap.library.shelf(game)?;
-    Some((shelf, shelf.lesson(slug)?))
-}
-
 /// An SGF file to download.
 pub(crate) fn sgf_response(name: &str, sgf: String) -> Response {
     (
@@ -627,14 +706,10 @@ pub(crate) fn sgf_response(name: &str, sgf: String) -> Response {
 
 /// `GET /go/lessons/{slug}/diagram/{index}/sgf`: a Go diagram as an SGF file.
 pub async fn diagram_sgf(
-    State(state): State<AppState>,
-    req: Req,
-    At(DiagramAt { game, slug, index }): At<DiagramAt>,
+    found: FoundLesson,
+    At(DiagramAt { index, .. }): At<DiagramAt>,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((_, lesson)) = find_lesson(&snap, game, &slug) else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
+    let (req, lesson) = (&found.req, found.lesson());
     let text = lesson.text(req.lang);
     let Some((start, moves)) = text.diagrams.get(index).and_then(|d| d.go_line.as_ref()) else {
         return StatusCode::NOT_FOUND.into_response();
@@ -656,14 +731,10 @@ pub async fn diagram_sgf(
 
 /// `GET /{game}/lessons/{slug}/diagram/{index}?s=…`: one diagram figure, for the script.
 pub async fn diagram(
-    State(state): State<AppState>,
-    req: Req,
-    At(DiagramAt { game, slug, index }): At<DiagramAt>,
+    found: FoundLesson,
+    At(DiagramAt { index, .. }): At<DiagramAt>,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, lesson)) = find_lesson(&snap, game, &slug) else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
+    let (req, shelf, lesson) = (&found.req, found.shelf(), found.lesson());
     let text = lesson.text(req.lang);
     if index >= text.diagrams.len() {
         return StatusCode::NOT_FOUND.into_response();
@@ -695,14 +766,9 @@ struct SetPage {
 
 /// `GET /{game}/problems/{set}`.
 pub async fn set(
-    State(state): State<AppState>,
-    req: Req,
-    At(SetAt { game, set }): At<SetAt>,
+    found: FoundSet,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, set)) = find_set(&snap, game, &set) else {
-        return missing(&req, &snap);
-    };
+    let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let ui = req.ui();
     let page = SetPage {
         chrome: Chrome::new(&req, &snap, set.title.get(req.lang).to_string()),

@@ -2,15 +2,13 @@
 //! the problem page. The same code serves links (no script) and `POST /api/attempt`.
 
 use super::i18n::{fill, Ui};
-use super::pages::{enc, find_set, missing, respond, At, Chrome, Item, ProblemAt, Req, SetAt};
+use super::pages::{enc, missing, respond, At, Chrome, FoundSet, Item, ProblemAt, Req};
 use super::urls;
-use super::state::AppState;
 use crate::content::{
     Action, BoardRequest, Game, Input as Takes, Problem, ProblemSet, RecordFormat, Text, Verdict,
 };
 use crate::lang::Lang;
 use askama::Template;
-use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
@@ -508,14 +506,10 @@ struct ProblemPage {
 
 /// `GET /{game}/problems/{set}/{id}?m=…&p=…&sel=…&play=…`.
 pub async fn page(
-    State(state): State<AppState>,
-    req: Req,
-    At(ProblemAt { game, set, id }): At<ProblemAt>,
+    found: FoundSet,
+    At(ProblemAt { id, .. }): At<ProblemAt>,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, set)) = find_set(&snap, game, &set) else {
-        return missing(&req, &snap);
-    };
+    let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let Some(index) = set.problems.iter().position(|p| p.id == id) else {
         return missing(&req, &snap);
     };
@@ -606,14 +600,10 @@ struct WorksheetPage {
 
 /// `GET /go/problems/{set}/{id}/sgf`: a Go problem as an SGF file, with its lines.
 pub async fn problem_sgf(
-    State(state): State<AppState>,
-    req: Req,
-    At(ProblemAt { game, set, id }): At<ProblemAt>,
+    found: FoundSet,
+    At(ProblemAt { id, .. }): At<ProblemAt>,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((_, set)) = find_set(&snap, game, &set) else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
+    let (req, set) = (&found.req, found.set());
     match set
         .problem(&id)
         .and_then(|p| crate::import::sgf::problem_to_sgf(p, req.lang))
@@ -625,14 +615,9 @@ pub async fn problem_sgf(
 
 /// `GET /{game}/worksheets/{set}`: every problem of a set on A4 pages, answers at the end.
 pub async fn worksheet(
-    State(state): State<AppState>,
-    req: Req,
-    At(SetAt { game, set }): At<SetAt>,
+    found: FoundSet,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, set)) = find_set(&snap, game, &set) else {
-        return missing(&req, &snap);
-    };
+    let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let lang = req.lang;
     let problems = set
         .problems
