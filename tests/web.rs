@@ -429,8 +429,13 @@ async fn go_diagrams_and_problems_download_as_sgf() {
     let (page, _, _) = get(&state, &format!("/go/lessons/{}?lang=en", lesson.slug), &[]).await;
     assert_eq!(page, StatusCode::OK);
 
-    let set = &shelf.sets[2];
-    let p = &set.problems[0];
+    // The first problem with written lines.
+    let (set, p) = shelf
+        .sets
+        .iter()
+        .flat_map(|s| s.problems.iter().map(move |p| (s, p)))
+        .find(|(_, p)| !p.puzzle.lines().is_empty())
+        .expect("a Go problem with lines");
     let (status, sgf, _) = get(
         &state,
         &format!("/go/problems/{}/{}/sgf", set.slug, p.id),
