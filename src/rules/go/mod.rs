@@ -10,6 +10,7 @@
 //! ```
 
 mod board;
+mod fast;
 pub mod handicap;
 mod point;
 mod position;
@@ -17,6 +18,7 @@ pub mod score;
 pub mod select;
 
 pub use board::{BadBoard, Board, Color};
+pub use fast::{SearchBoard, SplitMix64};
 pub use handicap::{handicap_points, handicap_position, BadHandicap};
 pub use point::{column_letter, BadPoint, Point, MAX_SIZE, MIN_SIZE};
 pub use position::{Illegal, Move, Position};
