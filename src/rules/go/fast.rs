@@ -112,14 +112,6 @@ impl PointSet {
         })
     }
 
-    /// The lowest point, if any.
-    pub(crate) fn first(&self) -> Option<usize> {
-        self.0
-            .iter()
-            .enumerate()
-            .find(|(_, &w)| w != 0)
-            .map(|(i, &w)| i * 64 + w.trailing_zeros() as usize)
-    }
 }
 
 /// One chain, stored at its representative stone.
@@ -500,11 +492,6 @@ impl SearchBoard {
         self.chains[self.chain_of[v] as usize].lib_count as usize
     }
 
-    #[inline]
-    pub(crate) fn chain_size(&self, v: usize) -> usize {
-        self.chains[self.chain_of[v] as usize].size as usize
-    }
-
     /// The stones of the chain through stone `v`, starting with `v`.
     pub(crate) fn chain_stones(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
         let mut at = v;
@@ -520,9 +507,14 @@ impl SearchBoard {
         })
     }
 
-    /// The empty points, in no particular order.
-    pub(crate) fn empty_vertices(&self) -> &[u16] {
-        &self.empties
+    /// Sets the ko point (set-up only).
+    pub(crate) fn set_ko(&mut self, ko: Option<Point>) {
+        self.ko = ko.map_or(0, |p| self.vertex(p) as u16);
+    }
+
+    /// Adds whole-board hashes to the positions seen before (set-up only).
+    pub(crate) fn add_history(&mut self, hashes: impl IntoIterator<Item = u64>) {
+        self.history.extend(hashes);
     }
 
     // -----------------------------------------------------------------------------------
@@ -705,8 +697,10 @@ impl SearchBoard {
         }
         self.passes = 0;
         self.to_play = color.opponent();
-        self.history.insert(self.hash);
-        self.records.push(record);
+        // A forced repetition (a search letting one side ignore superko) is not added twice,
+        // so that its undo leaves the earlier occurrence in the history.
+        let pushed = self.history.insert(self.hash);
+        self.records.push(Record { pushed, ..record });
     }
 
     /// Removes the chain at representative `r`, captured by `by`; returns its size.
@@ -907,21 +901,24 @@ impl SearchBoard {
     /// assert!(!alive.contains(&board.point("D2").unwrap()));
     /// ```
     pub fn unconditionally_alive(&self, color: Color) -> Vec<Point> {
-        let alive = self.benson(color);
+        let alive = self.benson(color, None);
         let mut out: Vec<Point> = alive.iter().map(|v| self.point(v)).collect();
         out.sort();
         out
     }
 
     /// Benson's algorithm: the set of `color`'s stones that are unconditionally alive.
-    pub(crate) fn benson(&self, color: Color) -> PointSet {
+    /// With an `area`, only points inside it are looked at, and a region reaching outside
+    /// it counts as vital to no chain (right when the outside is the opponent's wall).
+    pub(crate) fn benson(&self, color: Color, area: Option<&PointSet>) -> PointSet {
         let own = cell_of(color);
         let len = self.cells.len();
         // Chains of `color`, by representative.
         let mut chain_ids: Vec<usize> = Vec::new();
         let mut is_chain = vec![false; len];
+        let inside = |v: usize| area.is_none_or(|a| a.contains(v));
         for v in 0..len {
-            if self.cells[v] == own {
+            if self.cells[v] == own && inside(v) {
                 let r = self.chain_of[v] as usize;
                 if !is_chain[r] {
                     is_chain[r] = true;
@@ -944,9 +941,10 @@ impl SearchBoard {
         let mut stack = Vec::new();
         for v in 0..len {
             let c = self.cells[v];
-            if c == own || c == EDGE || region_of[v] != usize::MAX {
+            if c == own || c == EDGE || region_of[v] != usize::MAX || !inside(v) {
                 continue;
             }
+            let mut open = false;
             let id = regions.len();
             let mut region = Region {
                 empties: PointSet::EMPTY,
@@ -964,6 +962,10 @@ impl SearchBoard {
                     if cn == EDGE {
                         continue;
                     }
+                    if !inside(n) {
+                        open = true;
+                        continue;
+                    }
                     if cn == own {
                         let r = self.chain_of[n] as usize;
                         if !region.chains.contains(&r) {
@@ -976,7 +978,7 @@ impl SearchBoard {
                 }
             }
             for &r in &region.chains {
-                if region.empties.is_subset(&self.chains[r].libs) {
+                if !open && region.empties.is_subset(&self.chains[r].libs) {
                     region.vital.push(r);
                 }
             }

@@ -12,6 +12,7 @@
 mod board;
 mod fast;
 pub mod handicap;
+pub mod life;
 mod point;
 mod position;
 pub mod score;
