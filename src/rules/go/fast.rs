@@ -917,8 +917,22 @@ impl SearchBoard {
         let mut chain_ids: Vec<usize> = Vec::new();
         let mut is_chain = vec![false; len];
         let inside = |v: usize| area.is_none_or(|a| a.contains(v));
-        for v in 0..len {
-            if self.cells[v] == own && inside(v) {
+        let everywhere: PointSet;
+        let points = match area {
+            Some(a) => a,
+            None => {
+                let mut all = PointSet::EMPTY;
+                for v in 0..len {
+                    if self.cells[v] != EDGE {
+                        all.insert(v);
+                    }
+                }
+                everywhere = all;
+                &everywhere
+            }
+        };
+        for v in points.iter() {
+            if self.cells[v] == own {
                 let r = self.chain_of[v] as usize;
                 if !is_chain[r] {
                     is_chain[r] = true;
@@ -939,9 +953,9 @@ impl SearchBoard {
         let mut region_of = vec![usize::MAX; len];
         let mut regions: Vec<Region> = Vec::new();
         let mut stack = Vec::new();
-        for v in 0..len {
+        for v in points.iter() {
             let c = self.cells[v];
-            if c == own || c == EDGE || region_of[v] != usize::MAX || !inside(v) {
+            if c == own || region_of[v] != usize::MAX {
                 continue;
             }
             let mut open = false;

@@ -356,10 +356,11 @@ fn bounds(points: &[Point]) -> (u8, u8, u8, u8) {
     (c0, r0, c1, r1)
 }
 
-/// One more line on every side; a strip of two lines or less left to the edge joins too.
+/// The area of a problem from the bounds of its stones: a strip of two lines or less left
+/// to an edge joins the area; elsewhere the outermost stones are the boundary.
 fn widen((c0, r0, c1, r1): (u8, u8, u8, u8), size: u8) -> (u8, u8, u8, u8) {
-    let low = |x: u8| if x <= 3 { 0 } else { x - 1 };
-    let high = |x: u8| if x + 4 >= size { size - 1 } else { x + 1 };
+    let low = |x: u8| if x <= 2 { 0 } else { x };
+    let high = |x: u8| if x + 3 >= size { size - 1 } else { x };
     (low(c0), low(r0), high(c1), high(r1))
 }
 
@@ -666,9 +667,7 @@ impl<'a> Search<'a> {
                     Some(w) => self.value_of(w),
                     None => (1, 1),
                 };
-                if v.0 == 0 || v.1 == 0 {
-                    self.tt.insert(key, Entry { pn: v.0, dn: v.1, work: 1 });
-                }
+                self.tt.insert(key, Entry { pn: v.0, dn: v.1, work: 1 });
                 v
             }
         };
@@ -971,24 +970,40 @@ pub fn judge_all_moves(
         .collect()
 }
 
-/// Guesses the goal of the side to play when a problem does not say: the side whose
-/// largest chain has less room (empty points and own stones reachable without crossing the
-/// other's stones, near the stones) is the one that must live.
+/// Guesses the goal of the side to play when a problem does not say. In a problem the
+/// stones at stake sit against the edges and the attacker's stones surround them, so the
+/// side whose stones lie nearer the edge, on average, is the one that must live.
+///
+/// ```
+/// use qiyuan::rules::go::{Board, Color, Point, Position};
+/// use qiyuan::rules::go::life::{infer_goal, Goal};
+/// // White's corner group is enclosed by Black's stones: Black, to play, kills.
+/// let board = Board::from_text_at(19, "
+///     . . . O . .
+///     O O O O X X
+///     . X X X . .
+///     . . . . . .
+///     . X . . . .", Point::new(0, 0), 6, 5).unwrap();
+/// assert_eq!(infer_goal(&Position::new(board, Color::Black)), Goal::Kill);
+/// ```
 pub fn infer_goal(position: &Position) -> Goal {
     let board = position.board();
+    let size = board.size();
     let me = position.to_play();
-    let room = |color: Color| -> usize {
-        let Ok(problem) = Problem::with_defender(position, color, Target::Inferred, Region::Auto)
-        else {
-            return usize::MAX;
-        };
-        problem
-            .region
-            .iter()
-            .filter(|&&p| board.get(p) != Some(color.opponent()))
-            .count()
+    let edge_distance = |color: Color| -> f64 {
+        let (mut sum, mut n) = (0usize, 0usize);
+        for p in board.stones(color) {
+            let d = p.col.min(p.row).min(size - 1 - p.col).min(size - 1 - p.row);
+            sum += d as usize;
+            n += 1;
+        }
+        if n == 0 {
+            f64::INFINITY
+        } else {
+            sum as f64 / n as f64
+        }
     };
-    if room(me) <= room(me.opponent()) {
+    if edge_distance(me) <= edge_distance(me.opponent()) {
         Goal::Live
     } else {
         Goal::Kill
