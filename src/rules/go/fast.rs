@@ -149,7 +149,7 @@ impl Chain {
 
 /// A hasher for keys that are already Zobrist hashes: uses them as they are.
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {

@@ -5,7 +5,8 @@
 //!
 //! The model (as in Kishimoto and Müller's Tsumego Explorer):
 //! - the **target** is the defender's stones; the attacker wins when every target stone has
-//!   been captured; the defender wins when a target stone is unconditionally alive
+//!   been captured (the defender may give up some); the defender wins when a target stone is
+//!   unconditionally alive
 //!   (Benson), or when the attacker has no move left in the region (seki, or nothing that
 //!   does not destroy itself). The attacker never passes: passing would let the defender
 //!   pass too and keep its stones.
@@ -37,10 +38,11 @@
 //! ```
 
 use super::board::Color;
-use super::fast::{PointSet, Refusal, SearchBoard};
+use super::fast::{KeyHasher, PointSet, Refusal, SearchBoard};
 use super::point::Point;
 use super::position::{Move, Position};
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -56,7 +58,8 @@ pub enum Goal {
 /// Which stones the problem is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// The defender's largest chain (most stones; then fewest liberties).
+    /// The defender's group: its largest chain (most stones; then fewest liberties) and
+    /// every defender stone in the region around it.
     Inferred,
     /// These stones of the defender (an author's `target`).
     Stones(Vec<Point>),
@@ -227,6 +230,7 @@ impl Problem {
     ) -> Result<Problem, BadProblem> {
         let board = position.board();
         let size = board.size();
+        let target_given = matches!(target, Target::Stones(_)).then_some(());
         let target = match target {
             Target::Stones(points) => {
                 for &p in &points {
@@ -265,6 +269,7 @@ impl Problem {
             return Err(BadProblem::NoDefenderStones { defender });
         }
         let attacker = defender.opponent();
+        let inferred = target_given.is_none();
         let (region, area) = match region {
             Region::Points(points) => {
                 if points.is_empty() {
@@ -285,6 +290,20 @@ impl Problem {
                 let area = widen(bounds(&cluster), size);
                 (auto_region(board, &target, attacker, area), area)
             }
+        };
+        // An inferred target is the whole group: every defender stone in the region.
+        let target = if inferred {
+            let mut group: Vec<Point> = region
+                .iter()
+                .copied()
+                .filter(|&p| board.get(p) == Some(defender))
+                .chain(target.iter().copied())
+                .collect();
+            group.sort();
+            group.dedup();
+            group
+        } else {
+            target
         };
         Ok(Problem {
             attacker,
@@ -364,6 +383,10 @@ fn widen((c0, r0, c1, r1): (u8, u8, u8, u8), size: u8) -> (u8, u8, u8, u8) {
     (low(c0), low(r0), high(c1), high(r1))
 }
 
+/// A boundary chain of the attacker with this many liberties or fewer brings its liberties
+/// into the region: the defender may fight to capture it.
+const SHORT_OF_LIBERTIES: usize = 3;
+
 /// The empty points and defender stones reachable from the target without crossing the
 /// attacker's stones, inside `area`, and the attacker's chains next to them.
 fn auto_region(
@@ -391,11 +414,20 @@ fn auto_region(
             }
         }
     }
+    // The attacker's chains on the boundary may be captured: their stones, and the
+    // liberties (in the area) of those short of liberties, are in the region too.
     for w in walls {
+        if seen.contains(&w) {
+            continue;
+        }
+        let liberties = board.liberties(w);
         for s in board.chain(w) {
             if inside(s) {
                 seen.insert(s);
             }
+        }
+        if liberties.len() <= SHORT_OF_LIBERTIES {
+            seen.extend(liberties.into_iter().filter(|&l| inside(l)));
         }
     }
     let mut region: Vec<Point> = seen.into_iter().collect();
@@ -434,7 +466,7 @@ struct Search<'a> {
     /// The side whose goal is being proven (the OR player).
     prover: Color,
     ko_master: Option<Color>,
-    tt: HashMap<u64, Entry>,
+    tt: HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>,
     nodes: u64,
     node_limit: u64,
     deadline: Instant,
@@ -496,7 +528,7 @@ impl<'a> Search<'a> {
             defender: problem.defender(),
             prover,
             ko_master,
-            tt: HashMap::new(),
+            tt: HashMap::default(),
             nodes: 0,
             node_limit: u64::MAX,
             deadline: Instant::now() + Duration::from_secs(3600),
@@ -716,15 +748,17 @@ impl<'a> Search<'a> {
                 }
             }
             let (cpn, cdn) = values[best];
+            // The 1+ε trick (Pawlewicz and Lew): stay longer in the chosen child.
+            let second = cap(second as u64 + second as u64 / 4 + 1);
             let (child_pn, child_dn) = if or_node {
                 (
-                    th_pn.min(second.saturating_add(1)),
+                    th_pn.min(second),
                     cap(th_dn as u64 - dn as u64 + cdn as u64),
                 )
             } else {
                 (
                     cap(th_pn as u64 - pn as u64 + cpn as u64),
-                    th_dn.min(second.saturating_add(1)),
+                    th_dn.min(second),
                 )
             };
             self.play(moves[best]);
