@@ -72,7 +72,8 @@ impl GnuGo {
     }
 
     /// GNU Go's owl verdict for the side to play: `owl_attack` for a kill, `owl_defend` for
-    /// a life, on the target's first stone. 0 fails, 1 succeeds, 2 and 3 are kos.
+    /// a life, on the target's first stone. 0 fails, 1 succeeds, 2 and 3 are kos (4 and 5,
+    /// a gain or a loss of other stones, are told apart).
     fn owl(&mut self, position: &Position, goal: Goal, target: Point) -> (u8, Option<String>) {
         self.set_up(position);
         let command = match goal {
@@ -224,7 +225,8 @@ fn main() {
                 let theirs = match code {
                     0 => 0,
                     1 => 1,
-                    _ => 2,
+                    2 | 3 => 2,
+                    _ => 3,
                 };
                 gnugo_compared += 1;
                 if ours == theirs {
