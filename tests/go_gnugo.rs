@@ -3,7 +3,8 @@
 //!
 //! Random legal games are played in our engine and, move for move, in GNU Go; after every
 //! move the boards must hold the same stones, and the two must agree on which points are
-//! forbidden (occupied, suicide, ko, positional superko).
+//! forbidden (occupied, suicide, ko, positional superko). The make/undo search board
+//! (`SearchBoard`) plays the same games and is held to the same answers for the side to play.
 //!
 //! GNU Go runs with `--positional-superko`, the repetition rule of the Chinese rules
 //! (全局同形再现). Its superko check only sees the moves it still remembers, and it
@@ -14,7 +15,7 @@
 //! GNU Go must be installed: `apt-get install gnugo` (Debian puts it in `/usr/games/gnugo`),
 //! or point the `GNUGO` environment variable at the binary.
 
-use qiyuan::rules::go::{column_letter, Board, Color, Illegal, Move, Point, Position};
+use qiyuan::rules::go::{column_letter, Board, Color, Illegal, Move, Point, Position, SearchBoard};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -379,6 +380,9 @@ struct Game<'a> {
     seed: u64,
     size: u8,
     pos: Position,
+    /// The make/undo search board, playing the same moves: its board and its legality for
+    /// the side to play must match GNU Go's too.
+    fast: SearchBoard,
     record: Vec<String>,
 }
 
@@ -577,6 +581,17 @@ impl Game<'_> {
             let captures_white = read_count(&commands[k + 4], success(&answers, &commands, k + 4));
 
             for (check, theirs) in checks.iter().zip(verdicts) {
+                // The search board must give our engine's answer (held to GNU Go's below).
+                let fast = self.fast.check(Move::Play(check.point));
+                if check.color == color && fast != check.ours {
+                    let why = format!(
+                        "{} {}: the search board says {fast:?}, our engine {:?}, GNU Go {theirs}",
+                        color.as_str(),
+                        check.point.name(size),
+                        check.ours
+                    );
+                    return Err(self.mismatch(why));
+                }
                 if let Err(why) = self.judge(check, theirs) {
                     if played.is_ok() {
                         // Show GNU Go's board as it was when asked.
@@ -592,10 +607,17 @@ impl Game<'_> {
             self.record
                 .push(format!("{n} {} {}", letter(color), mv.name(size)));
             self.pos = next;
+            if let Err(e) = self.fast.play(mv) {
+                return Err(self.mismatch(format!("the search board refuses {}: {e}", mv.name(size))));
+            }
             self.stats.moves += 1;
             self.stats.passes += usize::from(mv == Move::Pass);
             self.stats.stones_captured += self.pos.captured().len();
-            self.compare_boards(&board_from_lists(size, &black, &white))?;
+            let theirs = board_from_lists(size, &black, &white);
+            if self.fast.board() != theirs {
+                return Err(self.mismatch("the search board differs".to_string()));
+            }
+            self.compare_boards(&theirs)?;
             for (c, theirs) in [
                 (Color::Black, captures_black),
                 (Color::White, captures_white),
@@ -636,6 +658,7 @@ fn agrees_with_gnugo_on_random_games() {
                 seed,
                 size,
                 pos: Position::empty(size).expect("board size"),
+                fast: SearchBoard::new(&Board::new(size).expect("board size"), Color::Black),
                 record: Vec::new(),
             };
             if let Err(report) = game.play(&mut rng) {

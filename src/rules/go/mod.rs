@@ -10,13 +10,16 @@
 //! ```
 
 mod board;
+mod fast;
 pub mod handicap;
+pub mod life;
 mod point;
 mod position;
 pub mod score;
 pub mod select;
 
 pub use board::{BadBoard, Board, Color};
+pub use fast::{SearchBoard, SplitMix64};
 pub use handicap::{handicap_points, handicap_position, BadHandicap};
 pub use point::{column_letter, BadPoint, Point, MAX_SIZE, MIN_SIZE};
 pub use position::{Illegal, Move, Position};

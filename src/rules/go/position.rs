@@ -50,6 +50,8 @@ pub enum Illegal {
     Superko { point: Point, size: u8 },
     /// It is the other side's turn.
     NotYourTurn { to_play: Color },
+    /// The point lies outside the board.
+    OffBoard { point: Point },
 }
 
 impl Illegal {
@@ -100,6 +102,10 @@ impl Illegal {
             (Illegal::NotYourTurn { to_play }, Lang::En) => {
                 format!("It is {}'s turn.", to_play.as_str())
             }
+            (Illegal::OffBoard { .. }, Lang::Zh) => format!("这一点不在 {size}×{size} 的棋盘上。"),
+            (Illegal::OffBoard { .. }, Lang::En) => {
+                format!("That point is not on the {size}×{size} board.")
+            }
         }
     }
 }
@@ -114,6 +120,9 @@ impl fmt::Display for Illegal {
             Illegal::Superko { .. } => f.write_str("superko: repeats a whole-board position"),
             Illegal::NotYourTurn { to_play } => {
                 write!(f, "not your turn: {} to play", to_play.as_str())
+            }
+            Illegal::OffBoard { point } => {
+                write!(f, "point ({}, {}) is off the board", point.col, point.row)
             }
         }
     }
@@ -223,6 +232,11 @@ impl Position {
         self.ko
     }
 
+    /// The hashes of every whole-board position of this game so far (for superko).
+    pub(crate) fn seen_boards(&self) -> &[u64] {
+        &self.history
+    }
+
     /// Plays `mv` for the side to play.
     pub fn play_move(&self, mv: Move) -> Result<Position, Illegal> {
         self.play_as(self.to_play, mv)
@@ -264,6 +278,9 @@ impl Position {
             }
             Move::Play(p) => p,
         };
+        if !self.board.contains(point) {
+            return Err(Illegal::OffBoard { point });
+        }
         if let Some(stone) = self.board.get(point) {
             return Err(Illegal::Occupied {
                 point,
@@ -384,7 +401,7 @@ impl fmt::Debug for Position {
 }
 
 /// A Zobrist key for a stone of `color` on `p` of a board of `size`.
-fn zobrist(size: u8, p: Point, color: Color) -> u64 {
+pub(crate) fn zobrist(size: u8, p: Point, color: Color) -> u64 {
     // splitmix64 of the (size, point, colour) triple: deterministic, no table to build.
     let key = ((size as u64) << 16)
         | ((p.row as u64) * MAX_SIZE as u64 + p.col as u64) << 1

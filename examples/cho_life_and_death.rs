@@ -1,0 +1,268 @@
+//! Proves the 900 Cho Chikun Elementary life-and-death problems of the corpus with the
+//! solver (`qiyuan::rules::go::life`), compares with the book's first moves and, with
+//! `--gnugo`, with GNU Go's owl reading (`owl_attack` / `owl_defend` on the target).
+//!
+//! Run with `scripts/life-and-death.sh` (release build), or
+//! `cargo run --release --example cho_life_and_death -- [--gnugo] [--limit N] [--ms N]`.
+//! The corpus is read from `$QIYUAN_CORPUS` or `../shared/corpus`. Prints a summary and every
+//! problem where the solver, the book or GNU Go disagree.
+
+use qiyuan::import::tsumego_json;
+use qiyuan::rules::go::life::{evaluate_move, infer_goal, solve, Budget, Goal, Outcome, Problem, Region, Target};
+use qiyuan::rules::go::{Color, Move, Point, Position};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// GNU Go over GTP, just enough for owl reading.
+struct GnuGo {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl GnuGo {
+    fn start() -> GnuGo {
+        let path = std::env::var("GNUGO").unwrap_or_else(|_| "/usr/games/gnugo".into());
+        let mut child = Command::new(&path)
+            .args(["--mode", "gtp", "--chinese-rules"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start GNU Go at {path}: {e}"));
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        GnuGo { child, stdin, stdout }
+    }
+
+    fn ask(&mut self, command: &str) -> Result<String, String> {
+        writeln!(self.stdin, "{command}").and_then(|_| self.stdin.flush()).expect("GNU Go reads");
+        let mut text = String::new();
+        loop {
+            let mut line = String::new();
+            if self.stdout.read_line(&mut line).expect("GNU Go answers") == 0 {
+                panic!("GNU Go stopped while answering `{command}`");
+            }
+            if line.trim().is_empty() {
+                if text.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            text.push_str(&line);
+        }
+        let text = text.trim();
+        match text.strip_prefix('=') {
+            Some(rest) => Ok(rest.trim().to_string()),
+            None => Err(text.trim_start_matches('?').trim().to_string()),
+        }
+    }
+
+    /// Sets up `position` (stones only).
+    fn set_up(&mut self, position: &Position) {
+        let size = position.size();
+        self.ask(&format!("boardsize {size}")).expect("boardsize");
+        self.ask("clear_board").expect("clear_board");
+        for color in [Color::Black, Color::White] {
+            for p in position.board().stones(color).collect::<Vec<_>>() {
+                self.ask(&format!("play {} {}", color.as_str(), p.name(size)))
+                    .expect("set-up stone");
+            }
+        }
+    }
+
+    /// GNU Go's owl verdict for the side to play: `owl_attack` for a kill, `owl_defend` for
+    /// a life, on the target's first stone. 0 fails, 1 succeeds, 2 and 3 are kos (4 and 5,
+    /// a gain or a loss of other stones, are told apart).
+    fn owl(&mut self, position: &Position, goal: Goal, target: Point) -> (u8, Option<String>) {
+        self.set_up(position);
+        let command = match goal {
+            Goal::Kill => "owl_attack",
+            Goal::Live => "owl_defend",
+        };
+        let answer = self
+            .ask(&format!("{command} {}", target.name(position.size())))
+            .unwrap_or_else(|e| panic!("{command}: {e}"));
+        let mut words = answer.split_whitespace();
+        let code = words.next().and_then(|w| w.parse().ok()).unwrap_or(0);
+        (code, words.next().map(str::to_string))
+    }
+}
+
+impl Drop for GnuGo {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let _ = self.child.wait();
+    }
+}
+
+fn percentile(sorted: &[Duration], q: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |name: &str| args.iter().any(|a| a == name);
+    let value = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let limit = value("--limit").map(|n| n as usize);
+    let budget = Budget {
+        nodes: value("--nodes").unwrap_or(5_000_000),
+        time: Duration::from_millis(value("--ms").unwrap_or(1000)),
+    };
+    let corpus = std::env::var("QIYUAN_CORPUS").unwrap_or_else(|_| "../shared/corpus".into());
+    let path = format!("{corpus}/go/cho-elementary.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let imported = tsumego_json::import(&text, limit);
+    let mut gnugo = flag("--gnugo").then(GnuGo::start);
+
+    let (mut proven, mut agree, mut unknown, mut solver_loss) = (0, 0, 0, 0);
+    let (mut ko, mut book_wrong) = (0, Vec::new());
+    let mut times = Vec::new();
+    let mut nodes_total = 0u64;
+    let mut search_time = Duration::ZERO;
+    let (mut gnugo_compared, mut gnugo_agree, mut gnugo_differ) = (0, 0, Vec::new());
+    for p in &imported.problems {
+        let start = &p.start;
+        let size = start.size();
+        let goal = infer_goal(start);
+        let problem = match Problem::new(start, goal, Target::Inferred, Region::Auto) {
+            Ok(problem) => problem,
+            Err(e) => {
+                println!("problem {}: cannot set up: {e}", p.id);
+                continue;
+            }
+        };
+        let clock = Instant::now();
+        let verdict = solve(start, &problem, budget);
+        // The book's first moves, judged.
+        let mut book_ok = true;
+        let mut book_notes = Vec::new();
+        if verdict.outcome != Outcome::Unknown {
+            for line in &p.solutions {
+                let Ok(mv) = Move::parse(&line[0], size) else { continue };
+                let j = match evaluate_move(start, &problem, mv, budget) {
+                    Ok(j) => j,
+                    Err(e) => {
+                        book_notes.push(format!("{} illegal: {e}", line[0]));
+                        book_ok = false;
+                        continue;
+                    }
+                };
+                nodes_total += j.nodes;
+                match j.outcome {
+                    Outcome::Win | Outcome::Ko { .. } => {}
+                    Outcome::Unknown => book_notes.push(format!("{} unknown", line[0])),
+                    Outcome::Loss => {
+                        book_ok = false;
+                        let reply = j.reply.map_or("-".into(), |m| m.name(size));
+                        let refutation: Vec<String> = j.line.iter().map(|m| m.name(size)).collect();
+                        book_notes.push(format!("{} refuted by {reply} ({})", line[0], refutation.join(" ")));
+                    }
+                }
+            }
+        }
+        let elapsed = clock.elapsed();
+        times.push(elapsed);
+        nodes_total += verdict.nodes;
+        search_time += elapsed;
+        let line: Vec<String> = verdict.line.iter().map(|m| m.name(size)).collect();
+        let goal_name = match goal {
+            Goal::Kill => "kill",
+            Goal::Live => "live",
+        };
+        match verdict.outcome {
+            Outcome::Unknown => {
+                unknown += 1;
+                println!("problem {}: unknown ({goal_name}, region of {} points, {} nodes, {:?})", p.id, problem.region().len(), verdict.nodes, elapsed);
+            }
+            Outcome::Loss => {
+                proven += 1;
+                solver_loss += 1;
+                println!(
+                    "problem {}: the side to play cannot {goal_name} (book {:?}; solver line {}) {}",
+                    p.id,
+                    p.solutions.iter().map(|l| l[0].clone()).collect::<Vec<_>>(),
+                    line.join(" "),
+                    book_notes.join("; ")
+                );
+            }
+            Outcome::Win | Outcome::Ko { .. } => {
+                proven += 1;
+                if matches!(verdict.outcome, Outcome::Ko { .. }) {
+                    ko += 1;
+                }
+                if book_ok {
+                    agree += 1;
+                } else {
+                    println!(
+                        "problem {}: book move wrong ({goal_name}, solver {} {}): {}",
+                        p.id,
+                        verdict.outcome.as_str(),
+                        line.join(" "),
+                        book_notes.join("; ")
+                    );
+                    book_wrong.push(p.id.clone());
+                }
+            }
+        }
+        if let Some(g) = gnugo.as_mut() {
+            if verdict.outcome != Outcome::Unknown {
+                let (code, owl_move) = g.owl(start, goal, problem.target()[0]);
+                let ours = match verdict.outcome {
+                    Outcome::Win => 1,
+                    Outcome::Ko { .. } => 2,
+                    _ => 0,
+                };
+                let theirs = match code {
+                    0 => 0,
+                    1 => 1,
+                    2 | 3 => 2,
+                    _ => 3,
+                };
+                gnugo_compared += 1;
+                if ours == theirs {
+                    gnugo_agree += 1;
+                } else {
+                    gnugo_differ.push(p.id.clone());
+                    println!(
+                        "problem {}: GNU Go {} says {code} {} on {}, solver {} {} (book {:?})",
+                        p.id,
+                        if goal == Goal::Kill { "owl_attack" } else { "owl_defend" },
+                        owl_move.unwrap_or_default(),
+                        problem.target()[0].name(size),
+                        verdict.outcome.as_str(),
+                        line.join(" "),
+                        p.solutions.iter().map(|l| l[0].clone()).collect::<Vec<_>>(),
+                    );
+                }
+            }
+        }
+    }
+    let total = imported.problems.len();
+    times.sort();
+    let under_1s = times.iter().filter(|t| **t < Duration::from_secs(1)).count();
+    println!();
+    println!("problems: {total} (skipped on import: {})", imported.skipped.len());
+    println!("proven: {proven} ({:.1}%), of which ko: {ko}", 100.0 * proven as f64 / total as f64);
+    println!("agree with the book's first moves: {agree}");
+    println!("book move refuted: {} {:?}", book_wrong.len(), book_wrong);
+    println!("side to play loses (goal inferred wrong, or the book's problem not solvable by the model): {solver_loss}");
+    println!("unknown within the budget ({} nodes, {:?}): {unknown}", budget.nodes, budget.time);
+    println!("problems decided (with the book's moves judged) under 1 s: {under_1s} ({:.1}%)", 100.0 * under_1s as f64 / total as f64);
+    println!("time per problem (solve + judging the book's moves): median {:?}, p95 {:?}, max {:?}",
+        percentile(&times, 0.5), percentile(&times, 0.95), times.last().copied().unwrap_or_default());
+    println!("nodes: {nodes_total}, {:.0} nodes/s", nodes_total as f64 / search_time.as_secs_f64().max(1e-9));
+    if gnugo.is_some() {
+        println!("GNU Go owl compared: {gnugo_compared}, agree: {gnugo_agree} ({:.1}%), differ: {} {:?}",
+            100.0 * gnugo_agree as f64 / gnugo_compared.max(1) as f64, gnugo_differ.len(), gnugo_differ);
+    }
+}

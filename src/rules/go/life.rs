@@ -1,0 +1,1111 @@
+//! Life and death proven by search: depth-first proof-number search (df-pn) on the
+//! make/undo [`SearchBoard`], over a region of interest, with Benson's unconditional life,
+//! seki (the attacker cannot make progress), ko results kept apart from plain wins, and
+//! node and time budgets that end in an honest [`Outcome::Unknown`].
+//!
+//! The model (as in Kishimoto and Müller's Tsumego Explorer):
+//! - the **target** is the defender's stones; the attacker wins when every target stone has
+//!   been captured (the defender may give up some); the defender wins when a target stone is
+//!   unconditionally alive
+//!   (Benson), or when the attacker has no move left in the region (seki, or nothing that
+//!   does not destroy itself). The attacker never passes: passing would let the defender
+//!   pass too and keep its stones.
+//! - moves go only on the **region**: the empty points the defender can reach from the
+//!   target without crossing the attacker's stones, and the attacker's chains next to them,
+//!   inside the problem's area (the stones near the target and a margin of one line).
+//!   Outside the area the board counts as the attacker's safe wall.
+//! - **ko**: the goal is first proven with the opponent as "ko master" (it may retake any
+//!   ko at once, as if it had endless ko threats): a proof is a [`Outcome::Win`]. Failing
+//!   that, with the side to play as ko master: a proof is a [`Outcome::Ko`]. Repetitions
+//!   are refused along the searched line (positional superko), except for the ko master.
+//!
+//! ```
+//! use qiyuan::rules::go::{Board, Color, Move, Position};
+//! use qiyuan::rules::go::life::{solve, Budget, Goal, Outcome, Problem, Region, Target};
+//! // Black to kill: White's eye space A1 B1 C1 is a straight three; B1 is the vital point.
+//! //   X X X X X . .
+//! //   O O O O X . .
+//! //   . . . O X . .
+//! let board = Board::from_text_at(19, "
+//!     X X X X X . .
+//!     O O O O X . .
+//!     . . . O X . .", qiyuan::rules::go::Point::parse("A3", 19).unwrap(), 7, 3).unwrap();
+//! let pos = Position::new(board, Color::Black);
+//! let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+//! let verdict = solve(&pos, &problem, Budget::default());
+//! assert_eq!(verdict.outcome, Outcome::Win);
+//! assert_eq!(verdict.best, Some(Move::parse("B1", 19).unwrap()));
+//! ```
+
+use super::board::Color;
+use super::fast::{KeyHasher, PointSet, Refusal, SearchBoard};
+use super::point::Point;
+use super::position::{Move, Position};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// What the side to play wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Goal {
+    /// Capture the target, or leave it unable to live (the side to play attacks).
+    Kill,
+    /// Keep the target alive: two eyes or seki (the side to play defends).
+    Live,
+}
+
+/// Which stones the problem is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The defender's group: its largest chain (most stones; then fewest liberties) and
+    /// every defender stone in the region around it.
+    Inferred,
+    /// These stones of the defender (an author's `target`).
+    Stones(Vec<Point>),
+}
+
+/// Where moves may go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Region {
+    /// Derived from the position: the defender's side of the attacker's boundary.
+    Auto,
+    /// These points only (an author's region); the rest of the board is left as it is.
+    Points(Vec<Point>),
+}
+
+/// How much search a question may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The most positions to visit (moves made on the search board).
+    pub nodes: u64,
+    /// The most time to take.
+    pub time: Duration,
+}
+
+impl Default for Budget {
+    /// 2,000,000 positions or one second, whichever comes first.
+    fn default() -> Budget {
+        Budget {
+            nodes: 2_000_000,
+            time: Duration::from_secs(1),
+        }
+    }
+}
+
+/// The result of a life-and-death question, for the side to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side to play reaches its goal whatever the opponent does, needing no ko.
+    Win,
+    /// The side to play reaches its goal only by winning a ko; `first_threat` is the side
+    /// that must find the first ko threat (the other takes the ko first).
+    Ko { first_threat: Color },
+    /// The side to play cannot reach its goal, even by ko.
+    Loss,
+    /// The budget ran out first.
+    Unknown,
+}
+
+impl Outcome {
+    /// The same result seen from the opponent of the side to play.
+    pub fn for_opponent(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            other => other,
+        }
+    }
+
+    /// `win`, `ko` or `loss`, `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Ko { .. } => "ko",
+            Outcome::Loss => "loss",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// The solver's answer for a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The result for the side to play.
+    pub outcome: Outcome,
+    /// The move to play: a winning one for a win or a ko, the longest resistance for a
+    /// loss; `None` when the goal is already decided on the board or nothing is known.
+    pub best: Option<Move>,
+    /// The main line of the proof from the position, the best move first: the winner's
+    /// quickest way, the loser's longest resistance. It stops where a ko would need a threat.
+    pub line: Vec<Move>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// A move judged by the solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// The result for the side that played the move.
+    pub outcome: Outcome,
+    /// The opponent's best answer: the refutation of a wrong move, the longest resistance
+    /// to a correct one.
+    pub reply: Option<Move>,
+    /// The line after the move, the reply first.
+    pub line: Vec<Move>,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// Why a problem could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadProblem {
+    /// A point lies outside the board.
+    OffBoard { point: Point },
+    /// A target point holds no stone of the defender.
+    NotDefenderStone { point: Point, defender: Color },
+    /// The defender has no stones to infer a target from.
+    NoDefenderStones { defender: Color },
+    /// The author's region holds no point.
+    EmptyRegion,
+}
+
+impl fmt::Display for BadProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadProblem::OffBoard { point } => {
+                write!(f, "point ({}, {}) is off the board", point.col, point.row)
+            }
+            BadProblem::NotDefenderStone { point, defender } => write!(
+                f,
+                "target point ({}, {}) holds no {} stone",
+                point.col,
+                point.row,
+                defender.as_str()
+            ),
+            BadProblem::NoDefenderStones { defender } => {
+                write!(f, "{} has no stones to defend", defender.as_str())
+            }
+            BadProblem::EmptyRegion => f.write_str("the region holds no point"),
+        }
+    }
+}
+
+impl std::error::Error for BadProblem {}
+
+/// A life-and-death problem on a board: who attacks, which stones, where moves may go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    attacker: Color,
+    target: Vec<Point>,
+    region: Vec<Point>,
+    /// The part of the board kept as it is: (first column, first row, last column, last
+    /// row). Outside it the board is the attacker's wall.
+    area: (u8, u8, u8, u8),
+}
+
+impl Problem {
+    /// The problem of `position` where the side to play has `goal`.
+    pub fn new(
+        position: &Position,
+        goal: Goal,
+        target: Target,
+        region: Region,
+    ) -> Result<Problem, BadProblem> {
+        let defender = match goal {
+            Goal::Kill => position.to_play().opponent(),
+            Goal::Live => position.to_play(),
+        };
+        Problem::with_defender(position, defender, target, region)
+    }
+
+    /// The problem of `position` in which `defender`'s stones are at stake.
+    pub fn with_defender(
+        position: &Position,
+        defender: Color,
+        target: Target,
+        region: Region,
+    ) -> Result<Problem, BadProblem> {
+        let board = position.board();
+        let size = board.size();
+        let target_given = matches!(target, Target::Stones(_)).then_some(());
+        let target = match target {
+            Target::Stones(points) => {
+                for &p in &points {
+                    if !board.contains(p) {
+                        return Err(BadProblem::OffBoard { point: p });
+                    }
+                    if board.get(p) != Some(defender) {
+                        return Err(BadProblem::NotDefenderStone { point: p, defender });
+                    }
+                }
+                let mut points = points;
+                points.sort();
+                points.dedup();
+                points
+            }
+            Target::Inferred => {
+                let mut best: Option<(usize, std::cmp::Reverse<usize>, Vec<Point>)> = None;
+                let mut seen = std::collections::HashSet::new();
+                for p in board.stones(defender) {
+                    if !seen.insert(p) {
+                        continue;
+                    }
+                    let chain = board.chain(p);
+                    seen.extend(chain.iter().copied());
+                    let key = (chain.len(), std::cmp::Reverse(board.liberties(p).len()));
+                    if best.as_ref().is_none_or(|b| key > (b.0, b.1)) {
+                        best = Some((key.0, key.1, chain));
+                    }
+                }
+                let mut chain = best.ok_or(BadProblem::NoDefenderStones { defender })?.2;
+                chain.sort();
+                chain
+            }
+        };
+        if target.is_empty() {
+            return Err(BadProblem::NoDefenderStones { defender });
+        }
+        let attacker = defender.opponent();
+        let inferred = target_given.is_none();
+        let (region, area) = match region {
+            Region::Points(points) => {
+                if points.is_empty() {
+                    return Err(BadProblem::EmptyRegion);
+                }
+                if let Some(&p) = points.iter().find(|p| !board.contains(**p)) {
+                    return Err(BadProblem::OffBoard { point: p });
+                }
+                let mut points = points;
+                points.sort();
+                points.dedup();
+                let spread: Vec<Point> = points.iter().chain(target.iter()).copied().collect();
+                let area = widen(bounds(&spread), size);
+                (points, area)
+            }
+            Region::Auto => {
+                let cluster = cluster(board, &target);
+                let area = widen(bounds(&cluster), size);
+                (auto_region(board, &target, attacker, area), area)
+            }
+        };
+        // An inferred target is the whole group: every defender stone in the region.
+        let target = if inferred {
+            let mut group: Vec<Point> = region
+                .iter()
+                .copied()
+                .filter(|&p| board.get(p) == Some(defender))
+                .chain(target.iter().copied())
+                .collect();
+            group.sort();
+            group.dedup();
+            group
+        } else {
+            target
+        };
+        Ok(Problem {
+            attacker,
+            target,
+            region,
+            area,
+        })
+    }
+
+    /// The side that kills.
+    pub fn attacker(&self) -> Color {
+        self.attacker
+    }
+
+    /// The side that lives.
+    pub fn defender(&self) -> Color {
+        self.attacker.opponent()
+    }
+
+    /// The defender's stones at stake, sorted.
+    pub fn target(&self) -> &[Point] {
+        &self.target
+    }
+
+    /// The points where moves may go, sorted.
+    pub fn region(&self) -> &[Point] {
+        &self.region
+    }
+
+    /// The goal of `color` in this problem.
+    pub fn goal_of(&self, color: Color) -> Goal {
+        if color == self.attacker {
+            Goal::Kill
+        } else {
+            Goal::Live
+        }
+    }
+
+    fn in_area(&self, p: Point) -> bool {
+        let (c0, r0, c1, r1) = self.area;
+        (c0..=c1).contains(&p.col) && (r0..=r1).contains(&p.row)
+    }
+}
+
+/// The stones near the target: stones within two lines of one already found.
+fn cluster(board: &super::Board, target: &[Point]) -> Vec<Point> {
+    let stones: Vec<Point> = board.points().filter(|&p| board.get(p).is_some()).collect();
+    let mut found: Vec<Point> = target.to_vec();
+    let mut taken = vec![false; stones.len()];
+    let mut i = 0;
+    while i < found.len() {
+        let p = found[i];
+        for (j, &q) in stones.iter().enumerate() {
+            if !taken[j] && p.col.abs_diff(q.col) <= 2 && p.row.abs_diff(q.row) <= 2 {
+                taken[j] = true;
+                found.push(q);
+            }
+        }
+        i += 1;
+    }
+    found
+}
+
+fn bounds(points: &[Point]) -> (u8, u8, u8, u8) {
+    let c0 = points.iter().map(|p| p.col).min().unwrap_or(0);
+    let r0 = points.iter().map(|p| p.row).min().unwrap_or(0);
+    let c1 = points.iter().map(|p| p.col).max().unwrap_or(0);
+    let r1 = points.iter().map(|p| p.row).max().unwrap_or(0);
+    (c0, r0, c1, r1)
+}
+
+/// The area of a problem from the bounds of its stones: a strip of two lines or less left
+/// to an edge joins the area; elsewhere the outermost stones are the boundary.
+fn widen((c0, r0, c1, r1): (u8, u8, u8, u8), size: u8) -> (u8, u8, u8, u8) {
+    let low = |x: u8| if x <= 2 { 0 } else { x };
+    let high = |x: u8| if x + 3 >= size { size - 1 } else { x };
+    (low(c0), low(r0), high(c1), high(r1))
+}
+
+/// A boundary chain of the attacker with this many liberties or fewer brings its liberties
+/// into the region: the defender may fight to capture it.
+const SHORT_OF_LIBERTIES: usize = 3;
+
+/// The empty points and defender stones reachable from the target without crossing the
+/// attacker's stones, inside `area`, and the attacker's chains next to them.
+fn auto_region(
+    board: &super::Board,
+    target: &[Point],
+    attacker: Color,
+    area: (u8, u8, u8, u8),
+) -> Vec<Point> {
+    let (c0, r0, c1, r1) = area;
+    let inside = |p: Point| (c0..=c1).contains(&p.col) && (r0..=r1).contains(&p.row);
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<Point> = target.to_vec();
+    seen.extend(target.iter().copied());
+    let mut walls = Vec::new();
+    while let Some(p) = stack.pop() {
+        for n in board.neighbours(p) {
+            if !inside(n) || seen.contains(&n) {
+                continue;
+            }
+            if board.get(n) == Some(attacker) {
+                walls.push(n);
+            } else {
+                seen.insert(n);
+                stack.push(n);
+            }
+        }
+    }
+    // The attacker's chains on the boundary may be captured: their stones, and the
+    // liberties (in the area) of those short of liberties, are in the region too.
+    for w in walls {
+        if seen.contains(&w) {
+            continue;
+        }
+        let liberties = board.liberties(w);
+        for s in board.chain(w) {
+            if inside(s) {
+                seen.insert(s);
+            }
+        }
+        if liberties.len() <= SHORT_OF_LIBERTIES {
+            seen.extend(liberties.into_iter().filter(|&l| inside(l)));
+        }
+    }
+    let mut region: Vec<Point> = seen.into_iter().collect();
+    region.sort();
+    region
+}
+
+// ---------------------------------------------------------------------------------------
+// The search
+// ---------------------------------------------------------------------------------------
+
+const INF: u32 = 1 << 30;
+/// The longest line searched; deeper lines count as not proven.
+const MAX_DEPTH: usize = 160;
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    pn: u32,
+    dn: u32,
+    /// Positions searched below this one (a measure of how hard it is to prove).
+    work: u32,
+}
+
+/// A candidate move: a grid index, or `PASS`.
+type Candidate = usize;
+const PASS: Candidate = 0;
+
+struct Search<'a> {
+    board: SearchBoard,
+    problem: &'a Problem,
+    /// The region's grid indices, most promising first is decided per node.
+    region: Vec<usize>,
+    area: PointSet,
+    target: Vec<usize>,
+    defender: Color,
+    /// The side whose goal is being proven (the OR player).
+    prover: Color,
+    ko_master: Option<Color>,
+    tt: HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Instant,
+    aborted: bool,
+    depth_capped: bool,
+    ko_keys: Vec<u64>,
+}
+
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The search board of a problem: the position's stones in the area, the attacker's wall
+/// (with eyes, so it never dies) outside it.
+fn problem_board(position: &Position, problem: &Problem) -> SearchBoard {
+    let size = position.size();
+    let mut board = position.board().clone();
+    let (c0, r0, c1, r1) = problem.area;
+    let original = SearchBoard::new(position.board(), position.to_play()).hash();
+    for p in board.points().collect::<Vec<_>>() {
+        if problem.in_area(p) {
+            continue;
+        }
+        // Distance from the area, in lines.
+        let dc = if p.col < c0 { c0 - p.col } else { p.col.saturating_sub(c1) };
+        let dr = if p.row < r0 { r0 - p.row } else { p.row.saturating_sub(r1) };
+        let eye = dc.max(dr) >= 2 && p.col % 2 == 0 && p.row % 2 == 0;
+        board.set(p, (!eye).then_some(problem.attacker));
+    }
+    let _ = size;
+    let mut sb = SearchBoard::new(&board, position.to_play());
+    sb.set_ko(position.ko_point());
+    let frame = sb.hash() ^ original;
+    sb.add_history(position.seen_boards().iter().map(|h| h ^ frame));
+    sb
+}
+
+impl<'a> Search<'a> {
+    fn new(position: &Position, problem: &'a Problem, prover: Color, ko_master: Option<Color>) -> Search<'a> {
+        let board = problem_board(position, problem);
+        let region: Vec<usize> = problem.region.iter().map(|&p| board.vertex(p)).collect();
+        let mut area = PointSet::EMPTY;
+        for p in position.board().points() {
+            if problem.in_area(p) {
+                area.insert(board.vertex(p));
+            }
+        }
+        let target = problem.target.iter().map(|&p| board.vertex(p)).collect();
+        let ko_keys = (0..board.grid_len() as u64).map(|v| mix(v ^ 0x6B6F)).collect();
+        Search {
+            board,
+            problem,
+            region,
+            area,
+            target,
+            defender: problem.defender(),
+            prover,
+            ko_master,
+            tt: HashMap::default(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: Instant::now() + Duration::from_secs(3600),
+            aborted: false,
+            depth_capped: false,
+            ko_keys,
+        }
+    }
+
+    fn key(&self) -> u64 {
+        let side = if self.board.to_play() == Color::White { 0x5713_0000_0000_0001 } else { 0 };
+        let ko = self
+            .board
+            .ko_point()
+            .map_or(0, |p| self.ko_keys[self.board.vertex(p)]);
+        self.board.hash() ^ side ^ ko
+    }
+
+    /// The winner if the game is decided on the board now.
+    fn decided(&self) -> Option<Color> {
+        let defender = self.defender;
+        if self.target.iter().all(|&v| self.board.cell(v) != Some(defender)) {
+            return Some(self.problem.attacker);
+        }
+        let hopeful = self
+            .target
+            .iter()
+            .any(|&v| self.board.cell(v) == Some(defender) && self.board.chain_lib_count(v) >= 2);
+        if hopeful {
+            let alive = self.board.benson(defender, Some(&self.area));
+            if self
+                .target
+                .iter()
+                .any(|&v| self.board.cell(v) == Some(defender) && alive.contains(v))
+            {
+                return Some(defender);
+            }
+        }
+        None
+    }
+
+    /// (pn, dn) of a decided position for the prover.
+    fn value_of(&self, winner: Color) -> (u32, u32) {
+        if winner == self.prover {
+            (0, INF)
+        } else {
+            (INF, 0)
+        }
+    }
+
+    /// Whether the side to play may put a stone on the empty `v`.
+    fn may_play(&self, v: usize, color: Color) -> bool {
+        match self.board.check_vertex(v, color) {
+            Ok(()) => true,
+            Err(Refusal::Suicide) => false,
+            Err(Refusal::Ko | Refusal::Superko) => self.ko_master == Some(color),
+        }
+    }
+
+    /// The moves of the side to play, most promising first.
+    fn candidates(&self) -> Vec<Candidate> {
+        let color = self.board.to_play();
+        let mut scored: Vec<(i32, Candidate)> = Vec::with_capacity(self.region.len() + 1);
+        for &v in &self.region {
+            if !self.board.is_empty_vertex(v) || self.fills_own_eye(v, color) {
+                continue;
+            }
+            if !self.may_play(v, color) {
+                continue;
+            }
+            scored.push((self.score(v, color), v));
+        }
+        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut out: Vec<Candidate> = scored.into_iter().map(|(_, v)| v).collect();
+        if color == self.defender {
+            out.push(PASS);
+        }
+        out
+    }
+
+    /// Filling a single-point eye of one own chain that has other liberties: never better
+    /// than passing.
+    fn fills_own_eye(&self, v: usize, color: Color) -> bool {
+        if !self.board.is_own_eye(v, color) {
+            return false;
+        }
+        let mut chain = None;
+        for n in self.board.neighbours(v) {
+            if self.board.on_board(n) {
+                let c = self.board.chain_id(n);
+                if chain.is_some_and(|k| k != c) || self.board.chain_lib_count(n) < 2 {
+                    return false;
+                }
+                chain = Some(c);
+            }
+        }
+        true
+    }
+
+    /// A cheap guess of how good a move is: captures, ataris, liberties of the target.
+    fn score(&self, v: usize, color: Color) -> i32 {
+        let mut s = 0;
+        let mut own_libs = 0;
+        for n in self.board.neighbours(v) {
+            match self.board.cell(n) {
+                None if self.board.is_empty_vertex(n) => own_libs += 1,
+                None => {}
+                Some(c) => {
+                    let libs = self.board.chain_lib_count(n) as i32;
+                    let is_target = self.target.iter().any(|&t| {
+                        self.board.cell(t) == Some(self.defender)
+                            && self.board.chain_id(t) == self.board.chain_id(n)
+                    });
+                    if c != color {
+                        if libs == 1 {
+                            s += 20;
+                        } else if libs == 2 {
+                            s += 6;
+                        }
+                        if is_target {
+                            s += 4;
+                        }
+                    } else {
+                        own_libs += libs - 1;
+                        if libs == 1 {
+                            s += 10;
+                        }
+                        if is_target {
+                            s += 2;
+                        }
+                    }
+                }
+            }
+        }
+        if own_libs <= 1 {
+            s -= 8;
+        }
+        s
+    }
+
+    fn play(&mut self, c: Candidate) {
+        if c == PASS {
+            self.board.pass();
+        } else {
+            self.board.play_legal(c);
+        }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if !self.aborted
+            && (self.nodes >= self.node_limit
+                || (self.nodes & 1023 == 0 && Instant::now() >= self.deadline))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// (pn, dn) of the position after `c`, from the table or from the board.
+    fn child_value(&mut self, c: Candidate) -> (u32, u32) {
+        self.play(c);
+        self.nodes += 1;
+        let key = self.key();
+        let value = match self.tt.get(&key) {
+            Some(e) => (e.pn, e.dn),
+            None => {
+                let v = match self.decided() {
+                    Some(w) => self.value_of(w),
+                    None => (1, 1),
+                };
+                self.tt.insert(key, Entry { pn: v.0, dn: v.1, work: 1 });
+                v
+            }
+        };
+        self.board.undo();
+        value
+    }
+
+    /// Nagai's multiple-iterative deepening at the current position.
+    fn mid(&mut self, th_pn: u32, th_dn: u32, depth: usize) -> (u32, u32) {
+        let key = self.key();
+        let start_nodes = self.nodes;
+        if depth >= MAX_DEPTH {
+            self.depth_capped = true;
+            return if self.board.to_play() == self.prover { (INF, 0) } else { (0, INF) };
+        }
+        let moves = self.candidates();
+        if moves.is_empty() {
+            // The attacker has nowhere to play: the defender keeps its stones.
+            let v = self.value_of(self.defender);
+            self.tt.insert(key, Entry { pn: v.0, dn: v.1, work: 1 });
+            return v;
+        }
+        let or_node = self.board.to_play() == self.prover;
+        let mut values: Vec<(u32, u32)> = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            values.push(self.child_value(m));
+        }
+        loop {
+            let (pn, dn) = combine(&values, or_node);
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
+                let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
+                let old = self.tt.get(&key).map_or(0, |e| e.work);
+                self.tt.insert(key, Entry { pn, dn, work: work.saturating_add(old) });
+                return (pn, dn);
+            }
+            // The most proving child and the second best value.
+            let pick = |v: &(u32, u32)| if or_node { v.0 } else { v.1 };
+            let mut best = 0;
+            let mut second = INF;
+            for i in 1..values.len() {
+                if pick(&values[i]) < pick(&values[best]) {
+                    second = pick(&values[best]);
+                    best = i;
+                } else if pick(&values[i]) < second {
+                    second = pick(&values[i]);
+                }
+            }
+            let (cpn, cdn) = values[best];
+            // The 1+ε trick (Pawlewicz and Lew): stay longer in the chosen child.
+            let second = cap(second as u64 + second as u64 / 4 + 1);
+            let (child_pn, child_dn) = if or_node {
+                (
+                    th_pn.min(second),
+                    cap(th_dn as u64 - dn as u64 + cdn as u64),
+                )
+            } else {
+                (
+                    cap(th_pn as u64 - pn as u64 + cpn as u64),
+                    th_dn.min(second),
+                )
+            };
+            self.play(moves[best]);
+            self.nodes += 1;
+            values[best] = self.mid(child_pn, child_dn, depth + 1);
+            self.board.undo();
+        }
+    }
+
+    /// Proves or disproves the prover's goal at the root: `Some(true)` proven, `Some(false)`
+    /// disproven, `None` unknown.
+    fn run(&mut self) -> Option<bool> {
+        if let Some(w) = self.decided() {
+            return Some(w == self.prover);
+        }
+        let (pn, dn) = self.mid(INF - 1, INF - 1, 0);
+        if pn == 0 {
+            Some(true)
+        } else if dn == 0 && !self.depth_capped {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The main line from the root: the winner's least-work proof, the loser's most-work
+    /// resistance, stopping where the table knows no more.
+    fn main_line(&mut self, prover_wins: bool, limit: usize) -> Vec<Candidate> {
+        let mut line = Vec::new();
+        while line.len() < limit && self.decided().is_none() {
+            let moves = self.candidates();
+            let mover_is_prover = self.board.to_play() == self.prover;
+            let winner_moves = mover_is_prover == prover_wins;
+            let mut choice: Option<(u32, Candidate)> = None;
+            for &m in &moves {
+                self.play(m);
+                let e = self.tt.get(&self.key()).copied();
+                self.board.undo();
+                let Some(e) = e else { continue };
+                let proven = if prover_wins { e.pn == 0 } else { e.dn == 0 };
+                if !proven {
+                    continue;
+                }
+                let better = match choice {
+                    None => true,
+                    Some((w, _)) => if winner_moves { e.work < w } else { e.work > w },
+                };
+                if better {
+                    choice = Some((e.work, m));
+                }
+            }
+            let Some((_, m)) = choice else { break };
+            line.push(m);
+            self.play(m);
+        }
+        for _ in 0..line.len() {
+            self.board.undo();
+        }
+        line
+    }
+
+    fn to_move(&self, c: Candidate) -> Move {
+        if c == PASS {
+            Move::Pass
+        } else {
+            Move::Play(self.board.point(c))
+        }
+    }
+}
+
+fn cap(x: u64) -> u32 {
+    x.min(INF as u64) as u32
+}
+
+/// (pn, dn) of a node from its children's.
+fn combine(values: &[(u32, u32)], or_node: bool) -> (u32, u32) {
+    let min = |f: fn(&(u32, u32)) -> u32| values.iter().map(f).min().unwrap_or(INF);
+    let sum = |f: fn(&(u32, u32)) -> u32| cap(values.iter().map(|v| f(v) as u64).sum());
+    if or_node {
+        (min(|v| v.0), sum(|v| v.1))
+    } else {
+        (sum(|v| v.0), min(|v| v.1))
+    }
+}
+
+/// One proof attempt for the side to play, with `ko_master` free to retake kos.
+struct Attempt {
+    proven: Option<bool>,
+    line: Vec<Move>,
+    nodes: u64,
+}
+
+fn attempt(
+    position: &Position,
+    problem: &Problem,
+    ko_master: Option<Color>,
+    node_limit: u64,
+    deadline: Instant,
+) -> Attempt {
+    let prover = position.to_play();
+    let mut search = Search::new(position, problem, prover, ko_master);
+    search.node_limit = node_limit;
+    search.deadline = deadline;
+    let proven = search.run();
+    let line = match proven {
+        Some(win) => {
+            let line = search.main_line(win, 40);
+            line.into_iter().map(|c| search.to_move(c)).collect()
+        }
+        None => Vec::new(),
+    };
+    Attempt {
+        proven,
+        line,
+        nodes: search.nodes,
+    }
+}
+
+/// Cuts `line` where a move is not legal under the real rules (a ko retaken without the
+/// threat the search assumed).
+fn legal_prefix(position: &Position, line: Vec<Move>) -> Vec<Move> {
+    let mut pos = position.clone();
+    let mut out = Vec::new();
+    for mv in line {
+        match pos.play(mv) {
+            Ok(next) => {
+                pos = next;
+                out.push(mv);
+            }
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+/// Solves `problem` in `position` for the side to play.
+///
+/// ```
+/// use qiyuan::rules::go::{Board, Color, Move, Point, Position};
+/// use qiyuan::rules::go::life::{solve, Budget, Goal, Outcome, Problem, Region, Target};
+/// // Black to live in the corner: A9 makes two eyes (B9 and A8); elsewhere White A9 kills.
+/// //   . . X O .
+/// //   . X X O .
+/// //   X X O O .
+/// //   O O . . .
+/// let board = Board::from_text_at(9, "
+///     . . X O .
+///     . X X O .
+///     X X O O .
+///     O O . . .", Point::new(0, 0), 5, 4).unwrap();
+/// let pos = Position::new(board, Color::Black);
+/// let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
+/// let verdict = solve(&pos, &problem, Budget::default());
+/// assert_eq!(verdict.outcome, Outcome::Win);
+/// assert_eq!(verdict.best, Some(Move::parse("A9", 9).unwrap()));
+/// ```
+pub fn solve(position: &Position, problem: &Problem, budget: Budget) -> Verdict {
+    let start = Instant::now();
+    let deadline = start + budget.time;
+    let me = position.to_play();
+    let mut nodes = 0;
+    let finish = |outcome: Outcome, line: Vec<Move>, nodes: u64| {
+        let line = legal_prefix(position, line);
+        Verdict {
+            outcome,
+            best: line.first().copied(),
+            line,
+            nodes,
+            elapsed: start.elapsed(),
+        }
+    };
+    // Without needing a ko: the opponent may retake every ko at once.
+    let strict = attempt(position, problem, Some(me.opponent()), budget.nodes, deadline);
+    nodes += strict.nodes;
+    match strict.proven {
+        Some(true) => return finish(Outcome::Win, strict.line, nodes),
+        None => return finish(Outcome::Unknown, Vec::new(), nodes),
+        Some(false) => {}
+    }
+    // By ko: the side to play may retake every ko at once.
+    let left = budget.nodes.saturating_sub(nodes);
+    let master = attempt(position, problem, Some(me), left, deadline);
+    nodes += master.nodes;
+    match master.proven {
+        Some(false) => finish(Outcome::Loss, master.line, nodes),
+        None => finish(Outcome::Unknown, Vec::new(), nodes),
+        Some(true) => {
+            // Who needs the first threat: with no ko master at all, the side that takes the
+            // ko first wins it.
+            let left = budget.nodes.saturating_sub(nodes);
+            let plain = attempt(position, problem, None, left, deadline);
+            nodes += plain.nodes;
+            let first_threat = match plain.proven {
+                Some(true) => me.opponent(),
+                _ => me,
+            };
+            finish(Outcome::Ko { first_threat }, master.line, nodes)
+        }
+    }
+}
+
+/// Judges `mv` for the side to play: the solver's result for it after the move, and the
+/// opponent's best reply (the refutation of a wrong move). `Err` if the move is illegal.
+pub fn evaluate_move(
+    position: &Position,
+    problem: &Problem,
+    mv: Move,
+    budget: Budget,
+) -> Result<Judgement, super::Illegal> {
+    let next = position.play(mv)?;
+    let answer = solve(&next, problem, budget);
+    Ok(Judgement {
+        outcome: answer.outcome.for_opponent(),
+        reply: answer.best,
+        line: answer.line,
+        nodes: answer.nodes,
+    })
+}
+
+/// The side to play's best move: a winning one if there is one, else the longest
+/// resistance. `None` if the budget decides nothing or the position is already decided.
+pub fn best_defence(position: &Position, problem: &Problem, budget: Budget) -> Option<Move> {
+    solve(position, problem, budget).best
+}
+
+/// Every legal move of the side to play in the region (and the pass), judged; the budget
+/// is for each move.
+pub fn judge_all_moves(
+    position: &Position,
+    problem: &Problem,
+    budget: Budget,
+) -> Vec<(Move, Judgement)> {
+    let mut moves: Vec<Move> = problem
+        .region
+        .iter()
+        .filter(|&&p| position.board().get(p).is_none())
+        .map(|&p| Move::Play(p))
+        .collect();
+    moves.push(Move::Pass);
+    moves
+        .into_iter()
+        .filter_map(|mv| evaluate_move(position, problem, mv, budget).ok().map(|j| (mv, j)))
+        .collect()
+}
+
+/// Guesses the goal of the side to play when a problem does not say. In a problem the
+/// stones at stake sit against the edges and the attacker's stones surround them, so the
+/// side whose stones lie nearer the edge, on average, is the one that must live.
+///
+/// ```
+/// use qiyuan::rules::go::{Board, Color, Point, Position};
+/// use qiyuan::rules::go::life::{infer_goal, Goal};
+/// // White's corner group is enclosed by Black's stones: Black, to play, kills.
+/// let board = Board::from_text_at(19, "
+///     . . . O . .
+///     O O O O X X
+///     . X X X . .
+///     . . . . . .
+///     . X . . . .", Point::new(0, 0), 6, 5).unwrap();
+/// assert_eq!(infer_goal(&Position::new(board, Color::Black)), Goal::Kill);
+/// ```
+pub fn infer_goal(position: &Position) -> Goal {
+    let board = position.board();
+    let size = board.size();
+    let me = position.to_play();
+    let edge_distance = |color: Color| -> f64 {
+        let (mut sum, mut n) = (0usize, 0usize);
+        for p in board.stones(color) {
+            let d = p.col.min(p.row).min(size - 1 - p.col).min(size - 1 - p.row);
+            sum += d as usize;
+            n += 1;
+        }
+        if n == 0 {
+            f64::INFINITY
+        } else {
+            sum as f64 / n as f64
+        }
+    };
+    if edge_distance(me) <= edge_distance(me.opponent()) {
+        Goal::Live
+    } else {
+        Goal::Kill
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::go::Board;
+
+    fn corner(size: u8, text: &str, to_play: Color) -> Position {
+        let rows = text.trim().lines().count() as u8;
+        let cols = text.trim().lines().next().unwrap().split_whitespace().count() as u8;
+        let origin = Point::new(0, size - rows);
+        Position::new(Board::from_text_at(size, text, origin, cols, rows).unwrap(), to_play)
+    }
+
+    fn mv(name: &str) -> Move {
+        Move::parse(name, 19).unwrap()
+    }
+
+    #[test]
+    fn kills_bent_three_at_the_bend() {
+        let pos = corner(19, "X X X X . .\nO O O X . .\n. O O X . .\n. . O X . .", Color::Black);
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let v = solve(&pos, &problem, Budget::default());
+        assert_eq!(v.outcome, Outcome::Win);
+        assert_eq!(v.best, Some(mv("A1")));
+        let wrong = evaluate_move(&pos, &problem, mv("B1"), Budget::default()).unwrap();
+        assert_eq!(wrong.outcome, Outcome::Loss);
+        assert_eq!(wrong.reply, Some(mv("A1")));
+    }
+
+    #[test]
+    fn two_eyes_are_alive_already() {
+        let pos = corner(19, "X X X . .\nO O X . .\n. O X . .\nO O X . .\n. O X . .", Color::Black);
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let v = solve(&pos, &problem, Budget::default());
+        assert_eq!(v.outcome, Outcome::Loss);
+        assert_eq!(v.best, None);
+    }
+
+    #[test]
+    fn recognises_a_ko() {
+        // Black C1 takes D1: White's eye at C1 goes, but White can retake at D1.
+        let pos = corner(19, "X X X X . .\nO O O X . .\n. O . O X .", Color::Black);
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let v = solve(&pos, &problem, Budget::default());
+        assert!(matches!(v.outcome, Outcome::Ko { .. }), "{v:?}");
+        assert_eq!(v.best, Some(mv("C1")));
+    }
+
+    #[test]
+    fn refuses_a_target_without_a_defender_stone() {
+        let pos = corner(19, "X X . .\nO X . .", Color::Black);
+        let a1 = Point::parse("C1", 19).unwrap();
+        assert_eq!(
+            Problem::new(&pos, Goal::Kill, Target::Stones(vec![a1]), Region::Auto),
+            Err(BadProblem::NotDefenderStone { point: a1, defender: Color::White })
+        );
+    }
+
+    #[test]
+    fn reports_unknown_when_the_budget_is_too_small() {
+        let pos = corner(19, "X X X X X . .\nO O O O X . .\n. . . O X . .", Color::Black);
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let tiny = Budget { nodes: 3, time: Duration::from_secs(1) };
+        assert_eq!(solve(&pos, &problem, tiny).outcome, Outcome::Unknown);
+    }
+}
