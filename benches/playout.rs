@@ -31,7 +31,7 @@ fn position_playout(seed: u64) -> usize {
     let mut moves = 0;
     while moves < MAX_MOVES && pos.consecutive_passes() < 2 {
         let board = pos.board();
-        let color = pos.to_play();
+        let color = pos.turn();
         let mut empty: Vec<Point> = board.points().filter(|&p| board.get(p).is_none()).collect();
         let mut next = None;
         for i in 0..empty.len() {
@@ -41,14 +41,14 @@ fn position_playout(seed: u64) -> usize {
             if board.neighbours(p).all(|q| board.get(q) == Some(color)) {
                 continue;
             }
-            if let Ok(n) = pos.play(Move::Play(p)) {
+            if let Ok(n) = pos.play_move(Move::Play(p)) {
                 next = Some(n);
                 break;
             }
         }
         pos = match next {
             Some(n) => n,
-            None => pos.play(Move::Pass).expect("a pass is legal"),
+            None => pos.play_move(Move::Pass).expect("a pass is legal"),
         };
         moves += 1;
     }

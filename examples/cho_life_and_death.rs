@@ -121,7 +121,7 @@ fn main() {
     let corpus = std::env::var("QIYUAN_CORPUS").unwrap_or_else(|_| "../shared/corpus".into());
     let path = format!("{corpus}/go/cho-elementary.jsonl");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let imported = tsumego_json::import(&text, limit);
+    let imported = tsumego_json::import("cho-elementary.jsonl", &text, limit);
     let mut gnugo = flag("--gnugo").then(GnuGo::start);
 
     let (mut proven, mut agree, mut unknown, mut solver_loss) = (0, 0, 0, 0);
@@ -131,7 +131,7 @@ fn main() {
     let mut search_time = Duration::ZERO;
     let (mut gnugo_compared, mut gnugo_agree, mut gnugo_differ) = (0, 0, Vec::new());
     for p in &imported.problems {
-        let start = &p.start;
+        let start = p.setup.go().expect("a Go problem");
         let size = start.size();
         let goal = infer_goal(start);
         let problem = match Problem::new(start, goal, Target::Inferred, Region::Auto) {

@@ -85,7 +85,7 @@ fn authored(file: &str) -> Vec<Authored> {
 
 /// Plays `line` from `start`.
 fn after(start: &Position, line: &[Move]) -> Position {
-    line.iter().fold(start.clone(), |p, &m| p.play(m).unwrap())
+    line.iter().fold(start.clone(), |p, &m| p.play_move(m).unwrap())
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn proves_the_repositorys_life_and_death_problems() {
                 continue;
             }
             let pos = after(start, line);
-            if pos.to_play() != start.to_play() {
+            if pos.turn() != start.turn() {
                 continue;
             }
             let v = solve(&pos, &problem, budget(100_000));
@@ -184,12 +184,12 @@ const BOOK_ERRORS: &[&str] = &["39", "40"];
 #[test]
 fn proves_a_sample_of_cho_elementary_problems_as_the_book_answers() {
     let text = std::fs::read_to_string(corpus().join("go/cho-elementary.jsonl")).unwrap();
-    let imported = tsumego_json::import(&text, Some(SAMPLE_FROM));
+    let imported = tsumego_json::import("cho-elementary.jsonl", &text, Some(SAMPLE_FROM));
     let nodes = if cfg!(debug_assertions) { 20_000 } else { 200_000 };
     let (mut proven, mut tried) = (0, 0);
     for p in &imported.problems {
         tried += 1;
-        let start = &p.start;
+        let start = p.setup.go().expect("a Go problem");
         let goal = infer_goal(start);
         let problem = Problem::new(start, goal, Target::Inferred, Region::Auto).unwrap();
         let v = solve(start, &problem, budget(nodes));

@@ -7,7 +7,7 @@ use qiyuan::rules::go::{Board, Color, Illegal, Move, Point, Position, SearchBoar
 
 /// What the two engines say about one point, reason included.
 fn verdicts(pos: &Position, board: &SearchBoard, p: Point) -> (Result<(), Illegal>, Result<(), Illegal>) {
-    (pos.play(Move::Play(p)).map(|_| ()), board.check(Move::Play(p)))
+    (pos.play_move(Move::Play(p)).map(|_| ()), board.check(Move::Play(p)))
 }
 
 /// Points to ask about: all of them on small boards; on large ones the ko point, the points
@@ -36,7 +36,7 @@ fn points_to_check(pos: &Position, rng: &mut SplitMix64) -> Vec<Point> {
 
 fn compare(pos: &Position, board: &SearchBoard, rng: &mut SplitMix64, context: &str) {
     assert_eq!(&board.board(), pos.board(), "{context}: boards differ");
-    assert_eq!(board.to_play(), pos.to_play(), "{context}: side to play");
+    assert_eq!(board.turn(), pos.turn(), "{context}: side to play");
     assert_eq!(board.ko_point(), pos.ko_point(), "{context}: ko point");
     assert_eq!(board.captured(), pos.captured(), "{context}: captured stones");
     for c in [Color::Black, Color::White] {
@@ -92,9 +92,9 @@ fn search_board_agrees_with_position_play_on_random_games() {
                 }
                 let mv = if rng.below(60) == 0 { Move::Pass } else { board.random_move(&mut rng) };
                 let next = pos
-                    .play(mv)
+                    .play_move(mv)
                     .unwrap_or_else(|e| panic!("{context}: Position refuses {mv:?}: {e}"));
-                board.play(mv).unwrap();
+                board.play_move(mv).unwrap();
                 captures += next.captured().len();
                 stack.push(next);
                 played += 1;
@@ -127,8 +127,8 @@ fn search_board_refuses_superko_like_position() {
     let c4 = b.point("C4").unwrap();
     let b4 = b.point("B4").unwrap();
     // Black takes, both pass (the ko ban ends), White's retake repeats the first board.
-    let pos = pos.play(Move::Play(c4)).unwrap().play(Move::Pass).unwrap().play(Move::Pass).unwrap();
+    let pos = pos.play_move(Move::Play(c4)).unwrap().play_move(Move::Pass).unwrap().play_move(Move::Pass).unwrap();
     let board = SearchBoard::from_position(&pos);
-    assert_eq!(board.check(Move::Play(b4)), pos.play(Move::Play(b4)).map(|_| ()));
+    assert_eq!(board.check(Move::Play(b4)), pos.play_move(Move::Play(b4)).map(|_| ()));
     assert!(matches!(board.check(Move::Play(b4)), Err(Illegal::Superko { .. })));
 }

@@ -17,7 +17,7 @@
 //! let mut b = SearchBoard::new(&board, Color::Black);
 //! let c4 = board.point("C4").unwrap();
 //! let b4 = board.point("B4").unwrap();
-//! b.play(Move::Play(c4)).unwrap();
+//! b.play_move(Move::Play(c4)).unwrap();
 //! assert_eq!(b.captured(), vec![b4]);
 //! assert!(!b.is_legal(Move::Play(b4)));
 //! b.undo();
@@ -275,7 +275,7 @@ impl SearchBoard {
     /// A search board in the state of `position`: its stones, side to play, ko point,
     /// passes, prisoners and every whole-board position it has seen (for superko).
     pub fn from_position(position: &Position) -> SearchBoard {
-        let mut b = SearchBoard::new(position.board(), position.to_play());
+        let mut b = SearchBoard::new(position.board(), position.turn());
         b.ko = position.ko_point().map_or(0, |p| b.vertex(p) as u16);
         b.passes = position.consecutive_passes();
         b.prisoners = [
@@ -390,7 +390,7 @@ impl SearchBoard {
     }
 
     /// The side to play.
-    pub fn to_play(&self) -> Color {
+    pub fn turn(&self) -> Color {
         self.to_play
     }
 
@@ -533,14 +533,21 @@ impl SearchBoard {
             Move::Pass => Ok(()),
             Move::Play(p) => {
                 if !self.contains(p) {
-                    return Err(Illegal::OffBoard { point: p });
+                    return Err(Illegal::OffBoard {
+                        point: p,
+                        size: self.size(),
+                    });
                 }
                 let v = self.vertex(p);
                 if let Some(stone) = self.cell(v) {
-                    return Err(Illegal::Occupied { point: p, stone });
+                    return Err(Illegal::Occupied {
+                        point: p,
+                        size: self.size(),
+                        stone,
+                    });
                 }
                 self.check_vertex(v, self.to_play)
-                    .map_err(|why| why.at(p))
+                    .map_err(|why| why.at(p, self.size()))
             }
         }
     }
@@ -587,7 +594,7 @@ impl SearchBoard {
     }
 
     /// Plays `mv` for the side to play; a refused move changes nothing.
-    pub fn play(&mut self, mv: Move) -> Result<(), Illegal> {
+    pub fn play_move(&mut self, mv: Move) -> Result<(), Illegal> {
         self.check(mv)?;
         match mv {
             Move::Pass => self.pass(),
@@ -1053,11 +1060,11 @@ pub(crate) enum Refusal {
 }
 
 impl Refusal {
-    fn at(self, point: Point) -> Illegal {
+    fn at(self, point: Point, size: u8) -> Illegal {
         match self {
-            Refusal::Ko => Illegal::Ko { point },
-            Refusal::Suicide => Illegal::Suicide { point },
-            Refusal::Superko => Illegal::Superko { point },
+            Refusal::Ko => Illegal::Ko { point, size },
+            Refusal::Suicide => Illegal::Suicide { point, size },
+            Refusal::Superko => Illegal::Superko { point, size },
         }
     }
 }
@@ -1097,7 +1104,7 @@ mod tests {
         let b = board(5, ". X X . .\nX O O . .\n. X X . .\n. . . . .\n. . . . .");
         let mut s = SearchBoard::new(&b, Color::Black);
         let before = s.hash();
-        s.play(Move::Play(b.point("D4").unwrap())).unwrap();
+        s.play_move(Move::Play(b.point("D4").unwrap())).unwrap();
         assert_eq!(s.captured().len(), 2);
         assert_eq!(s.prisoners(Color::Black), 2);
         assert_eq!(s.liberty_count(b.point("C5").unwrap()), Some(4));
@@ -1115,7 +1122,7 @@ mod tests {
         let c3 = b.point("C3").unwrap();
         assert_eq!(
             s.check(Move::Play(c3)),
-            Err(Illegal::Suicide { point: c3 })
+            Err(Illegal::Suicide { point: c3, size: 5 })
         );
     }
 
@@ -1124,7 +1131,7 @@ mod tests {
         let b = board(5, ". . . . .\n. X . X .\n. . . . .\n. . . . .\n. . . . .");
         let mut s = SearchBoard::new(&b, Color::Black);
         let c4 = b.point("C4").unwrap();
-        s.play(Move::Play(c4)).unwrap();
+        s.play_move(Move::Play(c4)).unwrap();
         assert_eq!(s.chain(c4).len(), 3);
         assert_eq!(s.liberty_count(c4), Some(8));
         s.undo();

@@ -215,8 +215,8 @@ impl Problem {
         region: Region,
     ) -> Result<Problem, BadProblem> {
         let defender = match goal {
-            Goal::Kill => position.to_play().opponent(),
-            Goal::Live => position.to_play(),
+            Goal::Kill => position.turn().opponent(),
+            Goal::Live => position.turn(),
         };
         Problem::with_defender(position, defender, target, region)
     }
@@ -488,7 +488,7 @@ fn problem_board(position: &Position, problem: &Problem) -> SearchBoard {
     let size = position.size();
     let mut board = position.board().clone();
     let (c0, r0, c1, r1) = problem.area;
-    let original = SearchBoard::new(position.board(), position.to_play()).hash();
+    let original = SearchBoard::new(position.board(), position.turn()).hash();
     for p in board.points().collect::<Vec<_>>() {
         if problem.in_area(p) {
             continue;
@@ -500,7 +500,7 @@ fn problem_board(position: &Position, problem: &Problem) -> SearchBoard {
         board.set(p, (!eye).then_some(problem.attacker));
     }
     let _ = size;
-    let mut sb = SearchBoard::new(&board, position.to_play());
+    let mut sb = SearchBoard::new(&board, position.turn());
     sb.set_ko(position.ko_point());
     let frame = sb.hash() ^ original;
     sb.add_history(position.seen_boards().iter().map(|h| h ^ frame));
@@ -539,7 +539,7 @@ impl<'a> Search<'a> {
     }
 
     fn key(&self) -> u64 {
-        let side = if self.board.to_play() == Color::White { 0x5713_0000_0000_0001 } else { 0 };
+        let side = if self.board.turn() == Color::White { 0x5713_0000_0000_0001 } else { 0 };
         let ko = self
             .board
             .ko_point()
@@ -590,7 +590,7 @@ impl<'a> Search<'a> {
 
     /// The moves of the side to play, most promising first.
     fn candidates(&self) -> Vec<Candidate> {
-        let color = self.board.to_play();
+        let color = self.board.turn();
         let mut scored: Vec<(i32, Candidate)> = Vec::with_capacity(self.region.len() + 1);
         for &v in &self.region {
             if !self.board.is_empty_vertex(v) || self.fills_own_eye(v, color) {
@@ -713,7 +713,7 @@ impl<'a> Search<'a> {
         let start_nodes = self.nodes;
         if depth >= MAX_DEPTH {
             self.depth_capped = true;
-            return if self.board.to_play() == self.prover { (INF, 0) } else { (0, INF) };
+            return if self.board.turn() == self.prover { (INF, 0) } else { (0, INF) };
         }
         let moves = self.candidates();
         if moves.is_empty() {
@@ -722,7 +722,7 @@ impl<'a> Search<'a> {
             self.tt.insert(key, Entry { pn: v.0, dn: v.1, work: 1 });
             return v;
         }
-        let or_node = self.board.to_play() == self.prover;
+        let or_node = self.board.turn() == self.prover;
         let mut values: Vec<(u32, u32)> = Vec::with_capacity(moves.len());
         for &m in &moves {
             values.push(self.child_value(m));
@@ -790,7 +790,7 @@ impl<'a> Search<'a> {
         let mut line = Vec::new();
         while line.len() < limit && self.decided().is_none() {
             let moves = self.candidates();
-            let mover_is_prover = self.board.to_play() == self.prover;
+            let mover_is_prover = self.board.turn() == self.prover;
             let winner_moves = mover_is_prover == prover_wins;
             let mut choice: Option<(u32, Candidate)> = None;
             for &m in &moves {
@@ -858,7 +858,7 @@ fn attempt(
     node_limit: u64,
     deadline: Instant,
 ) -> Attempt {
-    let prover = position.to_play();
+    let prover = position.turn();
     let mut search = Search::new(position, problem, prover, ko_master);
     search.node_limit = node_limit;
     search.deadline = deadline;
@@ -883,7 +883,7 @@ fn legal_prefix(position: &Position, line: Vec<Move>) -> Vec<Move> {
     let mut pos = position.clone();
     let mut out = Vec::new();
     for mv in line {
-        match pos.play(mv) {
+        match pos.play_move(mv) {
             Ok(next) => {
                 pos = next;
                 out.push(mv);
@@ -918,7 +918,7 @@ fn legal_prefix(position: &Position, line: Vec<Move>) -> Vec<Move> {
 pub fn solve(position: &Position, problem: &Problem, budget: Budget) -> Verdict {
     let start = Instant::now();
     let deadline = start + budget.time;
-    let me = position.to_play();
+    let me = position.turn();
     let mut nodes = 0;
     let finish = |outcome: Outcome, line: Vec<Move>, nodes: u64| {
         let line = legal_prefix(position, line);
@@ -968,7 +968,7 @@ pub fn evaluate_move(
     mv: Move,
     budget: Budget,
 ) -> Result<Judgement, super::Illegal> {
-    let next = position.play(mv)?;
+    let next = position.play_move(mv)?;
     let answer = solve(&next, problem, budget);
     Ok(Judgement {
         outcome: answer.outcome.for_opponent(),
@@ -1023,7 +1023,7 @@ pub fn judge_all_moves(
 pub fn infer_goal(position: &Position) -> Goal {
     let board = position.board();
     let size = board.size();
-    let me = position.to_play();
+    let me = position.turn();
     let edge_distance = |color: Color| -> f64 {
         let (mut sum, mut n) = (0usize, 0usize);
         for p in board.stones(color) {
