@@ -10,6 +10,7 @@ use super::text::Text;
 use super::{Diagram, Frame};
 use crate::lang::Lang;
 use crate::render::{go as draw, Marks};
+use crate::rules::go::life;
 use crate::rules::go::select::Ask;
 use crate::rules::go::{
     score, Board, Color, Counting, Move, Outcome as ScoreOutcome, Point, Position, Rules, Score,
@@ -674,6 +675,112 @@ pub struct GoPuzzle {
     pub goal: GoGoal,
     /// Correct and wrong lines.
     pub lines: LineTree,
+    /// For `live`, `kill` and `ko`: the life-and-death solver's view of the problem, which
+    /// judges every move the written lines do not know.
+    pub life: Option<LifeJudge>,
+}
+
+/// A `live`, `kill` or `ko` problem as the solver sees it.
+#[derive(Clone, Debug)]
+pub struct LifeJudge {
+    problem: life::Problem,
+    /// `goal = "ko"`: a ko is as good as a win.
+    ko_enough: bool,
+}
+
+/// The solver's budget for one move of a learner: a node count, so that the same request
+/// always gets the same answer, and a time bound that a request never passes.
+const LIFE_BUDGET: life::Budget = life::Budget {
+    nodes: 300_000,
+    time: std::time::Duration::from_millis(800),
+};
+
+impl LifeJudge {
+    /// The solver's view of a `live`/`kill`/`ko` problem starting at `start`, if it can
+    /// set one up (a problem without the defender's stones cannot be searched).
+    fn new(start: &Position, goal: &str) -> Option<LifeJudge> {
+        let aim = match goal {
+            "live" => life::Goal::Live,
+            "kill" => life::Goal::Kill,
+            "ko" => life::infer_goal(start),
+            _ => return None,
+        };
+        let problem =
+            life::Problem::new(start, aim, life::Target::Inferred, life::Region::Auto).ok()?;
+        Some(LifeJudge {
+            problem,
+            ko_enough: goal == "ko",
+        })
+    }
+
+    /// Whether the solver proves `outcome` good enough for the learner.
+    fn keeps_goal(&self, outcome: life::Outcome) -> bool {
+        match outcome {
+            life::Outcome::Win => true,
+            life::Outcome::Ko { .. } => self.ko_enough,
+            _ => false,
+        }
+    }
+
+    /// The verdict on the learner's legal move `mv` from `pos` that the written lines do
+    /// not know; `line` is the moves so far with `mv`.
+    fn judge(&self, pos: &Position, mv: Move, mut line: Vec<String>) -> Verdict {
+        let size = pos.size();
+        let Ok(j) = life::evaluate_move(pos, &self.problem, mv, LIFE_BUDGET) else {
+            return Verdict::Wrong {
+                why: None,
+                shown: line,
+            };
+        };
+        let learner = pos.turn();
+        let (me_zh, me_en) = colour_names(learner);
+        let lives = self.problem.defender() == learner;
+        if self.keeps_goal(j.outcome) {
+            let reply = j.reply.map(|r| r.name(size));
+            if let Some(r) = &reply {
+                line.push(r.clone());
+            }
+            let solved = reply.is_none();
+            return Verdict::Correct {
+                moves: line,
+                reply,
+                solved,
+            };
+        }
+        if j.outcome == life::Outcome::Unknown {
+            return Verdict::Wrong {
+                why: None,
+                shown: line,
+            };
+        }
+        let reply = j.reply.map_or_else(String::new, |r| r.name(size));
+        let why = match (j.outcome, lives) {
+            (life::Outcome::Ko { .. }, _) => Text {
+                zh: format!("这样下只能打劫：对方 {reply} 之后要靠劫争。还有更好的下法。"),
+                en: format!("This only gives a ko: after {reply} it comes down to ko threats. There is a better move."),
+            },
+            (_, true) => Text {
+                zh: format!("这样下，对方 {reply} 之后{me_zh}棋活不了。"),
+                en: format!("After this, {reply} and {me_en} cannot live."),
+            },
+            (_, false) => Text {
+                zh: format!("这样下，对方 {reply} 之后就能活棋（或者双活）。"),
+                en: format!("After this, {reply} and the opponent lives (or makes seki)."),
+            },
+        };
+        line.extend(j.line.iter().map(|m| m.name(size)));
+        Verdict::Wrong {
+            why: Some(why),
+            shown: line,
+        }
+    }
+}
+
+fn colour_names(c: Color) -> (&'static str, &'static str) {
+    match c {
+        Color::Black => ("黑", "Black"),
+        Color::White => ("白", "White"),
+    }
 }
 
 const GOALS: &str = "capture, live, kill, ko, best, select or count";
@@ -835,6 +942,7 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
         explanation: spec.explanation,
         goal: goal_name.to_string(),
         puzzle: super::problem::Puzzle::Go(GoPuzzle {
+            life: LifeJudge::new(&start, goal_name),
             start,
             view: setup.view,
             marks,
@@ -968,13 +1076,50 @@ impl GamePuzzle for GoPuzzle {
             .iter()
             .map(|m| self.canonical(m))
             .collect::<Option<_>>()?;
-        (self.replay(&canonical).is_some() && self.lines.follows(&canonical)).then_some(canonical)
+        self.replay(&canonical)?;
+        if self.lines.follows(&canonical) {
+            return Some(canonical);
+        }
+        // Off the written lines, a live/kill problem goes on as long as every learner move
+        // from where the moves left the lines still keeps the goal, by the solver.
+        let judge = self.life.as_ref()?;
+        let left = (1..=canonical.len()).find(|&k| !self.lines.follows(&canonical[..k]))? - 1;
+        if left % 2 == 1 {
+            return None;
+        }
+        let size = self.start.size();
+        for i in (left..canonical.len()).step_by(2) {
+            let pos = self.replay(&canonical[..i])?;
+            let mv = Move::parse(&canonical[i], size).ok()?;
+            let j = life::evaluate_move(&pos, &judge.problem, mv, LIFE_BUDGET).ok()?;
+            if !judge.keeps_goal(j.outcome) {
+                return None;
+            }
+        }
+        Some(canonical)
     }
 
     fn is_solved_by(&self, moves: &[String]) -> bool {
         match &self.goal {
             GoGoal::Count { answer, .. } => moves == std::slice::from_ref(answer),
-            _ => !moves.is_empty() && self.lines.ends_at(moves),
+            _ if !moves.is_empty() && self.lines.ends_at(moves) => true,
+            // Off the written lines: solved when the learner's last move keeps the goal and
+            // leaves the opponent nothing to try.
+            _ => match (&self.life, moves.split_last()) {
+                (Some(judge), Some((last, before)))
+                    if moves.len() % 2 == 1 && !self.lines.follows(moves) =>
+                {
+                    let (Some(pos), Ok(mv)) =
+                        (self.replay(before), Move::parse(last, self.start.size()))
+                    else {
+                        return false;
+                    };
+                    life::evaluate_move(&pos, &judge.problem, mv, LIFE_BUDGET).is_ok_and(|j| {
+                        judge.keeps_goal(j.outcome) && j.reply.is_none()
+                    })
+                }
+                _ => false,
+            },
         }
     }
 
@@ -1098,10 +1243,9 @@ impl GamePuzzle for GoPuzzle {
             return shared::pick(&self.answer(), &self.valid_picks(picked), mv, why);
         }
         let Some(pos) = self
-            .lines
-            .follows(moves)
-            .then(|| self.replay(moves))
-            .flatten()
+            .valid_moves(moves)
+            .filter(|valid| valid.as_slice() == moves)
+            .and_then(|_| self.replay(moves))
         else {
             return shared::off_the_lines();
         };
@@ -1121,6 +1265,9 @@ impl GamePuzzle for GoPuzzle {
             Ok(verdict) => return verdict,
             Err(line) => line,
         };
+        if let Some(judge) = &self.life {
+            return judge.judge(&pos, parsed, line);
+        }
         if let GoGoal::Capture(targets) = &self.goal {
             if targets.iter().all(|&t| after.board().get(t).is_none()) {
                 return Verdict::Correct {
