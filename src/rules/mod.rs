@@ -2,4 +2,5 @@
 
 pub mod chess;
 pub mod go;
+mod key_map;
 pub mod shogi;
