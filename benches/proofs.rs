@@ -9,12 +9,18 @@
 //! Output: one JSON object a line per set, `{"set", "items", "proven", "total_s",
 //! "median_s", "worst_s", "worst"}`, plus `"answers"`: a digest of every answer (which
 //! first moves are proven), so two builds can be compared for the same answers.
+//! `--dump FILE` writes every answer too, a line `set<TAB>id<TAB>moves` each (how
+//! `tests/data/proof-answers.tsv` was made from main's search).
 
 use qiyuan::rules::{chess, shogi};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::Instant;
+
+/// Where `--dump` writes every answer.
+static DUMP: OnceLock<PathBuf> = OnceLock::new();
 
 /// Mate-in-3 to mate-in-6 positions: where each comes from and the mate length Stockfish
 /// 15.1 found for the side to move (see the file's header).
@@ -34,6 +40,8 @@ fn read(rel: &str) -> String {
 /// Times of one set of problems and a digest of the answers.
 struct Set {
     name: String,
+    /// Every answer, `set\tid\tmoves`, when dumping.
+    dump: Option<Vec<String>>,
     times: Vec<(f64, String)>,
     proven: usize,
     answers: DefaultHasher,
@@ -43,6 +51,7 @@ impl Set {
     fn new(name: &str) -> Set {
         Set {
             name: name.to_string(),
+            dump: DUMP.get().map(|_| Vec::new()),
             times: Vec::new(),
             proven: 0,
             answers: DefaultHasher::new(),
@@ -58,10 +67,24 @@ impl Set {
         if !firsts.is_empty() {
             self.proven += 1;
         }
-        (id, firsts).hash(&mut self.answers);
+        (id, &firsts).hash(&mut self.answers);
+        if let Some(dump) = &mut self.dump {
+            dump.push(format!("{}\t{id}\t{}", self.name, firsts.join(" ")));
+        }
     }
 
     fn report(&self) {
+        if let (Some(lines), Some(path)) = (&self.dump, DUMP.get()) {
+            use std::io::Write;
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .expect("dump file");
+            for line in lines {
+                writeln!(file, "{line}").expect("write the dump");
+            }
+        }
         let mut sorted: Vec<f64> = self.times.iter().map(|t| t.0).collect();
         sorted.sort_by(f64::total_cmp);
         let total: f64 = sorted.iter().sum();
@@ -193,6 +216,10 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|n| n.parse().ok())
         .unwrap_or(6);
+    if let Some(path) = args.iter().position(|a| a == "--dump").and_then(|i| args.get(i + 1)) {
+        let _ = std::fs::remove_file(path);
+        DUMP.set(PathBuf::from(path)).expect("set once");
+    }
     if all || named("shogi") {
         tanuki();
     }

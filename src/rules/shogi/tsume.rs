@@ -75,6 +75,12 @@ struct Child {
     key: u64,
     hand: Hand,
     plies: i32,
+    /// For a futile drop: the keys of the defender's nodes after each free capture of it.
+    captured: Vec<u64>,
+    /// For a futile drop of a piece other than the first one dropped on its square: that
+    /// first drop's index. It waits until the first is solved, whose proof most often
+    /// covers it (see [`Solver::child_proof`]).
+    waits_for: Option<usize>,
 }
 
 /// Stops move generation at the first move that is not a drop.
@@ -246,11 +252,6 @@ impl Solver {
         self.nodes = 0;
         self.aborted = false;
         let (phi, delta) = self.mid(pos, d, INF, INF);
-        if std::env::var_os("TSUME_STATS").is_some() {
-            let entries: usize = self.table.values().map(|v| v.len()).sum();
-            let proofs: usize = self.table.values().flatten().filter(|e| matches!(e, Known::Proof { .. })).count();
-            eprintln!("nodes {} boards {} entries {} proofs {}", self.nodes, self.table.len(), entries, proofs);
-        }
         let or = pos.turn() == self.attacker;
         // From the side to move's view: φ = 0 wins, δ = 0 loses.
         match (phi, delta) {
@@ -518,6 +519,8 @@ impl Solver {
                     key,
                     hand,
                     plies: d - 1,
+                    captured: Vec::new(),
+                    waits_for: None,
                 });
             }
         }
@@ -528,6 +531,8 @@ impl Solver {
                 key,
                 hand,
                 plies: d + 1,
+                captured: Vec::new(),
+                waits_for: None,
             });
         }
         out
@@ -535,22 +540,62 @@ impl Solver {
 
     /// The defender's replies, or `Err` with the node's numbers when one reply escapes
     /// outright (no plies left and no futile drop).
+    ///
+    /// Drops on one square are all futile or none (the piece dropped is taken either way),
+    /// and after the free capture the positions differ only in the piece the attacker has
+    /// gained: the first futile drop on a square is searched, the others wait for it.
     fn and_children(&mut self, pos: &mut rb::Position, d: i32) -> Result<Vec<Child>, Numbers> {
         // With no plies left only futile drops can be answered.
         if d <= 0 && has_non_drop(pos) {
             return Err((0, INF));
         }
         let moves = legal_rs(pos);
-        let mut out = Vec::with_capacity(moves.len());
+        let mut out: Vec<Child> = Vec::with_capacity(moves.len());
+        // Per square dropped on: the first drop's index and the board keys after its free
+        // captures (empty: not futile).
+        let mut squares: Vec<(rs::Square, usize, Vec<u64>)> = Vec::new();
         for &m in moves.iter() {
             let (mut key, hand) = self.child_of(pos, m);
-            let known = d >= 2 && self.lookup(key, hand, true, d - 1).is_some();
-            if m.is_drop() || (d >= 2 && !known) {
+            let mut captured = Vec::new();
+            let mut waits_for = None;
+            let first = if m.is_drop() {
+                squares.iter().find(|q| q.0 == m.to_sq()).map(|q| (q.1, q.2.clone()))
+            } else {
+                None
+            };
+            if let Some((index, boards)) = first {
+                // Another piece dropped where one was dropped already: futile alike.
+                if boards.is_empty() {
+                    if d <= 1 {
+                        return Err((0, INF));
+                    }
+                } else {
+                    key ^= FREE_CAPTURE;
+                    let mix = self.defender_mix(self.child_defender_hand(pos, m));
+                    captured = boards.iter().map(|b| b ^ mix).collect();
+                    waits_for = Some(index);
+                }
+            } else if m.is_drop() || d >= 2 && self.lookup(key, hand, true, d - 1).is_none() {
                 let check = pos.gives_check_move32(m);
                 pos.apply_move32_with_gives_check(m, check);
-                let free = m.is_drop() && !self.free_captures(pos).is_empty();
+                let frees = if m.is_drop() {
+                    self.free_captures(pos)
+                } else {
+                    Vec::new()
+                };
+                let free = !frees.is_empty();
                 if free {
                     key ^= FREE_CAPTURE;
+                    // The defender's hand is the same after the capture as after the drop.
+                    let mix = self.defender_mix(pos.hand(self.attacker.flip()));
+                    captured = frees.iter().map(|&c| board_key_after(pos, c) ^ mix).collect();
+                }
+                if m.is_drop() {
+                    let boards = captured
+                        .iter()
+                        .map(|k| k ^ self.defender_mix(pos.hand(self.attacker.flip())))
+                        .collect();
+                    squares.push((m.to_sq(), out.len(), boards));
                 }
                 if d >= 2 && self.lookup(key, hand, true, d - 1).is_none() {
                     // Estimate the attacker's node by its number of checks: more are
@@ -576,9 +621,48 @@ impl Solver {
                 key,
                 hand,
                 plies: d - 1,
+                captured,
+                waits_for,
             });
         }
         Ok(out)
+    }
+
+    /// The defender's hand after its legal move `mv`.
+    fn child_defender_hand(&self, pos: &rb::Position, mv: Move32) -> Hand {
+        let (gained, spent) = hand_change(pos, mv);
+        let mut hand = pos.hand(self.attacker.flip());
+        if let Some(p) = gained {
+            hand = plus(hand, p);
+        }
+        if let Some(p) = spent {
+            hand = minus(hand, p);
+        }
+        hand
+    }
+
+    /// The proof pieces of the child `c`, if it is proven: from the table, or for a futile
+    /// drop from the defender's node after a free capture of it (the capture mates as well
+    /// as anything, and gains the piece dropped).
+    fn child_proof(&self, c: &Child) -> Option<Hand> {
+        if let Probe::Proven(h) = self.probe(c.key, c.hand, c.plies) {
+            return Some(h);
+        }
+        let gained = c.mv.dropped_piece().and_then(HandPiece::from_piece_type)?;
+        let after = plus(c.hand, gained);
+        c.captured.iter().find_map(|&k| match self.probe(k, after, c.plies + 1) {
+            Probe::Proven(h) => Some(combine(minus(h, gained), c.hand, false)),
+            _ => None,
+        })
+    }
+
+    /// The numbers of the child `c` of a node (attacker to move if `or`), (1, 1) if
+    /// unknown.
+    fn child_numbers(&self, c: &Child, or: bool) -> Numbers {
+        if self.child_proof(c).is_some() {
+            return solved(!or, true);
+        }
+        self.lookup(c.key, c.hand, !or, c.plies).unwrap_or((1, 1))
     }
 
     /// The proof pieces of a node just proven (attacker to move if `or`, holding `hand`):
@@ -586,10 +670,7 @@ impl Solver {
     /// drops, less the piece it captures; a defender's node what all its children need
     /// together, plus its interposition pieces.
     fn proof_pieces(&self, pos: &rb::Position, or: bool, hand: Hand, children: &[Child]) -> Hand {
-        let needs = |c: &Child| match self.probe(c.key, c.hand, c.plies) {
-            Probe::Proven(h) => Some(h),
-            _ => None,
-        };
+        let needs = |c: &Child| self.child_proof(c);
         if or {
             for c in children {
                 if let Some(mut h) = needs(c) {
@@ -669,8 +750,15 @@ impl Solver {
             let mut best_delta = INF;
             let mut second_delta = INF;
             let mut best_phi = 0;
+            let numbers: Vec<Numbers> = children.iter().map(|c| self.child_numbers(c, or)).collect();
             for (i, c) in children.iter().enumerate() {
-                let (cphi, cdelta) = self.lookup(c.key, c.hand, !or, c.plies).unwrap_or((1, 1));
+                if let Some(first) = c.waits_for {
+                    let (p, q) = numbers[first];
+                    if p != 0 && q != 0 {
+                        continue;
+                    }
+                }
+                let (cphi, cdelta) = numbers[i];
                 phi = phi.min(cdelta);
                 delta = delta.saturating_add(cphi).min(INF);
                 if cdelta < best_delta {
@@ -686,9 +774,6 @@ impl Solver {
                 let attacker_wins = if or { phi == 0 } else { delta == 0 };
                 if attacker_wins {
                     let proof = self.proof_pieces(pos, or, hand, &children);
-                    if std::env::var_os("TSUME_STATS").is_some() && d >= 1 {
-                        eprintln!("proof or={or} d={d} hand={:x} proof={:x} sfen={}", hand.raw(), proof.raw(), pos.to_sfen(None));
-                    }
                     self.store_proof(key, proof, d);
                     return (phi, delta);
                 }
