@@ -10,6 +10,7 @@
 
 pub mod chess;
 pub mod go;
+mod key_map;
 pub mod shogi;
 
 use crate::lang::Lang;

@@ -603,13 +603,14 @@ impl Position {
     /// side to move against every defence. (Repetition and the fifty-move rule are not
     /// considered inside the search.)
     pub fn mating_moves(&self, n: u32) -> Vec<Played> {
+        let mut prover = search::Prover::new();
         self.chess
             .legal_moves()
             .into_iter()
             .filter(|&m| {
                 let mut after = self.chess.clone();
                 after.play_unchecked(m);
-                search::forced(&after, n)
+                prover.forced(&after, n)
             })
             .map(|m| Played::new(&self.chess, m).1)
             .collect()
@@ -622,7 +623,7 @@ impl Position {
             Ok(m) => {
                 let mut after = self.chess.clone();
                 after.play_unchecked(m);
-                search::forced(&after, n)
+                search::Prover::new().forced(&after, n)
             }
             Err(_) => false,
         }
@@ -634,10 +635,11 @@ impl Position {
     /// order. `None` when there is no legal move.
     pub fn best_defence(&self, n: u32) -> Option<Played> {
         let mut best: Option<(Move, u32)> = None;
+        let mut prover = search::Prover::new();
         for m in self.chess.legal_moves() {
             let mut after = self.chess.clone();
             after.play_unchecked(m);
-            match search::mate_distance(&after, n) {
+            match prover.mate_distance(&after, n) {
                 None => return Some(Played::new(&self.chess, m).1),
                 Some(d) => {
                     if best.is_none_or(|(_, b)| d > b) {

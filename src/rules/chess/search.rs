@@ -1,57 +1,194 @@
-//! Mate search: a plain depth-limited AND/OR search over shakmaty's legal moves, the
-//! attacker's checks first. Enough for puzzles of a few moves; repetition and the
-//! fifty-move rule are not considered inside the search.
+//! Mate search: a depth-limited AND/OR search over shakmaty's legal moves with a
+//! transposition table of mate distances. Repetition and the fifty-move rule are not
+//! considered inside the search.
+//!
+//! A node is a position and the number of moves the attacker has left. Mate within `n`
+//! moves implies mate within more, and no mate within `n` none within fewer, so the
+//! table keeps, per position (its Zobrist key, which includes the side to move), the
+//! fewest moves known to mate and the most known not to, plus the move that decided it
+//! (the mating move, or the defender's refutation), which is tried first the next time.
+//! Moves are ordered: the table's move, the killers of the same depth (the moves that
+//! decided sibling nodes), then checks, captures and promotions, then quiet moves. A
+//! mate in one is looked for among checks only, without playing the other moves.
 
-use shakmaty::{attacks, Board, Chess, Color, Move, Position as _, Square};
+use super::super::key_map::KeyMap;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{attacks, Board, Chess, Color, EnPassantMode, Move, MoveList, Position as _, Square};
 
-/// Whether the side to move can force mate in at most `n` of its own moves.
-pub(super) fn mates_in(pos: &Chess, n: u32) -> bool {
-    if n == 0 {
-        return false;
-    }
-    let moves = pos.legal_moves();
-    if n == 1 {
-        // Only a check can mate: test the rest without playing them.
-        return moves
-            .iter()
-            .any(|&m| gives_check(pos, m) && is_mate_after(pos, m));
-    }
-    let mut checks = Vec::new();
-    let mut captures = Vec::new();
-    let mut quiet = Vec::new();
-    for &m in &moves {
-        if gives_check(pos, m) {
-            checks.push(m);
-        } else if m.is_capture() || m.is_promotion() {
-            captures.push(m);
-        } else {
-            quiet.push(m);
+/// What the table knows of one position.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The attacker mates within this many moves (`u8::MAX`: not known).
+    win: u8,
+    /// The attacker does not mate within this many moves (0: nothing known).
+    lose: u8,
+    /// The move that decided the node last: a mating move, or a refutation.
+    best: Option<Move>,
+}
+
+/// One search context; its table serves every question asked through it, so the first
+/// moves of one problem share what was learnt.
+pub(super) struct Prover {
+    table: KeyMap<Entry>,
+    /// Per depth from the root, the two latest moves that decided a node there.
+    killers: Vec<[Option<Move>; 2]>,
+}
+
+/// The Zobrist key of `pos` (the en-passant square counted whenever a pawn has just
+/// moved two squares, as shakmaty's incremental update does).
+fn key_of(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Always).0
+}
+
+/// `pos` after the legal move `m`, and its key, given the key of `pos`.
+fn child(pos: &Chess, key: u64, m: Move) -> (Chess, u64) {
+    let next_key = pos.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Always);
+    let next = played(pos, m);
+    let next_key = next_key.map_or_else(|| key_of(&next), |k| k.0);
+    (next, next_key)
+}
+
+impl Prover {
+    pub(super) fn new() -> Prover {
+        Prover {
+            table: KeyMap::default(),
+            killers: Vec::new(),
         }
     }
-    checks
-        .into_iter()
-        .chain(captures)
-        .chain(quiet)
-        .any(|m| forced(&played(pos, m), n))
-}
 
-/// Whether the attacker, having just moved into `after` (the defender to move), mates in at
-/// most `n` moves counting the one just made: mate now, or mate in `n - 1` more against
-/// every reply.
-pub(super) fn forced(after: &Chess, n: u32) -> bool {
-    if n == 0 {
-        return false;
+    /// Whether the side to move can force mate in at most `n` of its own moves.
+    pub(super) fn mates_in(&mut self, pos: &Chess, n: u32) -> bool {
+        self.or_node(pos, key_of(pos), n.min(u8::MAX as u32 - 1), 0)
     }
-    let replies = after.legal_moves();
-    if replies.is_empty() {
-        return after.is_check();
-    }
-    n > 1 && replies.iter().all(|&r| mates_in(&played(after, r), n - 1))
-}
 
-/// The fewest moves, at most `max`, in which the side to move forces mate.
-pub(super) fn mate_distance(pos: &Chess, max: u32) -> Option<u32> {
-    (1..=max).find(|&k| mates_in(pos, k))
+    /// Whether the attacker, having just moved into `after` (the defender to move),
+    /// mates in at most `n` moves counting the one just made: mate now, or mate in
+    /// `n - 1` more against every reply.
+    pub(super) fn forced(&mut self, after: &Chess, n: u32) -> bool {
+        n > 0 && self.and_node(after, key_of(after), n.min(u8::MAX as u32 - 1), 0)
+    }
+
+    /// The fewest moves, at most `max`, in which the side to move forces mate.
+    pub(super) fn mate_distance(&mut self, pos: &Chess, max: u32) -> Option<u32> {
+        (1..=max).find(|&k| self.mates_in(pos, k))
+    }
+
+    /// The table's verdict on `key` with `n` moves left, if it has one.
+    fn known(&self, key: u64, n: u32) -> Option<bool> {
+        let e = self.table.get(&key)?;
+        if n >= e.win as u32 {
+            Some(true)
+        } else if n <= e.lose as u32 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Records that the attacker mates (`wins`) or does not within `n` moves at `key`,
+    /// decided by `best`, and returns `wins`.
+    fn record(&mut self, key: u64, n: u32, wins: bool, best: Option<Move>, ply: usize) -> bool {
+        let e = self.table.entry(key).or_insert(Entry {
+            win: u8::MAX,
+            lose: 0,
+            best: None,
+        });
+        if wins {
+            e.win = e.win.min(n as u8);
+        } else {
+            e.lose = e.lose.max(n as u8);
+        }
+        if let Some(m) = best {
+            e.best = Some(m);
+            if self.killers.len() <= ply {
+                self.killers.resize(ply + 1, [None, None]);
+            }
+            let k = &mut self.killers[ply];
+            if k[0] != Some(m) {
+                k[1] = k[0];
+                k[0] = Some(m);
+            }
+        }
+        wins
+    }
+
+    /// Moves the table's move and the killers of depth `ply` to the front of `moves`
+    /// (those that are legal here); returns how many were moved.
+    fn promote(&self, key: u64, ply: usize, moves: &mut MoveList) -> usize {
+        let mut front = 0;
+        let tt = self.table.get(&key).and_then(|e| e.best);
+        let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
+        for m in [tt, killers[0], killers[1]].into_iter().flatten() {
+            if let Some(i) = moves[front..].iter().position(|&x| x == m) {
+                moves.swap(front, front + i);
+                front += 1;
+            }
+        }
+        front
+    }
+
+    /// The attacker to move with `n` moves left.
+    fn or_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
+        if n == 0 {
+            return false;
+        }
+        if let Some(known) = self.known(key, n) {
+            return known;
+        }
+        let mut moves = pos.legal_moves();
+        if n == 1 {
+            // Only a check can mate: test the rest without playing them.
+            let mate = moves
+                .iter()
+                .find(|&&m| gives_check(pos, m) && is_mate_after(pos, m))
+                .copied();
+            return self.record(key, 1, mate.is_some(), mate, ply);
+        }
+        let front = self.promote(key, ply, &mut moves);
+        // Checks, then captures and promotions, then the rest; stable within each.
+        let rank = |m: &Move| {
+            if gives_check(pos, *m) {
+                0
+            } else if m.is_capture() || m.is_promotion() {
+                1
+            } else {
+                2
+            }
+        };
+        moves[front..].sort_by_cached_key(rank);
+        for &m in moves.iter() {
+            let (next, next_key) = child(pos, key, m);
+            if self.and_node(&next, next_key, n, ply + 1) {
+                return self.record(key, n, true, Some(m), ply);
+            }
+        }
+        self.record(key, n, false, None, ply)
+    }
+
+    /// The defender to move, the attacker having `n` moves left counting the one that
+    /// led here.
+    fn and_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
+        let mut replies = pos.legal_moves();
+        if replies.is_empty() {
+            return pos.is_check();
+        }
+        if n <= 1 {
+            return false;
+        }
+        if let Some(known) = self.known(key, n) {
+            return known;
+        }
+        let front = self.promote(key, ply, &mut replies);
+        // Captures first: taking the attacker's pieces refutes most often.
+        replies[front..].sort_by_key(|m| !m.is_capture());
+        for &r in replies.iter() {
+            let (next, next_key) = child(pos, key, r);
+            if !self.or_node(&next, next_key, n - 1, ply + 1) {
+                return self.record(key, n, false, Some(r), ply);
+            }
+        }
+        self.record(key, n, true, None, ply)
+    }
 }
 
 fn played(pos: &Chess, m: Move) -> Chess {
@@ -152,9 +289,10 @@ mod tests {
     #[test]
     fn finds_back_rank_mate() {
         let pos = chess("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-        assert!(mates_in(&pos, 1));
-        assert_eq!(mate_distance(&pos, 3), Some(1));
+        let mut prover = Prover::new();
+        assert!(prover.mates_in(&pos, 1));
+        assert_eq!(prover.mate_distance(&pos, 3), Some(1));
         let pos = chess("6k1/5pp1/7p/8/8/8/8/R5K1 w - - 0 1");
-        assert_eq!(mate_distance(&pos, 2), None);
+        assert_eq!(Prover::new().mate_distance(&pos, 2), None);
     }
 }

@@ -5,9 +5,22 @@
 //! The search is depth-first proof-number search (df-pn, Nagai 2002) over AND/OR nodes:
 //! the attacker's nodes are OR nodes (one checking move that mates suffices), the
 //! defender's AND nodes (every reply must be mated). Each node carries the number of plies
-//! left; the transposition table keeps, per position, the plies within which a mate is
-//! known to exist or not, and the proof numbers of unsolved nodes by plies left. A check
-//! with one ply left is found by rsshogi's mate-in-one solver.
+//! left. A check with one ply left is found by rsshogi's mate-in-one solver. A child's
+//! threshold is widened by the 1+ε trick (Pawlewicz and Lew 2007), so the search stays
+//! longer below one child before switching to its sibling.
+//!
+//! The transposition table is keyed by the board (pieces and side to move) and compares
+//! the attacker's hands, as tsume solvers do (優等局面, 証明駒): a mate proven with some
+//! pieces in hand holds with more, and no mate with some pieces none with fewer. A proof
+//! records its *proof pieces*, the pieces in hand it really needs: the pieces dropped on
+//! the way, and, where the defender could interpose, every attacking piece of a kind the
+//! defender holds none of (had the attacker fewer, the defender would hold one). When the
+//! defender drops at distance and each futile drop is taken in turn, the positions met
+//! differ only in the pieces the attacker has collected, and one proof needing none of
+//! them covers them all, so a distant check costs little more than a near one. This
+//! needs the defender to hold every piece not on the board or in the attacker's hand, as
+//! tsume problems are set; with pieces missing from the set the defender's hand is part
+//! of the key and a proof needs no more than the pieces dropped.
 //!
 //! Futile interpositions (無駄合) are not counted, as in published tsume: when the
 //! defender drops a piece between a ranging checker and its king, and after the checker
@@ -23,63 +36,51 @@
 //! shortest mate never needs a repetition.
 
 use super::position::legal_rs;
+use crate::rules::key_map::KeyMap;
 use rsshogi::board::zobrist::Zobrist;
 use rsshogi::board::{self as rb, Move32List};
 use rsshogi::mate::solve_mate_in_one_in_place;
 use rsshogi::movegen::{generate_checks_all_move32, generate_legal_all_move32_into, Move32Sink};
-use rsshogi::types::{self as rs, Bitboard, HandPiece, Move32, Piece, PieceType};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use rsshogi::types::{self as rs, Bitboard, Hand, HandPiece, Move32, Piece, PieceType};
 
 /// Proof and disproof numbers saturate here.
 const INF: u32 = u32::MAX / 4;
 
 /// How many nodes one search may visit before giving up (and answering "not proven"):
-/// a few hundred megabytes of table at most. The hardest problem of the corpus needs
-/// about 1.5 million.
+/// a few hundred megabytes of table at most.
 const NODE_LIMIT: u64 = 5_000_000;
 
 /// Marks the key of an attacker's node that may take a futile interposition for free.
 const FREE_CAPTURE: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Mixes the defender's hand into the key when the defender's hand is not implied.
+const DEFENDER_HAND: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// At most this many unsolved entries are kept per board; the oldest gives way.
+const OPEN_PER_BOARD: usize = 16;
+
+/// Pieces in a full set but the kings (a tsume problem has no attacking king): the
+/// defender holds all those not on the board or in the attacker's hand.
+const FULL_SET: u32 = 38;
 
 /// (φ, δ) of a node from the side to move's view: φ = 0 means the side to move wins,
 /// δ = 0 that it loses. For the attacker φ is the proof number, for the defender the
 /// disproof number.
 type Numbers = (u32, u32);
 
-/// A move out of a node, with the child's table key and plies left.
+/// A move out of a node, with the child's table key, the attacker's hand there and the
+/// plies left.
 struct Child {
     mv: Move32,
     key: u64,
+    hand: Hand,
     plies: i32,
-}
-
-/// Table keys are Zobrist keys already: a cheap mix is hash enough.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u8(b);
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.0 = (self.0 ^ n as u64).wrapping_mul(0x100_0000_01B3);
-    }
-
-    fn write_i8(&mut self, n: i8) {
-        self.0 = (self.0 ^ (n as u8 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).rotate_left(17);
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
+    /// For a futile drop: the keys of the defender's nodes after each free capture of it.
+    captured: Vec<u64>,
+    /// For a futile drop of a piece other than the first one dropped on its square: that
+    /// first drop's index. It waits until the first is solved, whose proof most often
+    /// covers it (see [`Solver::child_proof`]).
+    waits_for: Option<usize>,
 }
 
 /// Stops move generation at the first move that is not a drop.
@@ -114,19 +115,16 @@ fn has_non_drop(pos: &rb::Position) -> bool {
     sink.found
 }
 
-/// The key of the position after the legal move `mv`, without playing it (as rsshogi's
-/// own `key_after`, which it asks its users to compute themselves).
-pub(crate) fn key_after(pos: &rb::Position, mv: Move32) -> u64 {
+/// The board key (pieces and side to move, no hands) of the position after the legal
+/// move `mv`, without playing it (as rsshogi's deprecated `board_key_after`, which it
+/// asks its users to compute themselves).
+fn board_key_after(pos: &rb::Position, mv: Move32) -> u64 {
     let us = pos.turn();
     let to = mv.to_sq();
-    let mut key = pos.key() ^ Zobrist::side();
+    let mut key = pos.board_key() ^ Zobrist::side();
     if mv.is_drop() {
         let pt = mv.dropped_piece().unwrap_or(PieceType::PAWN);
         key ^= Zobrist::psq(to, Piece::from_parts(us, pt));
-        if let Some(hp) = HandPiece::from_piece_type(pt) {
-            let before = pos.hand(us).count(hp);
-            key ^= Zobrist::hand_delta(us, pt, before, before.saturating_sub(1));
-        }
     } else {
         let from = mv.from_sq();
         let moved = pos.piece_on(from);
@@ -138,11 +136,6 @@ pub(crate) fn key_after(pos: &rb::Position, mv: Move32) -> u64 {
         let captured = pos.piece_on(to);
         if captured != Piece::NONE {
             key ^= Zobrist::psq(to, captured);
-            let pt = captured.piece_type().demote();
-            if let Some(hp) = HandPiece::from_piece_type(pt) {
-                let before = pos.hand(us).count(hp);
-                key ^= Zobrist::hand_delta(us, pt, before, before + 1);
-            }
         }
         key ^= Zobrist::psq(from, moved);
         key ^= Zobrist::psq(to, after);
@@ -150,44 +143,103 @@ pub(crate) fn key_after(pos: &rb::Position, mv: Move32) -> u64 {
     key.low_u64()
 }
 
-/// What the table knows of one position (one side to move, one free-capture mark).
-///
-/// Mate within d plies implies mate within more, and no mate within d none within fewer,
-/// so a solved result is kept as a bound over the plies left; unsolved numbers are kept
-/// for a few depths.
-#[derive(Clone, Copy)]
-struct Slot {
-    /// The attacker mates with this many plies left or more (`i8::MAX`: not known).
-    win: i8,
-    /// The attacker cannot mate with this many plies left or fewer (`i8::MIN`: not known).
-    lose: i8,
-    /// Unsolved numbers by plies left.
-    open: [(i8, Numbers); 3],
-    n_open: u8,
+/// The hand kind a move adds to its mover's hand (a capture) and the one it takes away
+/// (a drop).
+fn hand_change(pos: &rb::Position, mv: Move32) -> (Option<HandPiece>, Option<HandPiece>) {
+    if mv.is_drop() {
+        let pt = mv.dropped_piece().unwrap_or(PieceType::PAWN);
+        (None, HandPiece::from_piece_type(pt))
+    } else {
+        let captured = pos.piece_on(mv.to_sq());
+        if captured == Piece::NONE {
+            (None, None)
+        } else {
+            (HandPiece::from_piece_type(captured.piece_type().demote()), None)
+        }
+    }
 }
 
-impl Slot {
-    const EMPTY: Slot = Slot {
-        win: i8::MAX,
-        lose: i8::MIN,
-        open: [(0, (0, 0)); 3],
-        n_open: 0,
-    };
+/// `hand` with one more `p` (unchanged when full).
+fn plus(hand: Hand, p: HandPiece) -> Hand {
+    hand.checked_add(p, 1).unwrap_or(hand)
+}
+
+/// `hand` with one `p` fewer (unchanged when it holds none).
+fn minus(hand: Hand, p: HandPiece) -> Hand {
+    hand.checked_sub(p, 1).unwrap_or(hand)
+}
+
+/// The hand holding of each kind the larger (`max`) or smaller count of `a` and `b`.
+fn combine(a: Hand, b: Hand, max: bool) -> Hand {
+    let mut out = Hand::ZERO;
+    for p in HandPiece::iter() {
+        let (x, y) = (a.count(p), b.count(p));
+        out = out
+            .checked_add(p, if max { x.max(y) } else { x.min(y) })
+            .unwrap_or(out);
+    }
+    out
+}
+
+/// Whether `a` holds at least as many of every kind as `b`.
+fn covers(a: Hand, b: Hand) -> bool {
+    Hand::is_equal_or_superior(a, b)
+}
+
+/// What the table knows of one board under some attacker's hand.
+#[derive(Clone, Copy)]
+enum Known {
+    /// Mate within `plies` plies or more, whenever the attacker holds at least `hand`.
+    Proof { hand: Hand, plies: i8 },
+    /// No mate within `plies` plies or fewer, whenever the attacker holds at most `hand`.
+    Disproof { hand: Hand, plies: i8 },
+    /// Unsolved numbers with exactly `hand` and `plies`.
+    Open { hand: Hand, plies: i8, n: Numbers },
+}
+
+/// The table's answer for one node.
+enum Probe {
+    /// Mate, needing these pieces in hand.
+    Proven(Hand),
+    /// No mate.
+    Disproven,
+    /// Unsolved, with these numbers.
+    Open(Numbers),
+    /// Never seen.
+    Unknown,
+}
+
+/// The numbers of a solved node (attacker to move if `or`) from the side to move's view.
+fn solved(or: bool, attacker_wins: bool) -> Numbers {
+    if or == attacker_wins {
+        (0, INF)
+    } else {
+        (INF, 0)
+    }
 }
 
 /// One search context; its table is shared by every question asked through it.
 pub(crate) struct Solver {
     attacker: rs::Color,
-    table: HashMap<u64, Slot, BuildHasherDefault<KeyHasher>>,
+    /// Whether the defender holds every piece not on the board or in the attacker's hand
+    /// (set once: moves keep it so).
+    complete: bool,
+    table: KeyMap<Vec<Known>>,
     nodes: u64,
     aborted: bool,
 }
 
 impl Solver {
-    pub(crate) fn new(attacker: rs::Color) -> Solver {
+    pub(crate) fn new(attacker: rs::Color, pos: &rb::Position) -> Solver {
+        let in_hands: u32 = [rs::Color::BLACK, rs::Color::WHITE]
+            .into_iter()
+            .map(|c| HandPiece::iter().map(|p| pos.hand(c).count(p)).sum::<u32>())
+            .sum();
         Solver {
             attacker,
-            table: HashMap::default(),
+            complete: pos.bitboards().occupied().count() as u32 + in_hands
+                == FULL_SET + pos.bitboards().pieces(PieceType::KING).count() as u32,
+            table: KeyMap::default(),
             nodes: 0,
             aborted: false,
         }
@@ -251,19 +303,47 @@ impl Solver {
         out
     }
 
-    /// The table key of the node `pos`: its Zobrist key, marked when the attacker may
-    /// capture for free.
-    fn key(&self, pos: &mut rb::Position) -> u64 {
-        let k = pos.key().low_u64();
-        if self.free_captures(pos).is_empty() {
-            k
+    /// The defender's hand mixed into a key, unless the board and the attacker's hand
+    /// imply it.
+    fn defender_mix(&self, defender_hand: Hand) -> u64 {
+        if self.complete {
+            0
         } else {
-            k ^ FREE_CAPTURE
+            (defender_hand.raw() as u64 + 1).wrapping_mul(DEFENDER_HAND)
         }
     }
 
-    /// Whether a check just given leaves the defender a chance of facing only futile
-    /// drops: a single ranging checker with a square between it and the king.
+    /// The table key of the node `pos` (its board, marked when the attacker may capture
+    /// for free) and the attacker's hand there.
+    fn node(&self, pos: &mut rb::Position) -> (u64, Hand) {
+        let mut k = pos.board_key().low_u64() ^ self.defender_mix(pos.hand(self.attacker.flip()));
+        if !self.free_captures(pos).is_empty() {
+            k ^= FREE_CAPTURE;
+        }
+        (k, pos.hand(self.attacker))
+    }
+
+    /// The key (unmarked) and attacker's hand of the node after the legal move `mv`.
+    fn child_of(&self, pos: &rb::Position, mv: Move32) -> (u64, Hand) {
+        let (gained, spent) = hand_change(pos, mv);
+        let mut attacker = pos.hand(self.attacker);
+        let mut defender = pos.hand(self.attacker.flip());
+        let mover = if pos.turn() == self.attacker {
+            &mut attacker
+        } else {
+            &mut defender
+        };
+        if let Some(p) = gained {
+            *mover = plus(*mover, p);
+        }
+        if let Some(p) = spent {
+            *mover = minus(*mover, p);
+        }
+        (board_key_after(pos, mv) ^ self.defender_mix(defender), attacker)
+    }
+
+    /// Whether a check just given leaves the defender a chance to interpose: a single
+    /// ranging checker with a square between it and the king.
     fn distant_check(&self, pos: &rb::Position) -> bool {
         let checkers = pos.checkers();
         if checkers.count() != 1 {
@@ -276,52 +356,114 @@ impl Solver {
         pos.piece_on(c).is_long_range() && c.distance(king) >= 2
     }
 
-    /// Records the numbers `n` of the node `key` (attacker to move if `or`) with `d`
+    /// The pieces in hand a mate of the defender's node `pos` needs whatever its replies:
+    /// where the defender could interpose, every attacking piece of a kind the defender
+    /// holds none of (see the module documentation).
+    fn interposition_pieces(&self, pos: &rb::Position) -> Hand {
+        if !self.complete || !self.distant_check(pos) {
+            return Hand::ZERO;
+        }
+        let attacker = pos.hand(self.attacker);
+        let defender = pos.hand(self.attacker.flip());
+        let mut out = Hand::ZERO;
+        for p in HandPiece::iter() {
+            if defender.count(p) == 0 {
+                out = out.checked_add(p, attacker.count(p)).unwrap_or(out);
+            }
+        }
+        out
+    }
+
+    /// What the table knows of the node `key` with the attacker holding `hand` and `d`
     /// plies left.
-    fn store(&mut self, key: u64, or: bool, d: i32, n: Numbers) -> Numbers {
+    fn probe(&self, key: u64, hand: Hand, d: i32) -> Probe {
+        let Some(entries) = self.table.get(&key) else {
+            return Probe::Unknown;
+        };
         let d = d as i8;
-        let slot = self.table.entry(key).or_insert(Slot::EMPTY);
+        let mut found = Probe::Unknown;
+        for e in entries {
+            match *e {
+                Known::Proof { hand: h, plies } if d >= plies && covers(hand, h) => {
+                    return Probe::Proven(h)
+                }
+                Known::Disproof { hand: h, plies } if d <= plies && covers(h, hand) => {
+                    return Probe::Disproven
+                }
+                Known::Open { hand: h, plies, n } if plies == d && h == hand => {
+                    found = Probe::Open(n)
+                }
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// The numbers of the node `key` (attacker to move if `or`, holding `hand`) with `d`
+    /// plies left, if known.
+    fn lookup(&self, key: u64, hand: Hand, or: bool, d: i32) -> Option<Numbers> {
+        match self.probe(key, hand, d) {
+            Probe::Proven(_) => Some(solved(or, true)),
+            Probe::Disproven => Some(solved(or, false)),
+            Probe::Open(n) => Some(n),
+            Probe::Unknown => None,
+        }
+    }
+
+    /// Records a mate of the node `key` within `d` plies needing `proof` in hand, and
+    /// forgets what it makes redundant.
+    fn store_proof(&mut self, key: u64, proof: Hand, d: i32) {
+        let d = d as i8;
+        let entries = self.table.entry(key).or_default();
+        entries.retain(|e| match *e {
+            Known::Proof { hand, plies } | Known::Open { hand, plies, .. } => {
+                !(plies >= d && covers(hand, proof))
+            }
+            Known::Disproof { .. } => true,
+        });
+        entries.push(Known::Proof {
+            hand: proof,
+            plies: d,
+        });
+    }
+
+    /// Records the numbers `n` of the node `key` (attacker to move if `or`, holding
+    /// `hand`) with `d` plies left; a mate is recorded as needing the whole hand.
+    fn store(&mut self, key: u64, hand: Hand, or: bool, d: i32, n: Numbers) -> Numbers {
         // φ = 0: the side to move wins; δ = 0: it loses.
         let attacker_wins = if or { n.0 == 0 } else { n.1 == 0 };
         let attacker_loses = if or { n.1 == 0 } else { n.0 == 0 };
         if attacker_wins {
-            slot.win = slot.win.min(d);
-        } else if attacker_loses {
-            slot.lose = slot.lose.max(d);
+            self.store_proof(key, hand, d);
+            return n;
+        }
+        let d = d as i8;
+        let entries = self.table.entry(key).or_default();
+        if attacker_loses {
+            entries.retain(|e| match *e {
+                Known::Disproof { hand: h, plies } | Known::Open { hand: h, plies, .. } => {
+                    !(plies <= d && covers(hand, h))
+                }
+                Known::Proof { .. } => true,
+            });
+            entries.push(Known::Disproof { hand, plies: d });
+        } else if let Some(Known::Open { n: old, .. }) = entries.iter_mut().find(
+            |e| matches!(e, Known::Open { hand: h, plies, .. } if *h == hand && *plies == d),
+        ) {
+            *old = n;
         } else {
-            let len = slot.n_open as usize;
-            if let Some(e) = slot.open[..len].iter_mut().find(|e| e.0 == d) {
-                e.1 = n;
-            } else if len < slot.open.len() {
-                slot.open[len] = (d, n);
-                slot.n_open += 1;
-            } else {
-                slot.open[(d as usize) % slot.open.len()] = (d, n);
+            let open = entries
+                .iter()
+                .filter(|e| matches!(e, Known::Open { .. }))
+                .count();
+            if open >= OPEN_PER_BOARD {
+                if let Some(i) = entries.iter().position(|e| matches!(e, Known::Open { .. })) {
+                    entries.remove(i);
+                }
             }
+            entries.push(Known::Open { hand, plies: d, n });
         }
         n
-    }
-
-    /// The numbers of the node `key` (attacker to move if `or`) with `d` plies left, if
-    /// known.
-    fn lookup(&self, key: u64, or: bool, d: i32) -> Option<Numbers> {
-        let slot = self.table.get(&key)?;
-        let d = d as i8;
-        let (win, lose) = if or {
-            ((0, INF), (INF, 0))
-        } else {
-            ((INF, 0), (0, INF))
-        };
-        if d >= slot.win {
-            return Some(win);
-        }
-        if d <= slot.lose {
-            return Some(lose);
-        }
-        slot.open[..slot.n_open as usize]
-            .iter()
-            .find(|e| e.0 == d)
-            .map(|e| e.1)
     }
 
     /// The attacker's legal checks.
@@ -348,38 +490,49 @@ impl Solver {
         let mut out = Vec::new();
         if d >= 1 {
             for m in self.checks(pos) {
-                let key = key_after(pos, m);
+                let (key, hand) = self.child_of(pos, m);
                 if d == 1 {
                     // No mate in one (the caller tried): only a distant check after which
                     // every reply is a drop may still leave nothing but futile drops.
-                    if self.lookup(key, false, 0).is_none() {
+                    if self.lookup(key, hand, false, 0).is_none() {
                         pos.apply_move32_with_gives_check(m, true);
                         let hopeless = !self.distant_check(pos) || has_non_drop(pos);
                         pos.undo_move32(m).expect("undo the move just applied");
                         if hopeless {
-                            self.store(key, false, 0, (0, INF));
+                            self.store(key, hand, false, 0, (0, INF));
                             continue;
                         }
                     }
-                } else if self.lookup(key, false, d - 1).is_none() {
+                } else if self.lookup(key, hand, false, d - 1).is_none() {
                     pos.apply_move32_with_gives_check(m, true);
                     let replies = legal_rs(pos).len() as u32;
+                    if replies == 0 {
+                        let proof = self.interposition_pieces(pos);
+                        self.store_proof(key, proof, d - 1);
+                    } else {
+                        self.store(key, hand, false, d - 1, (1, replies));
+                    }
                     pos.undo_move32(m).expect("undo the move just applied");
-                    let estimate = if replies == 0 { (INF, 0) } else { (1, replies) };
-                    self.store(key, false, d - 1, estimate);
                 }
                 out.push(Child {
                     mv: m,
                     key,
+                    hand,
                     plies: d - 1,
+                    captured: Vec::new(),
+                    waits_for: None,
                 });
             }
         }
         for m in self.free_captures(pos) {
+            let (key, hand) = self.child_of(pos, m);
             out.push(Child {
                 mv: m,
-                key: key_after(pos, m),
+                key,
+                hand,
                 plies: d + 1,
+                captured: Vec::new(),
+                waits_for: None,
             });
         }
         out
@@ -387,24 +540,64 @@ impl Solver {
 
     /// The defender's replies, or `Err` with the node's numbers when one reply escapes
     /// outright (no plies left and no futile drop).
+    ///
+    /// Drops on one square are all futile or none (the piece dropped is taken either way),
+    /// and after the free capture the positions differ only in the piece the attacker has
+    /// gained: the first futile drop on a square is searched, the others wait for it.
     fn and_children(&mut self, pos: &mut rb::Position, d: i32) -> Result<Vec<Child>, Numbers> {
         // With no plies left only futile drops can be answered.
         if d <= 0 && has_non_drop(pos) {
             return Err((0, INF));
         }
         let moves = legal_rs(pos);
-        let mut out = Vec::with_capacity(moves.len());
+        let mut out: Vec<Child> = Vec::with_capacity(moves.len());
+        // Per square dropped on: the first drop's index and the board keys after its free
+        // captures (empty: not futile).
+        let mut squares: Vec<(rs::Square, usize, Vec<u64>)> = Vec::new();
         for &m in moves.iter() {
-            let mut key = key_after(pos, m);
-            let known = d >= 2 && self.lookup(key, true, d - 1).is_some();
-            if m.is_drop() || (d >= 2 && !known) {
+            let (mut key, hand) = self.child_of(pos, m);
+            let mut captured = Vec::new();
+            let mut waits_for = None;
+            let first = if m.is_drop() {
+                squares.iter().find(|q| q.0 == m.to_sq()).map(|q| (q.1, q.2.clone()))
+            } else {
+                None
+            };
+            if let Some((index, boards)) = first {
+                // Another piece dropped where one was dropped already: futile alike.
+                if boards.is_empty() {
+                    if d <= 1 {
+                        return Err((0, INF));
+                    }
+                } else {
+                    key ^= FREE_CAPTURE;
+                    let mix = self.defender_mix(self.child_defender_hand(pos, m));
+                    captured = boards.iter().map(|b| b ^ mix).collect();
+                    waits_for = Some(index);
+                }
+            } else if m.is_drop() || d >= 2 && self.lookup(key, hand, true, d - 1).is_none() {
                 let check = pos.gives_check_move32(m);
                 pos.apply_move32_with_gives_check(m, check);
-                let free = m.is_drop() && !self.free_captures(pos).is_empty();
+                let frees = if m.is_drop() {
+                    self.free_captures(pos)
+                } else {
+                    Vec::new()
+                };
+                let free = !frees.is_empty();
                 if free {
                     key ^= FREE_CAPTURE;
+                    // The defender's hand is the same after the capture as after the drop.
+                    let mix = self.defender_mix(pos.hand(self.attacker.flip()));
+                    captured = frees.iter().map(|&c| board_key_after(pos, c) ^ mix).collect();
                 }
-                if d >= 2 && self.lookup(key, true, d - 1).is_none() {
+                if m.is_drop() {
+                    let boards = captured
+                        .iter()
+                        .map(|k| k ^ self.defender_mix(pos.hand(self.attacker.flip())))
+                        .collect();
+                    squares.push((m.to_sq(), out.len(), boards));
+                }
+                if d >= 2 && self.lookup(key, hand, true, d - 1).is_none() {
                     // Estimate the attacker's node by its number of checks: more are
                     // harder to refute; none (and no free capture) is refuted.
                     let checks = self.checks(pos).len() as u32;
@@ -413,7 +606,7 @@ impl Solver {
                     } else {
                         (1, checks.max(1))
                     };
-                    self.store(key, true, d - 1, estimate);
+                    self.store(key, hand, true, d - 1, estimate);
                 }
                 pos.undo_move32(m).expect("undo the move just applied");
                 if d <= 1 && !free {
@@ -426,22 +619,94 @@ impl Solver {
             out.push(Child {
                 mv: m,
                 key,
+                hand,
                 plies: d - 1,
+                captured,
+                waits_for,
             });
         }
         Ok(out)
     }
 
+    /// The defender's hand after its legal move `mv`.
+    fn child_defender_hand(&self, pos: &rb::Position, mv: Move32) -> Hand {
+        let (gained, spent) = hand_change(pos, mv);
+        let mut hand = pos.hand(self.attacker.flip());
+        if let Some(p) = gained {
+            hand = plus(hand, p);
+        }
+        if let Some(p) = spent {
+            hand = minus(hand, p);
+        }
+        hand
+    }
+
+    /// The proof pieces of the child `c`, if it is proven: from the table, or for a futile
+    /// drop from the defender's node after a free capture of it (the capture mates as well
+    /// as anything, and gains the piece dropped).
+    fn child_proof(&self, c: &Child) -> Option<Hand> {
+        if let Probe::Proven(h) = self.probe(c.key, c.hand, c.plies) {
+            return Some(h);
+        }
+        let gained = c.mv.dropped_piece().and_then(HandPiece::from_piece_type)?;
+        let after = plus(c.hand, gained);
+        c.captured.iter().find_map(|&k| match self.probe(k, after, c.plies + 1) {
+            Probe::Proven(h) => Some(combine(minus(h, gained), c.hand, false)),
+            _ => None,
+        })
+    }
+
+    /// The numbers of the child `c` of a node (attacker to move if `or`), (1, 1) if
+    /// unknown.
+    fn child_numbers(&self, c: &Child, or: bool) -> Numbers {
+        if self.child_proof(c).is_some() {
+            return solved(!or, true);
+        }
+        self.lookup(c.key, c.hand, !or, c.plies).unwrap_or((1, 1))
+    }
+
+    /// The proof pieces of a node just proven (attacker to move if `or`, holding `hand`):
+    /// an attacker's node needs what its mating move's child needs, plus the piece it
+    /// drops, less the piece it captures; a defender's node what all its children need
+    /// together, plus its interposition pieces.
+    fn proof_pieces(&self, pos: &rb::Position, or: bool, hand: Hand, children: &[Child]) -> Hand {
+        let needs = |c: &Child| self.child_proof(c);
+        if or {
+            for c in children {
+                if let Some(mut h) = needs(c) {
+                    let (gained, spent) = hand_change(pos, c.mv);
+                    if let Some(p) = spent {
+                        h = plus(h, p);
+                    }
+                    if let Some(p) = gained {
+                        h = minus(h, p);
+                    }
+                    return combine(h, hand, false);
+                }
+            }
+            hand
+        } else {
+            let mut h = self.interposition_pieces(pos);
+            for c in children {
+                match needs(c) {
+                    Some(ch) => h = combine(h, ch, true),
+                    None => return hand,
+                }
+            }
+            combine(h, hand, false)
+        }
+    }
+
     /// Multiple iterative deepening: searches the node `pos` with `d` plies left until its
     /// φ reaches `th_phi` or its δ reaches `th_delta`.
     fn mid(&mut self, pos: &mut rb::Position, d: i32, th_phi: u32, th_delta: u32) -> Numbers {
-        let key = self.key(pos);
+        let (key, hand) = self.node(pos);
         let or = pos.turn() == self.attacker;
         self.nodes += 1;
         if self.nodes > NODE_LIMIT {
             self.aborted = true;
         }
-        if let Some(n) = self.lookup(key, or, d) {
+        if let Some(n) = self.lookup(key, hand, or, d) {
             if n.0 == 0 || n.1 == 0 || n.0 >= th_phi || n.1 >= th_delta || self.aborted {
                 return n;
             }
@@ -449,19 +714,34 @@ impl Solver {
             return (1, 1);
         }
         let children = if or {
-            if d == 1 && solve_mate_in_one_in_place(pos).is_some() {
-                return self.store(key, or, d, (0, INF));
+            if d == 1 {
+                if let Some(m) = solve_mate_in_one_in_place(pos) {
+                    let (_, spent) = hand_change(pos, m);
+                    pos.apply_move32_with_gives_check(m, true);
+                    let mut proof = self.interposition_pieces(pos);
+                    pos.undo_move32(m).expect("undo the move just applied");
+                    if let Some(p) = spent {
+                        proof = plus(proof, p);
+                    }
+                    self.store_proof(key, combine(proof, hand, false), d);
+                    return solved(or, true);
+                }
             }
             self.or_children(pos, d)
         } else {
             match self.and_children(pos, d) {
                 Ok(c) => c,
-                Err(n) => return self.store(key, or, d, n),
+                Err(n) => return self.store(key, hand, or, d, n),
             }
         };
         // Whoever is to move and has no move here loses (φ = ∞, δ = 0).
         if children.is_empty() {
-            return self.store(key, or, d, (INF, 0));
+            if or {
+                return self.store(key, hand, or, d, (INF, 0));
+            }
+            let proof = self.interposition_pieces(pos);
+            self.store_proof(key, proof, d);
+            return (INF, 0);
         }
         loop {
             let mut phi = INF;
@@ -470,8 +750,15 @@ impl Solver {
             let mut best_delta = INF;
             let mut second_delta = INF;
             let mut best_phi = 0;
+            let numbers: Vec<Numbers> = children.iter().map(|c| self.child_numbers(c, or)).collect();
             for (i, c) in children.iter().enumerate() {
-                let (cphi, cdelta) = self.lookup(c.key, !or, c.plies).unwrap_or((1, 1));
+                if let Some(first) = c.waits_for {
+                    let (p, q) = numbers[first];
+                    if p != 0 && q != 0 {
+                        continue;
+                    }
+                }
+                let (cphi, cdelta) = numbers[i];
                 phi = phi.min(cdelta);
                 delta = delta.saturating_add(cphi).min(INF);
                 if cdelta < best_delta {
@@ -484,14 +771,24 @@ impl Solver {
                 }
             }
             if phi >= th_phi || delta >= th_delta || self.aborted {
-                return self.store(key, or, d, (phi, delta));
+                let attacker_wins = if or { phi == 0 } else { delta == 0 };
+                if attacker_wins {
+                    let proof = self.proof_pieces(pos, or, hand, &children);
+                    self.store_proof(key, proof, d);
+                    return (phi, delta);
+                }
+                return self.store(key, hand, or, d, (phi, delta));
             }
             let child_th_phi = if th_delta >= INF {
                 INF
             } else {
                 (th_delta - delta).saturating_add(best_phi).min(INF)
             };
-            let child_th_delta = th_phi.min(second_delta.saturating_add(1)).min(INF);
+            // The 1+ε trick, ε = 1/4.
+            let widened = second_delta
+                .saturating_add(1)
+                .max(second_delta.saturating_add(second_delta / 4));
+            let child_th_delta = th_phi.min(widened).min(INF);
             let c = &children[best];
             let (m, plies) = (c.mv, c.plies);
             let check = or || pos.gives_check_move32(m);
@@ -533,7 +830,7 @@ impl super::Position {
             return Vec::new();
         }
         let mut pos = self.search_copy();
-        let mut solver = Solver::new(pos.turn());
+        let mut solver = Solver::new(pos.turn(), &pos);
         let mut found = Vec::new();
         for played in self.legal_moves() {
             if !played.check {
@@ -565,7 +862,7 @@ impl super::Position {
             return false;
         }
         let mut pos = next.search_copy();
-        let mut solver = Solver::new(self.inner.turn());
+        let mut solver = Solver::new(self.inner.turn(), &pos);
         solver.proves(&mut pos, n - 1) == Some(true)
     }
 
@@ -580,7 +877,7 @@ impl super::Position {
     pub fn best_defence(&self, n: u32) -> Option<super::Played> {
         let replies = self.legal_moves();
         let mut pos = self.search_copy();
-        let mut solver = Solver::new(pos.turn().flip());
+        let mut solver = Solver::new(pos.turn().flip(), &pos);
         let mut best: Option<(u32, super::Played)> = None;
         for played in replies {
             let Some(mv) = rsshogi::board::move_from_usi(&pos, &played.usi) else {
@@ -616,7 +913,7 @@ impl super::Position {
             return false;
         }
         let mut pos = self.inner.clone();
-        let mut solver = Solver::new(pos.turn().flip());
+        let mut solver = Solver::new(pos.turn().flip(), &pos);
         solver.proves(&mut pos, 0) == Some(true)
     }
 
@@ -624,7 +921,7 @@ impl super::Position {
     /// most `n` plies ahead; `None` if there is none within `n`.
     pub fn tsume_length(&self, n: u32) -> Option<u32> {
         let mut pos = self.search_copy();
-        let mut solver = Solver::new(pos.turn());
+        let mut solver = Solver::new(pos.turn(), &pos);
         (1..=n)
             .step_by(2)
             .find(|&m| solver.proves(&mut pos, m) == Some(true))
@@ -694,7 +991,7 @@ mod tests {
     }
 
     #[test]
-    fn key_after_agrees_with_playing_the_move() {
+    fn board_key_after_agrees_with_playing_the_move() {
         for sfen in [
             super::super::START_SFEN,
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
@@ -702,9 +999,9 @@ mod tests {
         ] {
             let mut pos = rb::Position::from_sfen(sfen).unwrap();
             for &m in legal_rs(&pos).iter() {
-                let predicted = key_after(&pos, m);
+                let predicted = board_key_after(&pos, m);
                 pos.apply_move32(m);
-                assert_eq!(predicted, pos.key().low_u64(), "{sfen} {}", m.to_usi());
+                assert_eq!(predicted, pos.board_key().low_u64(), "{sfen} {}", m.to_usi());
                 pos.undo_move32(m).unwrap();
             }
         }
