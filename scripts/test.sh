@@ -19,4 +19,6 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 export QIYUAN_CORPUS=${QIYUAN_CORPUS:-$(cd .. && pwd)/shared/corpus}
+# tests/fuzz.rs: seconds of fuzzing in all, shared by the parsers (20 suits a debug build).
+export QIYUAN_FUZZ_SECS=${QIYUAN_FUZZ_SECS:-20}
 cargo test --locked "$@"
