@@ -341,10 +341,8 @@ async fn worksheet_has_every_problem_and_an_answer_key() {
     );
     assert!(body.contains("<h2>Answers</h2>"));
     for p in &set.problems {
-        let answer = match p.puzzle.select_total() {
-            Some(_) => p.puzzle.answer().join(" "),
-            None => p.puzzle.lines().main_line().join(" "),
-        };
+        let answer = p.puzzle.answer_key();
+        assert!(!answer.is_empty(), "{} has an answer", p.id);
         assert!(body.contains(&answer), "answer {answer} of {}", p.id);
     }
     assert!(
@@ -442,4 +440,57 @@ async fn go_diagrams_and_problems_download_as_sgf() {
     assert!(sgf_parse::go::parse(&sgf).is_ok());
     let (status, _, _) = get(&state, "/chess/problems/moves/1/sgf", &[]).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "only Go has SGF");
+}
+
+/// The area-counting set's first problem and its count (from the engine's score).
+fn first_count(lib: &Library) -> (String, String) {
+    let set = lib
+        .shelf(qiyuan::content::Game::Go)
+        .and_then(|s| s.set("area-counting"))
+        .expect("the area-counting set");
+    let p = &set.problems[0];
+    assert!(matches!(p.puzzle.input(), qiyuan::content::Input::Count(_)));
+    (p.id.clone(), p.puzzle.answer().remove(0))
+}
+
+#[tokio::test]
+async fn solved_count_survives_reload_and_the_form() {
+    let state = state();
+    let lib = library(&state);
+    let (id, answer) = first_count(&lib);
+    let base = format!("/go/problems/area-counting/{id}");
+    // The status speaks of counting, never of clicking a point.
+    let (_, fresh, _) = get(&state, &format!("{base}?lang=en"), &[]).await;
+    assert!(fresh.contains("Count the board"), "{fresh}");
+    assert!(!fresh.contains("Click a point"));
+    // The address of the solved state, reloaded: still solved.
+    let m = answer.replace('+', "%2B");
+    let (status, reloaded, _) = get(&state, &format!("{base}?m={m}&lang=en"), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(reloaded.contains("Solved!"), "?m={answer} should load solved");
+    assert!(!reloaded.contains("Click a point"));
+    // The form without script: a count given as the form sends it.
+    let query = match answer.split_once('+') {
+        Some((side, margin)) => format!("winner={side}&margin={margin}"),
+        None if answer == "0" => "winner=0".to_string(),
+        None => format!("count={answer}"),
+    };
+    let (_, submitted, _) = get(&state, &format!("{base}?{query}&lang=en"), &[]).await;
+    assert!(submitted.contains("Solved!"), "{query}");
+}
+
+#[tokio::test]
+async fn worksheet_answer_key_shows_counts() {
+    let state = state();
+    let lib = library(&state);
+    let set = lib
+        .shelf(qiyuan::content::Game::Go)
+        .and_then(|s| s.set("territory-counting"))
+        .unwrap();
+    let (_, body, _) = get(&state, "/go/worksheets/territory-counting?lang=en", &[]).await;
+    for (i, p) in set.problems.iter().enumerate() {
+        let answer = p.puzzle.answer().remove(0);
+        let item = format!("<li value=\"{}\">{answer}</li>", i + 1);
+        assert!(body.contains(&item), "{item} for {}", p.id);
+    }
 }

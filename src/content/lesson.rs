@@ -2,7 +2,10 @@
 
 use super::diagnostic::Ctx;
 use super::diagnostic::{Diagnostic, Locator};
+use super::board_game;
+use super::chess::Chess;
 use super::go;
+use super::shogi::Shogi;
 use super::Diagram;
 use crate::lang::Lang;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
@@ -110,8 +113,8 @@ pub(crate) fn parse(path: &str, text: &str, lang: Lang) -> (Option<LessonText>, 
                     };
                     let result = match kind.as_str() {
                         "goban" => go::diagram(&ctx, &code, id, lang),
-                        "chess" => super::chess::diagram(&ctx, &code, id, lang),
-                        "shogi" => super::shogi::diagram(&ctx, &code, id, lang),
+                        "chess" => board_game::diagram::<Chess>(&ctx, &code, id, lang),
+                        "shogi" => board_game::diagram::<Shogi>(&ctx, &code, id, lang),
                         _ => unreachable!("only known kinds start a diagram"),
                     };
                     match result {

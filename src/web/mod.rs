@@ -10,6 +10,7 @@ pub mod serve;
 mod state;
 mod static_files;
 mod trainer;
+pub mod urls;
 
 pub use state::{AppState, Snapshot};
 

@@ -27,7 +27,7 @@ pub(crate) const ECHO_LIMIT: usize = 4096;
 
 /// Escapes text for HTML.
 pub(crate) fn escape(s: &str) -> String {
-    crate::render::go::escape(s)
+    crate::render::escape(s)
 }
 
 pub(crate) fn enc(s: &str) -> String {
@@ -283,7 +283,6 @@ struct DiagramView<'a> {
     next_href: Option<String>,
     fragment_base: String,
     sgf_href: Option<String>,
-    sgf_label: &'static str,
 }
 
 /// Steps of every diagram of a lesson, from `?s=`: `I:K` puts diagram `I` (from 0) at step
@@ -354,10 +353,6 @@ fn render_diagram(
             .go_line
             .as_ref()
             .map(|_| format!("{base}/diagram/{index}/sgf")),
-        sgf_label: match req.lang {
-            Lang::Zh => "下载 SGF",
-            Lang::En => "Download SGF",
-        },
     }
     .render()
     .unwrap_or_default()

@@ -4,7 +4,9 @@
 use super::i18n::{fill, Ui};
 use super::pages::{enc, find_set, missing, respond, Chrome, Item, Req};
 use super::state::AppState;
-use crate::content::{Action, BoardRequest, Game, Problem, ProblemSet, Text, Verdict};
+use crate::content::{
+    Action, BoardRequest, Game, Input as Takes, Problem, ProblemSet, RecordFormat, Text, Verdict,
+};
 use crate::lang::Lang;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -255,26 +257,23 @@ pub(crate) fn status(
     };
     let (kind, headline, message) = match &judged.verdict {
         None if judged.solved => ("solved", ui.solved.clone(), String::new()),
-        None => match total {
-            Some(_) => (
+        None => match problem.puzzle.input() {
+            Takes::Pick { .. } => (
                 "ready",
                 ui.your_pick.clone(),
                 progress(judged.progress.picked.len()),
             ),
-            None if !judged.choices.is_empty() => (
+            Takes::Count(_) => ("ready", ui.your_count.clone(), String::new()),
+            Takes::Piece { choose } if !judged.choices.is_empty() => (
                 "ready",
-                if game == Game::Shogi {
-                    ui.choose_promotion_shogi.clone()
-                } else {
-                    ui.choose_promotion.clone()
-                },
+                ui.key(choose).unwrap_or(choose).to_string(),
                 String::new(),
             ),
-            None if judged.progress.selected.is_some() => {
+            _ if judged.progress.selected.is_some() => {
                 ("ready", ui.your_destination.clone(), String::new())
             }
-            None if game == Game::Go => ("ready", ui.your_move.clone(), String::new()),
-            None => ("ready", ui.your_piece.clone(), String::new()),
+            Takes::Point => ("ready", ui.your_move.clone(), String::new()),
+            Takes::Piece { .. } => ("ready", ui.your_piece.clone(), String::new()),
         },
         Some(Verdict::Correct { solved: true, .. }) | Some(Verdict::Found { solved: true, .. }) => {
             ("solved", ui.solved.clone(), String::new())
@@ -493,8 +492,8 @@ struct ProblemPage {
     status: String,
     hint: String,
     solution_href: String,
-    /// The SGF download of a Go problem.
-    sgf_href: Option<String>,
+    /// The record download (SGF for a Go problem).
+    record_href: Option<String>,
     /// `black`, `white` or `result` for a count problem, where the learner types the answer.
     count: String,
     key: String,
@@ -552,19 +551,18 @@ pub async fn page(
         to_play: problem
             .puzzle
             .to_play()
-            .map(|t| t.get(req.lang).to_string())
+            .map(|key| ui.key(key).unwrap_or(key).to_string())
             .unwrap_or_default(),
         difficulty: "●".repeat(problem.difficulty as usize),
         board: board_svg,
         status: status_html,
         solution_href: format!("{}?solution=1", problem_href(game, set, problem)),
-        sgf_href: (game == Game::Go).then(|| format!("{}/sgf", problem_href(game, set, problem))),
+        record_href: (problem.puzzle.record() == Some(RecordFormat::Sgf))
+            .then(|| format!("{}/sgf", problem_href(game, set, problem))),
         key: super::pages::progress_key(game, set, problem),
-        count: match problem.puzzle.count_ask() {
-            None => String::new(),
-            Some(crate::content::go::CountAsk::Black) => "black".into(),
-            Some(crate::content::go::CountAsk::White) => "white".into(),
-            Some(crate::content::go::CountAsk::Result) => "result".into(),
+        count: match problem.puzzle.input() {
+            Takes::Count(ask) => ask.name().to_string(),
+            _ => String::new(),
         },
         hint: problem
             .hint
@@ -641,10 +639,7 @@ pub async fn worksheet(
         .enumerate()
         .map(|(i, problem)| {
             let judged = judge(problem, Progress::default(), Input::None);
-            let answer = match problem.puzzle.select_total() {
-                Some(_) => problem.puzzle.answer().join(" "),
-                None => problem.puzzle.lines().main_line().join(" "),
-            };
+            let answer = problem.puzzle.answer_key();
             SheetProblem {
                 number: i + 1,
                 prompt: problem.prompt.get(lang).to_string(),
