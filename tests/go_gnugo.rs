@@ -477,8 +477,7 @@ impl Game<'_> {
         });
         if n.is_multiple_of(7) {
             let mut points: Vec<Point> = board.points().collect();
-            if let Some(p) = rng.first(&mut points, |p| self.pos.play_move(Move::Play(p)).is_err())
-            {
+            if let Some(p) = rng.first(&mut points, |p| self.pos.play_move(Move::Play(p)).is_err()) {
                 asks.push((mover, p));
             }
         }
