@@ -57,6 +57,8 @@ cratio=$(python3 -c "print(f'{$authoring/$builtin:.2f}')")
 echo "lesson, built-in:         $builtin req/s"
 echo "lesson, --content DIR:    $authoring req/s"
 echo "--content / built-in:     $cratio (goal: at least 0.9)"
+calm=$(wrk -t2 -c"$conns" -d"${secs}s" --latency "http://127.0.0.1:$cport$lesson" | awk '/^    Latency/ {print $4}')
+echo "slowest request, --content DIR, no reload: $calm"
 ( for _ in $(seq "$secs"); do echo "# touched $(date +%s%N)" >> "$content/problems/go/bench-1000.toml"; sleep 1; done ) &
 toucher=$!
 worst=$(wrk -t2 -c"$conns" -d"${secs}s" --latency "http://127.0.0.1:$cport$lesson" | awk '/^    Latency/ {print $4}')
