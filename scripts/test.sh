@@ -25,4 +25,6 @@ if ! python3 -c 'import chess' 2>/dev/null; then
     || { echo "could not install python-chess: run python3 -m pip install chess" >&2; exit 1; }
 fi
 export QIYUAN_CORPUS=${QIYUAN_CORPUS:-$(cd .. && pwd)/shared/corpus}
+# tests/fuzz.rs: seconds of fuzzing in all, shared by the parsers (20 suits a debug build).
+export QIYUAN_FUZZ_SECS=${QIYUAN_FUZZ_SECS:-20}
 cargo test --locked "$@"

@@ -152,13 +152,19 @@ fn content() -> Vec<(String, String)> {
             )
         })
         .collect();
-    let imported = qiyuan::import::sgf::import_files(&sgf);
+    let mut imported = qiyuan::import::sgf::import_files(&sgf);
     assert!(!imported.problems.is_empty(), "{:?}", imported.skipped);
     let title = qiyuan::content::Text::both(VECTORS[0].to_string());
-    files.push((
-        "problems/go/imported.toml".to_string(),
-        qiyuan::import::write_set(qiyuan::content::Game::Go, &title, "xss test", &imported),
-    ));
+    let target = qiyuan::import::SetTarget {
+        game: qiyuan::content::Game::Go,
+        slug: "imported",
+        shown: "problems/go/imported.toml",
+        title: &title,
+        origin: "xss test",
+    };
+    let written = qiyuan::import::write_checked(&target, &mut imported);
+    assert!(written.errors.is_empty(), "{:?}", written.errors);
+    files.push(("problems/go/imported.toml".to_string(), written.toml));
     files
 }
 

@@ -147,6 +147,9 @@ pub fn parse(text: &str) -> Result<SenseiDiagram, BadSensei> {
     let Some(width) = rows.first().map(|(_, c)| c.len()) else {
         return Err(bad(header_line, "the diagram has no board rows"));
     };
+    if width == 0 {
+        return Err(bad(rows[0].0, "this row has no points between its edges"));
+    }
     for (n, cells) in &rows {
         if cells.len() != width {
             return Err(bad(
@@ -331,5 +334,12 @@ mod tests {
         let e = parse("$$B\n$$ | . ? .\n$$ +------").unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.message.contains("`?`"));
+    }
+
+    #[test]
+    fn refuses_a_row_with_no_points() {
+        // Found by tests/fuzz.rs: an edge with nothing inside took the view below zero.
+        let e = parse("$$Bc A lad.\n$$ | ").unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
     }
 }

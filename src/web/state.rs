@@ -137,6 +137,7 @@ impl AppState {
         let spawned = std::thread::Builder::new()
             .name("qiyuan-watch".into())
             .spawn(move || loop {
+                lower_priority();
                 std::thread::sleep(WATCH_INTERVAL);
                 if watched.strong_count() == 0 {
                     return;
@@ -169,6 +170,17 @@ impl AppState {
             Source::Embedded(s) => s.clone(),
             Source::Folder(current) => current.read().unwrap_or_else(|e| e.into_inner()).clone(),
         }
+    }
+}
+
+/// Gives the calling thread the lowest CPU priority (Linux: nice 19 for this thread alone), so
+/// that building a new library yields the cores to the requests.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid and setpriority take plain integers and change only this thread's nice.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid);
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
     }
 }
 

@@ -1,0 +1,726 @@
+//! Fuzzing on the stable toolchain: a small mutator (bit flips, byte and chunk edits,
+//! splices between seeds, tokens of the formats) over seeds from the corpus
+//! (`QIYUAN_CORPUS`, `../shared/corpus` by default) and the repository's content, for every
+//! parser: SGF, Sensei's diagrams, FEN/SAN/UCI, SFEN/USI, KIF/KI2/CSA, Lichess CSV, tsumego
+//! JSON, lesson Markdown with front matter, problem TOML, and the attempt API's body.
+//!
+//! Properties: no panic; no input takes over 2 s (10 s in a debug build); every refusal
+//! carries a place (a path with line and column ≥ 1, a line, or a named source); what an
+//! importer writes is a set `qiyuan check` accepts.
+//!
+//! `fuzz_every_parser` runs for `QIYUAN_FUZZ_SECS` seconds in all (60 in a release build,
+//! 20 in a debug one), shared between the targets. An input that breaks a property is
+//! written to `target/fuzz-found/TARGET-HASH` and the test fails naming it; moved to
+//! `tests/fuzz-regressions/TARGET/`, it is replayed by `replays_fuzz_regressions` on every
+//! run.
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use qiyuan::content::{Game, Library, Text};
+use qiyuan::import;
+use qiyuan::web::{app, AppState};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+use tower::ServiceExt;
+
+/// The longest one input may take.
+const INPUT_LIMIT: Duration = if cfg!(debug_assertions) {
+    Duration::from_secs(10)
+} else {
+    Duration::from_secs(2)
+};
+
+/// Inputs are cut to this many bytes (seeds from large files are taken in parts).
+const MAX_INPUT: usize = 16 << 10;
+
+/// The parsers under test.
+const TARGETS: &[&str] = &[
+    "sgf",
+    "sensei",
+    "chess",
+    "shogi",
+    "kif",
+    "lichess",
+    "tsumego-json",
+    "sfen-json",
+    "lesson",
+    "problem",
+    "attempt",
+];
+
+/// Runs one input through `target`; `Err` says which property broke.
+fn run(target: &str, input: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(input);
+    match target {
+        "sgf" => {
+            let mut imported = import::sgf::import(&text, "fuzz.sgf", "fuzz");
+            written_passes(Game::Go, &mut imported)?;
+        }
+        "tsumego-json" => {
+            let mut imported = import::tsumego_json::import("fuzz.jsonl", &text, Some(50));
+            written_passes(Game::Go, &mut imported)?;
+        }
+        "lichess" => {
+            let mut imported = import::lichess::import("fuzz.csv", &text, Some(3));
+            written_passes(Game::Chess, &mut imported)?;
+        }
+        "sfen-json" => {
+            let mut imported = import::sfen::import("fuzz.jsonl", &text, Some(3), Some(5));
+            written_passes(Game::Shogi, &mut imported)?;
+        }
+        "kif" => {
+            if let Err(e) = import::kif::read("fuzz.kif", input) {
+                if e.trim().is_empty() {
+                    return Err("a refusal with no message".into());
+                }
+            }
+            let mut imported = import::kif::import_files(&[("fuzz.kif".into(), input.to_vec())]);
+            written_passes(Game::Shogi, &mut imported)?;
+        }
+        "sensei" => {
+            if let Err(e) = qiyuan::content::sensei::parse(&text) {
+                if e.line == 0 || e.line > text.lines().count().max(1) {
+                    return Err(format!(
+                        "refusal at line {} of {}",
+                        e.line,
+                        text.lines().count()
+                    ));
+                }
+            }
+        }
+        "chess" | "shogi" => {
+            // The first line is a position, the second a line of moves, as a problem and as
+            // a lesson diagram.
+            let mut lines = text.lines();
+            let position = toml_string(lines.next().unwrap_or(""));
+            let moves = toml_string(lines.next().unwrap_or(""));
+            let (key, game) = if target == "chess" {
+                ("fen", "chess")
+            } else {
+                ("sfen", "shogi")
+            };
+            let set = format!(
+                "[set]\ntitle = \"F\"\n\n[[problem]]\nid = \"1\"\nprompt = \"P\"\n{key} = {position}\ngoal = \"best\"\ndifficulty = 1\nsolutions = [{moves}]\n"
+            );
+            let lesson = format!(
+                "+++\ntitle = \"F\"\n+++\n```{game}\n{key} = {position}\n[[steps]]\nplay = {moves}\n```\n"
+            );
+            load(&[
+                (format!("problems/{game}/f.toml"), set),
+                (format!("lessons/{game}/01-f.en.md"), lesson.clone()),
+                (format!("lessons/{game}/01-f.zh.md"), lesson),
+            ])?;
+        }
+        "lesson" => {
+            load(&[
+                ("lessons/go/01-f.en.md".into(), text.to_string()),
+                ("lessons/go/01-f.zh.md".into(), text.to_string()),
+            ])?;
+        }
+        "problem" => {
+            for game in ["go", "chess", "shogi"] {
+                load(&[(format!("problems/{game}/f.toml"), text.to_string())])?;
+            }
+        }
+        "attempt" => {
+            let status = attempt(input);
+            if status == StatusCode::INTERNAL_SERVER_ERROR {
+                return Err("the attempt API answered 500".into());
+            }
+        }
+        other => return Err(format!("no target {other}")),
+    }
+    Ok(())
+}
+
+fn toml_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// Loads content files; every error must name the file, a line and a column.
+fn load(files: &[(String, String)]) -> Result<(), String> {
+    let (_, errors) = Library::load(files);
+    for e in errors {
+        let known = files.iter().any(|(p, _)| *p == e.path);
+        let lines = files
+            .iter()
+            .find(|(p, _)| *p == e.path)
+            .map_or(0, |(_, t)| t.lines().count().max(1));
+        if !known || e.line == 0 || e.col == 0 || e.line > lines + 1 {
+            return Err(format!("an error without a place in the file: {e}"));
+        }
+    }
+    Ok(())
+}
+
+fn skipped_have_places(skipped: &[import::Skipped]) -> Result<(), String> {
+    match skipped
+        .iter()
+        .find(|s| s.source.trim().is_empty() || s.reason.trim().is_empty())
+    {
+        Some(s) => Err(format!("a skip with no place or reason: {s:?}")),
+        None => Ok(()),
+    }
+}
+
+/// Every skip has a place and a reason, and the set written from the rest passes the check.
+fn written_passes(game: Game, imported: &mut import::Imported) -> Result<(), String> {
+    skipped_have_places(&imported.skipped)?;
+    if imported.problems.is_empty() {
+        return Ok(());
+    }
+    let title = Text::both("fuzz".to_string());
+    let target = import::SetTarget {
+        game,
+        slug: "fuzz",
+        shown: "fuzz.toml",
+        title: &title,
+        origin: "fuzz",
+    };
+    let checked = import::write_checked(&target, imported);
+    match checked.errors.first() {
+        Some(e) => Err(format!("the written set fails the check: {e}")),
+        None => Ok(()),
+    }
+}
+
+/// A few built-in sets, loaded once, for the attempt API.
+fn attempt_state() -> &'static (AppState, tokio::runtime::Runtime) {
+    static STATE: OnceLock<(AppState, tokio::runtime::Runtime)> = OnceLock::new();
+    STATE.get_or_init(|| {
+        let keep = [
+            "problems/go/atari.toml",
+            "problems/chess/promotion.toml",
+            "problems/shogi/moves.toml",
+        ];
+        let files: Vec<(String, String)> = qiyuan::content::source::embedded()
+            .into_iter()
+            .filter(|(p, _)| keep.contains(&p.as_str()) || p.starts_with("lessons/"))
+            .collect();
+        let (library, errors) = Library::load(&files);
+        assert!(errors.is_empty(), "{errors:?}");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        (AppState::from_library(library), runtime)
+    })
+}
+
+fn attempt(body: &[u8]) -> StatusCode {
+    let (state, runtime) = attempt_state();
+    runtime.block_on(async {
+        app(state.clone())
+            .oneshot(
+                Request::post("/api/attempt")
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .body(Body::from(body.to_vec()))
+                    .unwrap(),
+            )
+            .await
+            .map_or(StatusCode::INTERNAL_SERVER_ERROR, |r| r.status())
+    })
+}
+
+fn corpus() -> PathBuf {
+    std::env::var_os("QIYUAN_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
+}
+
+fn files_under(dir: &Path, ends: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if ends.iter().any(|e| p.to_string_lossy().ends_with(e)) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Seeds of a file: the whole file if small, else its first lines in groups.
+fn seeds_of(path: &Path, lines_each: usize) -> Vec<Vec<u8>> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    if bytes.len() <= MAX_INPUT && lines_each == 0 {
+        return vec![bytes];
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    let each = lines_each.max(1);
+    let header = if path.extension().is_some_and(|e| e == "csv") {
+        lines.first().copied()
+    } else {
+        None
+    };
+    lines
+        .chunks(each)
+        .take(8)
+        .map(|chunk| {
+            let mut s = String::new();
+            if let Some(h) = header.filter(|h| chunk.first() != Some(h)) {
+                s.push_str(h);
+                s.push('\n');
+            }
+            s.push_str(&chunk.join("\n"));
+            s.into_bytes()
+        })
+        .collect()
+}
+
+/// The seeds of a target: corpus files and the repository's content.
+fn seeds(target: &str) -> Vec<Vec<u8>> {
+    let corpus = corpus();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    match target {
+        "sgf" => {
+            for p in files_under(&corpus.join("go"), &[".sgf"])
+                .into_iter()
+                .take(40)
+            {
+                out.extend(seeds_of(&p, 0));
+            }
+        }
+        "tsumego-json" => out.extend(seeds_of(&corpus.join("go/cho-elementary.jsonl"), 3)),
+        "lichess" => out.extend(seeds_of(&corpus.join("chess/lichess-1000.csv"), 3)),
+        "sfen-json" => {
+            out.extend(seeds_of(&corpus.join("shogi/tanuki-tsume.jsonl"), 3));
+            out.extend(seeds_of(&corpus.join("shogi/open-tsume.jsonl"), 2));
+        }
+        "kif" => {
+            for p in files_under(&corpus.join("shogi/kif"), &[""]) {
+                out.extend(seeds_of(&p, 0));
+            }
+        }
+        "sensei" => {
+            let sources = [
+                repo.join("docs/authoring.md"),
+                repo.join("src/content/sensei.rs"),
+            ];
+            for p in files_under(&repo.join("lessons"), &[".md"])
+                .into_iter()
+                .chain(sources)
+            {
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                for part in text.split("sensei = \"\"\"").skip(1) {
+                    out.push(
+                        part.split("\"\"\"")
+                            .next()
+                            .unwrap_or("")
+                            .as_bytes()
+                            .to_vec(),
+                    );
+                }
+            }
+        }
+        "chess" => {
+            for p in [
+                corpus.join("chess/win-at-chess.epd"),
+                corpus.join("chess/mate-in-2.epd"),
+            ] {
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                for line in text.lines().take(10) {
+                    let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+                    let bm = line
+                        .split("bm ")
+                        .nth(1)
+                        .and_then(|r| r.split(';').next())
+                        .unwrap_or("");
+                    out.push(format!("{} 0 1\n{bm}", fen.join(" ")).into_bytes());
+                }
+            }
+        }
+        "shogi" => {
+            let text = std::fs::read_to_string(corpus.join("shogi/tanuki-tsume.jsonl"))
+                .unwrap_or_default();
+            for line in text.lines().take(10) {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
+                let sfen = v["sfen"].as_str().unwrap_or("");
+                let usi = match &v["solution_usi"] {
+                    serde_json::Value::Array(a) => a
+                        .iter()
+                        .filter_map(|m| m.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    other => other.as_str().unwrap_or("").to_string(),
+                };
+                out.push(format!("{sfen}\n{usi}").into_bytes());
+            }
+        }
+        "lesson" => {
+            for p in files_under(&repo.join("lessons"), &[".md"])
+                .into_iter()
+                .step_by(2)
+            {
+                out.extend(seeds_of(&p, 0));
+            }
+        }
+        "problem" => {
+            // A set's head with one of its first problems: whole sets take long to check.
+            for p in files_under(&repo.join("problems"), &[".toml"]) {
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                let mut parts = text.split("[[problem]]");
+                let head = parts
+                    .next()
+                    .unwrap_or("")
+                    .replace("lesson = ", "# lesson = ");
+                for problem in parts.take(2) {
+                    out.push(format!("{head}[[problem]]{problem}").into_bytes());
+                }
+            }
+        }
+        "attempt" => {
+            for body in [
+                r#"{"game":"go","set":"atari","id":"1","play":"C3","lang":"en"}"#,
+                r#"{"game":"chess","set":"promotion","id":"2","moves":[],"select":"e2"}"#,
+                r#"{"game":"chess","set":"promotion","id":"1","select":"e7","to":"e8"}"#,
+                r#"{"game":"shogi","set":"moves","id":"2","moves":["P*5b"],"picked":["5e"],"play":"G*5b","lang":"zh"}"#,
+                r#"{"game":"shogi","set":"moves","id":"1","play":"5e","selected":"P*"}"#,
+            ] {
+                out.push(body.as_bytes().to_vec());
+            }
+        }
+        _ => {}
+    }
+    for s in &mut out {
+        s.truncate(MAX_INPUT);
+    }
+    out
+}
+
+/// Tokens the formats are made of, for the mutator to put in.
+const TOKENS: &[&str] = &[
+    "(",
+    ")",
+    ";",
+    "[",
+    "]",
+    "\\",
+    "AB[",
+    "AW[",
+    "B[",
+    "W[",
+    "C[",
+    "SZ[",
+    "SZ[25]",
+    "SZ[0]",
+    "+++",
+    "\n+++\n",
+    "```goban\n",
+    "```chess\n",
+    "```shogi\n",
+    "```\n",
+    "[[steps]]\n",
+    "play = ",
+    "\"\"\"",
+    "$$",
+    "$$B",
+    " X ",
+    " O ",
+    "=",
+    "\"",
+    "'",
+    "{",
+    "}",
+    ",",
+    ":",
+    "\r\n",
+    "\r",
+    "\u{feff}",
+    "\u{0}",
+    "\t",
+    "-1",
+    "99999999999",
+    "1e309",
+    "é",
+    "棋",
+    "/",
+    " w ",
+    " b ",
+    "KQkq",
+    "O-O",
+    "e8=Q",
+    "P*",
+    "+",
+    "%",
+    "手数＝",
+    "▲",
+    "△",
+    "同",
+    "成",
+    "打",
+    "N*",
+    "#",
+    "[set]\n",
+    "[[problem]]\n",
+    "[[problem.wrong]]\n",
+    "goal = \"capture\"\n",
+    "size = 19\n",
+    "null",
+    "[]",
+    "true",
+];
+
+/// A xorshift generator: the runs are the same for the same seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+/// One to four random edits of `input`, with `other` for splices.
+fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
+    let mut data = input.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(data.len() + 1);
+        match rng.below(8) {
+            0 if !data.is_empty() => {
+                let i = rng.below(data.len());
+                data[i] ^= 1 << rng.below(8);
+            }
+            1 if !data.is_empty() => {
+                let i = rng.below(data.len());
+                data[i] = rng.next() as u8;
+            }
+            2 if !data.is_empty() => {
+                let len = 1 + rng.below(16.min(data.len() - at.min(data.len())).max(1));
+                let end = (at + len).min(data.len());
+                data.drain(at.min(end)..end);
+            }
+            3 if !data.is_empty() => {
+                let start = rng.below(data.len());
+                let end = (start + 1 + rng.below(64)).min(data.len());
+                let chunk = data[start..end].to_vec();
+                data.splice(at..at, chunk);
+            }
+            4 if !other.is_empty() => {
+                let start = rng.below(other.len());
+                let end = (start + 1 + rng.below(256)).min(other.len());
+                data.splice(at..at, other[start..end].iter().copied());
+            }
+            5 if !other.is_empty() => {
+                // Cross over: this input's start, the other's end.
+                let cut = rng.below(other.len());
+                data.truncate(at);
+                data.extend_from_slice(&other[cut..]);
+            }
+            _ => {
+                let token = TOKENS[rng.below(TOKENS.len())].as_bytes();
+                data.splice(at..at, token.iter().copied());
+            }
+        }
+    }
+    data.truncate(MAX_INPUT);
+    data
+}
+
+/// What broke: the target, the input and why.
+struct Found {
+    target: String,
+    input: Vec<u8>,
+    why: String,
+}
+
+/// Runs `input` through `target`, catching panics and timing it.
+fn check(target: &str, input: &[u8]) -> Result<(), String> {
+    let start = Instant::now();
+    let outcome = catch_unwind(AssertUnwindSafe(|| run(target, input)));
+    let took = start.elapsed();
+    match outcome {
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(format!("panic: {message}"))
+        }
+        Ok(Err(why)) => Err(why),
+        Ok(Ok(())) if took > INPUT_LIMIT => Err(format!("took {took:?}")),
+        Ok(Ok(())) => Ok(()),
+    }
+}
+
+/// Writes a found input to `target/fuzz-found/` and says where.
+fn save(found: &Found) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fuzz-found");
+    let _ = std::fs::create_dir_all(&dir);
+    let hash = found.input.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let path = dir.join(format!("{}-{hash:016x}", found.target));
+    let _ = std::fs::write(&path, &found.input);
+    path
+}
+
+#[test]
+fn fuzz_every_parser() {
+    let default = if cfg!(debug_assertions) { 20 } else { 60 };
+    let total: u64 = std::env::var("QIYUAN_FUZZ_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default);
+    assert!(
+        corpus().is_dir() || std::env::var_os("CI").is_none(),
+        "the corpus is missing at {}: set QIYUAN_CORPUS",
+        corpus().display()
+    );
+    let per_target = Duration::from_millis(total * 1000 / TARGETS.len() as u64);
+    // The fuzzing runs on a thread of its own, watched: an input that hangs is reported.
+    let current: Arc<Mutex<(String, Vec<u8>)>> = Arc::default();
+    let (done, finished) = mpsc::channel::<(Vec<Found>, Vec<String>)>();
+    let (beat, heartbeat) = mpsc::channel::<()>();
+    let watched = current.clone();
+    // Panics of the fuzzing thread are caught and reported; they are not printed.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().name() != Some("qiyuan-fuzz") {
+            default_hook(info);
+        }
+    }));
+    let fuzzing = std::thread::Builder::new().name("qiyuan-fuzz".into());
+    let _ = fuzzing.spawn(move || {
+        let mut found = Vec::new();
+        let mut report = Vec::new();
+        for (t, target) in TARGETS.iter().enumerate() {
+            if *target == "attempt" {
+                attempt_state(); // loaded before the clock starts
+            }
+            let seeds = seeds(target);
+            let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (t as u64 + 1));
+            let start = Instant::now();
+            let mut runs = 0usize;
+            let mut inputs: Vec<Vec<u8>> = seeds.clone();
+            if inputs.is_empty() {
+                inputs.push(Vec::new());
+            }
+            // Every seed as it is, then mutations until the target's time is up.
+            let mut i = 0;
+            while start.elapsed() < per_target || i < seeds.len() {
+                let input = if i < seeds.len() {
+                    seeds[i].clone()
+                } else {
+                    let a = rng.below(inputs.len());
+                    let b = rng.below(inputs.len());
+                    mutate(&mut rng, &inputs[a], &inputs[b])
+                };
+                i += 1;
+                *watched.lock().unwrap() = (target.to_string(), input.clone());
+                let _ = beat.send(());
+                runs += 1;
+                if let Err(why) = check(target, &input) {
+                    if found
+                        .iter()
+                        .filter(|f: &&Found| f.target == *target)
+                        .count()
+                        < 3
+                    {
+                        found.push(Found {
+                            target: target.to_string(),
+                            input: input.clone(),
+                            why,
+                        });
+                    }
+                } else if inputs.len() < 256 && rng.below(8) == 0 {
+                    // Keep some passing mutants to mutate further.
+                    inputs.push(input);
+                }
+            }
+            report.push(format!(
+                "{target}: {} seeds, {runs} inputs in {:.1} s",
+                seeds.len(),
+                start.elapsed().as_secs_f64()
+            ));
+        }
+        let _ = done.send((found, report));
+    });
+    let (found, report) = loop {
+        match finished.recv_timeout(Duration::from_millis(200)) {
+            Ok(result) => break result,
+            Err(mpsc::RecvTimeoutError::Disconnected) => panic!("the fuzzing thread died"),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                // No new input started for too long: the current one hangs.
+                let mut last = Instant::now();
+                while heartbeat.try_recv().is_ok() {
+                    last = Instant::now();
+                }
+                let _ = last;
+                match heartbeat.recv_timeout(INPUT_LIMIT * 3) {
+                    Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => continue,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        let (target, input) = current.lock().unwrap().clone();
+                        let path = save(&Found {
+                            target: target.clone(),
+                            input,
+                            why: "hangs".into(),
+                        });
+                        panic!(
+                            "{target}: an input hangs for over {:?}: {}",
+                            INPUT_LIMIT * 3,
+                            path.display()
+                        );
+                    }
+                }
+            }
+        }
+    };
+    for line in &report {
+        eprintln!("fuzz {line}");
+    }
+    let lines: Vec<String> = found
+        .iter()
+        .map(|f| format!("{}: {} ({})", f.target, f.why, save(f).display()))
+        .collect();
+    assert!(
+        lines.is_empty(),
+        "fuzzing found {} inputs that break a property:\n{}",
+        lines.len(),
+        lines.join("\n")
+    );
+}
+
+#[test]
+fn replays_fuzz_regressions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions");
+    let mut failures = Vec::new();
+    let mut replayed = 0;
+    for target in TARGETS {
+        for path in files_under(&dir.join(target), &[""]) {
+            if path.file_name().is_some_and(|n| n == "README.md") {
+                continue;
+            }
+            let input = std::fs::read(&path).unwrap();
+            replayed += 1;
+            if let Err(why) = check(target, &input) {
+                failures.push(format!("{}: {why}", path.display()));
+            }
+        }
+    }
+    eprintln!("{replayed} fuzz regressions replayed");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
