@@ -20,7 +20,7 @@
 //! assert_eq!(p.wrong[0].0, ["A9", "D9"]);
 //! assert_eq!(p.wrong[0].1.en, "Too slow.");
 //! // And back out:
-//! let sgf = to_sgf(&p.start, Some("Black to live."), &[SgfLine {
+//! let sgf = to_sgf(p.setup.go().unwrap(), Some("Black to live."), &[SgfLine {
 //!     moves: vec![Move::parse("D9", 9).unwrap()],
 //!     right: true,
 //!     comment: None,
