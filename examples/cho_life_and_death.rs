@@ -253,7 +253,7 @@ fn main() {
     println!();
     println!("problems: {total} (skipped on import: {})", imported.skipped.len());
     println!("proven: {proven} ({:.1}%), of which ko: {ko}", 100.0 * proven as f64 / total as f64);
-    println!("agree with the book's first moves: {agree}");
+    println!("proven, no book first move refuted (unknown ones count as not refuted): {agree}");
     println!("book move refuted: {} {:?}", book_wrong.len(), book_wrong);
     println!("side to play loses (goal inferred wrong, or the book's problem not solvable by the model): {solver_loss}");
     println!("unknown within the budget ({} nodes, {:?}): {unknown}", budget.nodes, budget.time);
