@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test. Installs what the tests need from Debian first, if it is missing:
 # gnugo (the reference engine the Go rules are compared with, in /usr/games), and
-# chromium with chromium-driver (tests/browser.rs drives headless Chromium through WebDriver).
+# chromium with chromium-driver (tests/browser.rs drives headless Chromium through WebDriver);
+# and python-chess from PyPI (the chess reference).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
@@ -17,6 +18,11 @@ if [ ${#need[@]} -gt 0 ]; then
     echo "missing: ${need[*]}; run: sudo apt-get install -y ${need[*]}" >&2
     exit 1
   fi
+fi
+# python-chess, the reference tests/chess_engine.rs compares the chess layer with.
+if ! python3 -c 'import chess' 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check chess==1.11.2 \
+    || { echo "could not install python-chess: run python3 -m pip install chess" >&2; exit 1; }
 fi
 export QIYUAN_CORPUS=${QIYUAN_CORPUS:-$(cd .. && pwd)/shared/corpus}
 cargo test --locked "$@"

@@ -1,8 +1,11 @@
 //! qiyuan (棋院): a teaching and puzzle trainer for Go, chess and shogi.
 //!
-//! Layers, each depending only on those before it: [`rules`] (the engines), [`content`]
-//! (lessons and problems, checked against the engines), [`render`] (SVG boards) and
-//! [`web`] (the axum server).
+//! Layers, each depending only on those before it: [`rules`] (the engines, one [`rules::Rules`]
+//! trait for every game), [`render`] (SVG boards from plain data), [`content`] (lessons and
+//! problems, checked against the engines; lesson frames drawn with [`render`]; one
+//! [`content::GamePuzzle`] trait for every game), [`import`] (other formats into problem
+//! sets, checked by [`content`] before they are written) and [`web`] (the axum server).
+//! `docs/architecture.md` shows the layers and how to add a game.
 
 pub mod content;
 pub mod import;

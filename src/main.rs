@@ -170,82 +170,48 @@ fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
     })
 }
 
+/// `qiyuan import …`: every importer, one way of writing its set.
 fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
+    use qiyuan::content::Game;
     use qiyuan::import;
-    let (imported, set, origin) = match from {
-        other @ (ImportFrom::Lichess { .. } | ImportFrom::Sfen { .. } | ImportFrom::Kif { .. }) => {
-            return import_pieces(other)
-        }
+    let started = std::time::Instant::now();
+    let read_all = |files: &[PathBuf]| -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+        files
+            .iter()
+            .map(|f| {
+                let bytes = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
+                Ok((f.display().to_string(), bytes))
+            })
+            .collect()
+    };
+    let names = |files: &[PathBuf]| {
+        files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (game, imported, set, origin) = match from {
         ImportFrom::Sgf { files, set } => {
             let mut texts = Vec::new();
             for f in &files {
                 texts.push((f.display().to_string(), read_text(f)?));
             }
-            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            (
-                import::sgf::import_files(&texts),
-                set,
-                format!("Imported by `qiyuan import sgf` from {}", names.join(", ")),
-            )
+            let origin = format!("Imported by `qiyuan import sgf` from {}", names(&files));
+            (Game::Go, import::sgf::import_files(&texts), set, origin)
         }
-        ImportFrom::TsumegoJson { file, limit, set } => {
-            let text = read_text(&file)?;
-            (
-                import::tsumego_json::import(&text, limit),
-                set,
-                format!(
-                    "Imported by `qiyuan import tsumego-json` from {}",
-                    file.display()
-                ),
-            )
-        }
-    };
-    if !import::is_slug(&set.set) {
-        anyhow::bail!(import::ImportError::SetName(set.set));
-    }
-    for s in &imported.skipped {
-        eprintln!("skipped {}: {}", s.source, s.reason);
-    }
-    if imported.problems.is_empty() {
-        anyhow::bail!(import::ImportError::Empty);
-    }
-    let title = set.title.clone().unwrap_or_else(|| set.set.clone());
-    let toml = import::write_set(&qiyuan::content::Text::both(title), &origin, &imported);
-    let out = set
-        .out
-        .unwrap_or_else(|| PathBuf::from(format!("problems/go/{}.toml", set.set)));
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    std::fs::write(&out, &toml).with_context(|| format!("writing {}", out.display()))?;
-    let (_, errors) = import::check(&set.set, &toml);
-    for e in &errors {
-        println!("{e}");
-    }
-    let notes: usize = imported.problems.iter().map(|p| p.notes.len()).sum();
-    let n = imported.problems.len();
-    eprintln!(
-        "wrote {n} problem{} to {} ({} skipped, {notes} notes in # comments)",
-        if n == 1 { "" } else { "s" },
-        out.display(),
-        imported.skipped.len()
-    );
-    Ok(if errors.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
-}
-
-/// `qiyuan import lichess`, `sfen` and `kif`: chess and shogi sets.
-fn import_pieces(from: ImportFrom) -> anyhow::Result<ExitCode> {
-    use qiyuan::content::Game;
-    use qiyuan::import;
-    let started = std::time::Instant::now();
-    let (game, imported, set, origin) = match from {
+        ImportFrom::TsumegoJson { file, limit, set } => (
+            Game::Go,
+            import::tsumego_json::import(&file.display().to_string(), &read_text(&file)?, limit),
+            set,
+            format!(
+                "Imported by `qiyuan import tsumego-json` from {}",
+                file.display()
+            ),
+        ),
         ImportFrom::Lichess { file, limit, set } => (
             Game::Chess,
-            import::lichess::import(&read_text(&file)?, limit),
+            import::lichess::import(&file.display().to_string(), &read_text(&file)?, limit),
             set,
             format!(
                 "Imported by `qiyuan import lichess` from {}",
@@ -259,66 +225,65 @@ fn import_pieces(from: ImportFrom) -> anyhow::Result<ExitCode> {
             set,
         } => (
             Game::Shogi,
-            import::sfen::import(&read_text(&file)?, limit, max_plies),
+            import::sfen::import(
+                &file.display().to_string(),
+                &read_text(&file)?,
+                limit,
+                max_plies,
+            ),
             set,
             format!("Imported by `qiyuan import sfen` from {}", file.display()),
         ),
         ImportFrom::Kif { files, set } => {
-            let mut read = Vec::new();
-            for f in &files {
-                let bytes = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
-                read.push((f.display().to_string(), bytes));
-            }
-            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            (
-                Game::Shogi,
-                import::kif::import_files(&read),
-                set,
-                format!("Imported by `qiyuan import kif` from {}", names.join(", ")),
-            )
-        }
-        ImportFrom::Sgf { .. } | ImportFrom::TsumegoJson { .. } => {
-            unreachable!("Go imports are handled by `import`")
+            let origin = format!("Imported by `qiyuan import kif` from {}", names(&files));
+            (Game::Shogi, import::kif::import_files(&read_all(&files)?), set, origin)
         }
     };
     if !import::is_slug(&set.set) {
         anyhow::bail!(import::ImportError::SetName(set.set));
     }
     for s in &imported.skipped {
-        eprintln!("skipped {}: {}", s.source, s.reason);
+        eprintln!("{}: skipped: {}", s.source, s.reason);
     }
     if imported.problems.is_empty() {
         anyhow::bail!(import::ImportError::Empty);
     }
     let title = set.title.clone().unwrap_or_else(|| set.set.clone());
+    let out = set
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("problems/{}/{}.toml", game.slug(), set.set)));
+    let shown = out.display().to_string();
     let mut imported = imported;
+    let title = qiyuan::content::Text::both(title);
     let checked = import::write_checked(
-        game,
-        &set.set,
-        &qiyuan::content::Text::both(title),
-        &origin,
+        &import::SetTarget {
+            game,
+            slug: &set.set,
+            shown: &shown,
+            title: &title,
+            origin: &origin,
+        },
         &mut imported,
     );
     for (id, why) in &checked.refused {
         eprintln!("refused by the check, rewritten as best or left out: {id}: {why}");
     }
-    let out = set
-        .out
-        .unwrap_or_else(|| PathBuf::from(format!("problems/{}/{}.toml", game.slug(), set.set)));
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    std::fs::write(&out, &checked.toml).with_context(|| format!("writing {}", out.display()))?;
     let errors = &checked.errors;
     for e in errors {
         println!("{e}");
     }
+    if imported.problems.is_empty() {
+        anyhow::bail!(import::ImportError::Empty);
+    }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(&out, &checked.toml).with_context(|| format!("writing {shown}"))?;
     let notes: usize = imported.problems.iter().map(|p| p.notes.len()).sum();
     let n = imported.problems.len();
     eprintln!(
-        "wrote {n} problem{} to {} ({} skipped, {} refused by the check and put right or left out, {notes} notes in # comments; {} error{}; {:.1} s)",
+        "wrote {n} problem{} to {shown} ({} skipped, {} refused by the check and put right or left out, {notes} notes in # comments; {} error{}; {:.1} s)",
         if n == 1 { "" } else { "s" },
-        out.display(),
         imported.skipped.len(),
         checked.refused.len(),
         errors.len(),
@@ -344,11 +309,13 @@ fn serve(addr: SocketAddr, content: Option<PathBuf>) -> anyhow::Result<ExitCode>
             state
         }
     };
+    use qiyuan::web::serve::{raise_open_file_limit, Limits};
+    let limits = Limits::for_open_files(raise_open_file_limit());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("cannot listen on {addr}"))?;
+        let listener =
+            qiyuan::web::serve::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+        let addr = listener.local_addr().unwrap_or(addr);
         let shown = if addr.ip().is_unspecified() {
             format!(
                 "http://127.0.0.1:{} (and this machine's LAN address)",
@@ -361,10 +328,10 @@ fn serve(addr: SocketAddr, content: Option<PathBuf>) -> anyhow::Result<ExitCode>
             Some(dir) => println!("qiyuan: serving {} on {shown}", dir.display()),
             None => println!("qiyuan: serving on {shown}"),
         }
-        axum::serve(listener, qiyuan::web::app(state))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        qiyuan::web::serve::serve(listener, qiyuan::web::app(state), limits, stop)
             .await
             .context("serving")?;
         Ok(ExitCode::SUCCESS)

@@ -291,6 +291,10 @@ function showProgress() {
 }
 
 document.addEventListener("click", (event) => {
+  if (event.target.closest("button.print-page")) {
+    window.print();
+    return;
+  }
   const clear = event.target.closest("button.clear-progress");
   if (clear && confirm(document.body.dataset.clearConfirm)) {
     localStorage.removeItem(STORE);

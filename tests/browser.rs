@@ -26,7 +26,7 @@ use content::{move_problem, problem_path, solution, wrong_move};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use harness::{squash, start_trainer, Browser, Driver};
-use qiyuan::content::{Game, Library, Problem, ProblemSet, Verdict};
+use qiyuan::content::{Game, Input, Library, Problem, ProblemSet, Verdict};
 use qiyuan::lang::Lang;
 use qiyuan::web::i18n::{fill, Ui};
 use qiyuan::web::AppState;
@@ -67,9 +67,9 @@ fn any_problems(library: &Library) -> Vec<(Game, &ProblemSet, &Problem)> {
 
 /// The first learner action on `problem`: a move, or a point of the answer.
 async fn first_action(b: &Browser, game: Game, problem: &Problem) -> Result<()> {
-    match problem.puzzle.answer().first() {
-        Some(point) => b.find(&point_css(point)).await?.click().await?,
-        None => {
+    match (problem.puzzle.input(), problem.puzzle.answer().first()) {
+        (Input::Pick { .. }, Some(point)) => b.find(&point_css(point)).await?.click().await?,
+        _ => {
             let steps = solution(game, problem).map_err(|e| anyhow!("{e}"))?;
             click_move(b, game, &steps[0].play).await?;
         }
@@ -363,7 +363,7 @@ async fn lesson_keyboard(b: &Browser, library: &Library) -> Result<()> {
         }
         let here = b.location().await?;
         ensure!(
-            here.starts_with(&format!("{path}?s=1")),
+            here.starts_with(&format!("{path}?s=0:1")),
             "address after →: {here}"
         );
         b.press(Key::Right).await?;
@@ -377,7 +377,7 @@ async fn lesson_keyboard(b: &Browser, library: &Library) -> Result<()> {
         ensure!(b.text(&count).await? == label(1), "{path}: counter after ←");
         let here = b.location().await?;
         ensure!(
-            here.starts_with(&format!("{path}?s=1")),
+            here.starts_with(&format!("{path}?s=0:1")),
             "address after ←: {here}"
         );
         b.same_page("stepping a diagram").await?;
@@ -479,7 +479,7 @@ async fn solve_by_clicking(b: &Browser, library: &Library) -> Result<()> {
     for shelf in &library.shelves {
         let game = shelf.game;
         let Some((set, problem)) =
-            content::problems(shelf).find(|(_, p)| !p.puzzle.answer().is_empty())
+            content::problems(shelf).find(|(_, p)| matches!(p.puzzle.input(), Input::Pick { .. }))
         else {
             eprintln!(
                 "browser: {} has no \"click every point\" question",
@@ -496,6 +496,51 @@ async fn solve_by_clicking(b: &Browser, library: &Library) -> Result<()> {
         solved(b, game, set, problem).await?;
         eprintln!("browser: answered {path} by clicking");
     }
+    Ok(())
+}
+
+/// A counting problem answered in its form, without the script: the count is judged, the
+/// status speaks of counting, and the solved state survives a reload.
+async fn count_by_the_form(b: &Browser, library: &Library) -> Result<()> {
+    let ui = Ui::get(EN);
+    let Some((set, problem)) = library
+        .shelf(Game::Go)
+        .and_then(|s| content::problems(s).find(|(_, p)| matches!(p.puzzle.input(), Input::Count(_))))
+    else {
+        bail!("the Go content has no counting problem");
+    };
+    let path = problem_path(Game::Go, set, problem);
+    b.open(&format!("{path}?lang=en")).await?;
+    let (headline, _) = verdict(b, "ready").await?;
+    ensure!(headline == ui.your_count, "{path}: the status says {headline:?}");
+    let answer = problem.puzzle.answer().remove(0);
+    let fill_in = |name: &str, value: &str| {
+        format!(
+            "const f = document.querySelector('form.count-form'); \
+             const e = f.elements[{name:?}]; e.value = {value:?}; return true;"
+        )
+    };
+    match answer.split_once('+') {
+        Some((side, margin)) => {
+            b.js(&fill_in("winner", side), vec![]).await?;
+            b.js(&fill_in("margin", margin), vec![]).await?;
+        }
+        None if answer == "0" => {
+            b.js(&fill_in("winner", "0"), vec![]).await?;
+        }
+        None => {
+            b.js(&fill_in("count", &answer), vec![]).await?;
+        }
+    }
+    b.find("form.count-form button[type=submit]").await?.click().await?;
+    b.after_reload().await?;
+    let (headline, _) = verdict(b, "solved").await.context(path.clone())?;
+    ensure!(headline == ui.solved, "{path}: {headline:?} after the count {answer}");
+    b.reload().await?;
+    verdict(b, "solved")
+        .await
+        .with_context(|| format!("{path} reloaded once counted"))?;
+    eprintln!("browser: counted {path} ({answer}) in the form");
     Ok(())
 }
 
@@ -1293,6 +1338,7 @@ async fn the_trainer_in_headless_chromium() {
     runner
         .run("solve by clicking", solve_by_clicking(b, lib))
         .await;
+    runner.run("count by the form", count_by_the_form(b, lib)).await;
     runner.run("wrong move", wrong_then_take_back(b, lib)).await;
     runner.run("illegal move", illegal_move(b, lib)).await;
     runner.run("hint", hint(b, lib)).await;

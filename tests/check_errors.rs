@@ -1,4 +1,5 @@
 //! `qiyuan check` on deliberately broken content: every mistake is reported with its place.
+//! Each case asserts the whole list of errors: path, line, column and the whole message.
 
 use qiyuan::content::{Diagnostic, Library};
 
@@ -76,28 +77,26 @@ fn errors(files: &[(String, String)]) -> Vec<Diagnostic> {
     Library::load(files).1
 }
 
-/// Asserts exactly one error, in `path`, whose message contains `needle`; returns it.
-fn one_error(files: &[(String, String)], path: &str, needle: &str) -> Diagnostic {
-    let errs = errors(files);
-    assert_eq!(
-        errs.len(),
-        1,
-        "expected one error, got:\n{}",
-        errs.iter()
-            .map(|e| e.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    let e = errs.into_iter().next().unwrap();
-    assert_eq!(e.path, path, "{e}");
-    assert!(
-        e.message.contains(needle),
-        "message should contain `{needle}`:\n{e}"
-    );
-    e
+/// Asserts that loading `files` reports exactly the errors `expected`, each as
+/// `(path, line, column, whole message)`, in any order.
+fn assert_errors(files: &[(String, String)], expected: &[(&str, usize, usize, &str)]) {
+    let mut got: Vec<(String, usize, usize, String)> = errors(files)
+        .into_iter()
+        .map(|e| (e.path, e.line, e.col, e.message))
+        .collect();
+    let mut want: Vec<(String, usize, usize, String)> = expected
+        .iter()
+        .map(|&(path, line, col, message)| (path.to_string(), line, col, message.to_string()))
+        .collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
 }
 
 const ZH: &str = "lessons/go/03-captures.zh.md";
+const CHESS: &str = "problems/chess/set.toml";
+const SHOGI: &str = "problems/shogi/set.toml";
+const GO: &str = "problems/go/set.toml";
 const EN: &str = "lessons/go/03-captures.en.md";
 const SETP: &str = "problems/go/captures.toml";
 
@@ -113,8 +112,15 @@ fn valid_content_has_no_errors() {
 #[test]
 fn errors_on_unknown_key() {
     let files = files_with(ZH, |t| t.replace("size = 5", "size = 5\ncolour = \"red\""));
-    let e = one_error(&files, ZH, "unknown field `colour`");
-    assert_eq!((e.line, e.col), (9, 1), "{e}");
+    assert_errors(
+        &files,
+        &[(
+            ZH,
+            9,
+            1,
+            "unknown field `colour`, expected one of `size`, `sensei`, `view`, `board`, `to_play`, `caption`, `triangles`, `squares`, `circles`, `crosses`, `labels`, `liberties`, `steps`",
+        )],
+    );
 }
 
 #[test]
@@ -122,8 +128,10 @@ fn errors_on_bad_coordinate() {
     let files = files_with(ZH, |t| {
         t.replace("triangles = [\"C3\"]", "triangles = [\"I3\"]")
     });
-    let e = one_error(&files, ZH, "column letters skip I");
-    assert_eq!((e.line, e.col), (16, 14), "{e}");
+    assert_errors(
+        &files,
+        &[(ZH, 16, 14, "column letters skip I: after H comes J")],
+    );
 }
 
 #[test]
@@ -131,7 +139,7 @@ fn errors_on_off_board_point() {
     let files = files_with(SETP, |t| {
         t.replace("target = [\"C3\"]", "target = [\"F3\"]")
     });
-    one_error(&files, SETP, "F3 is outside the 5×5 board");
+    assert_errors(&files, &[(SETP, 17, 11, "F3 is outside the 5×5 board")]);
 }
 
 #[test]
@@ -147,15 +155,9 @@ fn errors_on_illegal_step() {
             }
         })
         .collect();
-    let errs = errors(&files);
-    assert_eq!(errs.len(), 2, "{errs:?}");
-    let e = errs.iter().find(|e| e.path == ZH).unwrap();
-    assert!(
-        e.message
-            .contains("step 1: black C4 is illegal: There is already a stone on C4"),
-        "{e}"
-    );
-    assert_eq!(e.line, 19, "{e}");
+    let message =
+        "step 1: black C4 is illegal: There is already a stone on C4: stones go on empty points only.";
+    assert_errors(&files, &[(ZH, 19, 8, message), (EN, 19, 8, message)]);
 }
 
 #[test]
@@ -168,20 +170,28 @@ fn errors_on_forbidden_point_step() {
         .replace("play = \"C2\"", "play = \"C3\"")
         .replace("triangles = [\"C3\"]", "triangles = []")
     });
-    let errs = errors(&files);
-    let e = errs.iter().find(|e| e.path == ZH).expect("an error in zh");
-    assert!(e.message.contains("C3 is a forbidden point"), "{e}");
+    assert_errors(
+        &files,
+        &[(
+            ZH,
+            19,
+            8,
+            "step 1: black C3 is illegal: C3 is a forbidden point: a stone there would have no liberties and captures nothing.",
+        )],
+    );
 }
 
 #[test]
 fn errors_on_stone_placed_on_a_stone() {
     let files = files_with(ZH, |t| t.replace("play = \"C2\"", "add_black = [\"C3\"]"));
-    let errs = errors(&files);
-    let e = errs.iter().find(|e| e.path == ZH).expect("an error in zh");
-    assert!(
-        e.message
-            .contains("add_black puts a stone on C3, which already has a white stone"),
-        "{e}"
+    assert_errors(
+        &files,
+        &[(
+            ZH,
+            19,
+            14,
+            "step 1: add_black puts a stone on C3, which already has a white stone; clear it first",
+        )],
     );
 }
 
@@ -191,12 +201,15 @@ fn errors_on_missing_language_twin() {
         .into_iter()
         .filter(|(p, _)| p != EN)
         .collect();
-    let e = one_error(
+    assert_errors(
         &files,
-        ZH,
-        "the English version `lessons/go/03-captures.en.md` is missing",
+        &[(
+            ZH,
+            1,
+            1,
+            "the English version `lessons/go/03-captures.en.md` is missing: every lesson is written in both zh and en",
+        )],
     );
-    assert_eq!((e.line, e.col), (1, 1));
 }
 
 #[test]
@@ -205,8 +218,15 @@ fn errors_on_duplicate_id() {
         let second = &t[t.find("[[problem]]").unwrap()..];
         format!("{t}\n{second}")
     });
-    let e = one_error(&files, SETP, "problem id `1` is used twice");
-    assert_eq!((e.line, e.col), (21, 6), "{e}");
+    assert_errors(
+        &files,
+        &[(
+            SETP,
+            21,
+            6,
+            "problem id `1` is used twice in this set: ids must differ",
+        )],
+    );
 }
 
 #[test]
@@ -214,10 +234,14 @@ fn errors_on_capture_solution_that_does_not_capture() {
     let files = files_with(SETP, |t| {
         t.replace("solutions = [\"C2\"]", "solutions = [\"D2\"]")
     });
-    one_error(
+    assert_errors(
         &files,
-        SETP,
-        "solution `D2` ends without capturing the target stone on C3",
+        &[(
+            SETP,
+            18,
+            14,
+            "solution `D2` ends without capturing the target stone on C3",
+        )],
     );
 }
 
@@ -231,10 +255,14 @@ fn errors_on_select_quiz_with_no_answer() {
         .replace("target = [\"C3\"]\n", "")
         .replace("solutions = [\"C2\"]\n", "")
     });
-    one_error(
+    assert_errors(
         &files,
-        SETP,
-        "the question `forbidden:black` has no answer here",
+        &[(
+            SETP,
+            17,
+            7,
+            "the question `forbidden:black` has no answer here, so the learner could never finish",
+        )],
     );
 }
 
@@ -243,19 +271,33 @@ fn errors_on_unknown_goal() {
     let files = files_with(SETP, |t| {
         t.replace("goal = \"capture\"", "goal = \"catch\"")
     });
-    let errs = errors(&files);
-    assert!(
-        errs.iter()
-            .any(|e| e.message.contains("unknown goal `catch`: use capture")),
-        "{errs:?}"
+    // The second error follows from the first: with no known goal, `target` is unused.
+    assert_errors(
+        &files,
+        &[
+            (
+                SETP,
+                16,
+                8,
+                "unknown goal `catch`: use capture, live, kill, ko, best, select or count",
+            ),
+            (
+                SETP,
+                17,
+                11,
+                "`target` is only used with goal = \"capture\"",
+            ),
+        ],
     );
 }
 
 #[test]
 fn errors_on_short_board_row() {
     let files = files_with(SETP, |t| t.replacen(". X O X .", ". X O X", 1));
-    let e = one_error(&files, SETP, "board row 3 has 4 points but should have 5");
-    assert_eq!(e.line, 12, "{e}");
+    assert_errors(
+        &files,
+        &[(SETP, 12, 1, "board row 3 has 4 points but should have 5")],
+    );
 }
 
 #[test]
@@ -266,7 +308,7 @@ fn errors_on_missing_translation() {
             "prompt = { zh = \"黑先吃白子。\" }",
         )
     });
-    one_error(&files, SETP, "missing field `en`");
+    assert_errors(&files, &[(SETP, 7, 10, "missing field `en`")]);
 }
 
 #[test]
@@ -274,12 +316,15 @@ fn errors_on_unknown_lesson_in_set() {
     let files = files_with(SETP, |t| {
         t.replace("lesson = \"captures\"", "lesson = \"capture\"")
     });
-    let e = one_error(
+    assert_errors(
         &files,
-        SETP,
-        "set names lesson `capture`, but there is no such Go lesson",
+        &[(
+            SETP,
+            3,
+            10,
+            "set names lesson `capture`, but there is no such Go lesson",
+        )],
     );
-    assert_eq!(e.line, 3);
 }
 
 #[test]
@@ -287,7 +332,15 @@ fn errors_on_diagrams_that_differ_between_languages() {
     let files = files_with(EN, |t| {
         t.replace("triangles = [\"C3\"]", "triangles = [\"C4\"]")
     });
-    one_error(&files, EN, "diagram 1 differs from diagram 1");
+    assert_errors(
+        &files,
+        &[(
+            EN,
+            7,
+            1,
+            "diagram 1 differs from diagram 1 of `lessons/go/03-captures.zh.md`: both versions must have the same boards, moves and marks",
+        )],
+    );
 }
 
 #[test]
@@ -295,28 +348,43 @@ fn errors_on_wrong_line_that_is_a_solution() {
     let files = files_with(SETP, |t| {
         format!("{t}\n[[problem.wrong]]\nline = \"C2\"\nwhy = {{ zh = \"错\", en = \"no\" }}\n")
     });
-    one_error(&files, SETP, "nothing in it is wrong");
+    assert_errors(
+        &files,
+        &[(
+            SETP,
+            21,
+            8,
+            "every move of this wrong line is in a solution line: nothing in it is wrong",
+        )],
+    );
 }
 
 #[test]
 fn errors_on_bad_lesson_file_name() {
     let mut files = files_with("", |t| t.to_string());
     files.push(("lessons/go/Intro.zh.md".into(), LESSON_ZH.into()));
-    one_error(
+    assert_errors(
         &files,
-        "lessons/go/Intro.zh.md",
-        "should look like `03-captures.zh.md`",
+        &[(
+            "lessons/go/Intro.zh.md",
+            1,
+            1,
+            "lesson file name `Intro.zh.md` should look like `03-captures.zh.md`: a number, a slug of lowercase letters, digits and `-`, then `.zh.md` or `.en.md`",
+        )],
     );
 }
 
 #[test]
 fn errors_on_missing_front_matter() {
     let files = files_with(ZH, |t| t.replacen("+++\ntitle = \"提子\"\n+++\n", "", 1));
-    let errs = errors(&files);
-    assert!(
-        errs.iter()
-            .any(|e| e.path == ZH && e.message.contains("a lesson starts with front matter")),
-        "{errs:?}"
+    assert_errors(
+        &files,
+        &[(
+            ZH,
+            1,
+            1,
+            "a lesson starts with front matter: a line `+++`, then `title = \"…\"`, then `+++`",
+        )],
     );
 }
 
@@ -328,13 +396,25 @@ fn errors_on_bad_to_play_and_view() {
             "to_play = \"red\"\ngoal = \"capture\"",
         )
     });
-    one_error(
+    assert_errors(
         &files,
-        SETP,
-        "to_play `red` should be \"black\" or \"white\"",
+        &[(
+            SETP,
+            16,
+            11,
+            "to_play `red` should be \"black\" or \"white\"",
+        )],
     );
     let files = files_with(SETP, |t| t.replace("size = 5", "size = 5\nview = \"A1\""));
-    one_error(&files, SETP, "view `A1` should be two corners");
+    assert_errors(
+        &files,
+        &[(
+            SETP,
+            9,
+            8,
+            "view `A1` should be two corners of a rectangle, like \"A1:E5\"",
+        )],
+    );
 }
 
 #[test]
@@ -343,8 +423,18 @@ fn reports_every_error_not_only_the_first() {
         t.replace("solutions = [\"C2\"]", "solutions = [\"D2\"]")
             .replace("size = 5\n", "size = 5\ndifficulty = 9\n")
     });
-    let errs = errors(&files);
-    assert_eq!(errs.len(), 2, "{errs:?}");
+    assert_errors(
+        &files,
+        &[
+            (SETP, 9, 14, "difficulty should be 1 (easiest) to 5"),
+            (
+                SETP,
+                19,
+                14,
+                "solution `D2` ends without capturing the target stone on C3",
+            ),
+        ],
+    );
 }
 
 #[test]
@@ -365,11 +455,9 @@ fn check_command_prints_errors_and_exits_1() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(
-        stdout.starts_with(
-            "problems/go/captures.toml:18:14: error: solution `D2` ends without capturing"
-        ),
-        "{stdout}"
+    assert_eq!(
+        stdout,
+        "problems/go/captures.toml:18:14: error: solution `D2` ends without capturing the target stone on C3\n"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -382,10 +470,14 @@ fn errors_on_solution_line_that_can_never_be_reached() {
             "goal = \"best\"\nsolutions = [\"B2 B4 D4\", \"B2 D4 B4\"]",
         )
     });
-    one_error(
+    assert_errors(
         &files,
-        SETP,
-        "move 2 of this line can never be reached: there the opponent always answers B4",
+        &[(
+            SETP,
+            17,
+            26,
+            "move 2 of this line can never be reached: there the opponent always answers B4, the reply of an earlier line; list each reply once, or make this a separate problem",
+        )],
     );
 }
 
@@ -405,8 +497,10 @@ fn errors_on_bad_fen() {
         "chess",
         "fen = \"8/8/8/8/8/8/8/8 w - - 0 1\"\ngoal = \"best\"\nsolutions = [\"e4\"]\n",
     );
-    let e = one_error(&files, "problems/chess/set.toml", "king");
-    assert_eq!(e.line, 7, "{e}");
+    assert_errors(
+        &files,
+        &[(CHESS, 7, 7, "white has no king: put one `K` on the board")],
+    );
 }
 
 #[test]
@@ -415,10 +509,14 @@ fn errors_on_chess_mate_that_is_no_mate() {
         "chess",
         "fen = \"4k3/8/8/8/8/8/8/4K2R w - - 0 1\"\ngoal = \"mate\"\nmate_in = 1\n",
     );
-    one_error(
+    assert_errors(
         &files,
-        "problems/chess/set.toml",
-        "the side to move has no mate in 1",
+        &[(
+            CHESS,
+            8,
+            8,
+            "the side to move has no mate in 1 here: check the FEN and mate_in",
+        )],
     );
 }
 
@@ -428,10 +526,14 @@ fn errors_on_chess_solution_that_does_not_mate() {
         "chess",
         "fen = \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"\ngoal = \"mate\"\nmate_in = 1\nsolutions = [\"Ra7\"]\n",
     );
-    one_error(
+    assert_errors(
         &files,
-        "problems/chess/set.toml",
-        "solution `Ra7` starts with Ra7, which does not force mate in 1",
+        &[(
+            CHESS,
+            10,
+            14,
+            "solution `Ra7` starts with Ra7, which does not force mate in 1",
+        )],
     );
 }
 
@@ -441,10 +543,14 @@ fn errors_on_illegal_chess_line_with_the_reason() {
         "chess",
         "fen = \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"\ngoal = \"best\"\nsolutions = [\"a1b2\"]\n",
     );
-    one_error(
+    assert_errors(
         &files,
-        "problems/chess/set.toml",
-        "a1b2 is illegal: The rook cannot move from a1 to b2",
+        &[(
+            CHESS,
+            9,
+            14,
+            "line `a1b2`: move 1 (a1b2): a1b2 is illegal: The rook cannot move from a1 to b2: the rook moves any number of squares along a rank or a file.",
+        )],
     );
 }
 
@@ -455,14 +561,14 @@ fn errors_on_illegal_chess_diagram_step() {
         ("lessons/chess/01-a.zh.md".to_string(), lesson.to_string()),
         ("lessons/chess/01-a.en.md".to_string(), lesson.to_string()),
     ];
-    let errs = errors(&files);
-    assert_eq!(errs.len(), 2, "{errs:?}");
-    assert!(
-        errs[0].message.contains("step 1: e5 is illegal"),
-        "{}",
-        errs[0]
+    let message = "step 1: e5 is illegal: The pawn cannot move from e2 to e5: a pawn moves straight forward one square (two from its starting square) and captures one square diagonally forward; it never moves backward or sideways.";
+    assert_errors(
+        &files,
+        &[
+            ("lessons/chess/01-a.zh.md", 7, 8, message),
+            ("lessons/chess/01-a.en.md", 7, 8, message),
+        ],
     );
-    assert_eq!(errs[0].line, 7);
 }
 
 #[test]
@@ -471,17 +577,33 @@ fn errors_on_bad_sfen_and_tsume_without_mate() {
         "shogi",
         "sfen = \"9/9/9 b - 1\"\ngoal = \"tsume\"\nmate_in = 1\n",
     );
-    one_error(&files, "problems/shogi/set.toml", "");
+    assert_errors(&files, &[(SHOGI, 7, 8, "bad sfen: invalid square")]);
     let files = board_set(
         "shogi",
         "sfen = \"4k4/9/9/9/9/9/9/9/4K4 b P 1\"\ngoal = \"tsume\"\nmate_in = 1\n",
     );
-    one_error(&files, "problems/shogi/set.toml", "no tsume in 1 plies");
+    assert_errors(
+        &files,
+        &[(
+            SHOGI,
+            8,
+            8,
+            "the side to move has no tsume in 1 plies here: check the SFEN and mate_in",
+        )],
+    );
     let files = board_set(
         "shogi",
         "sfen = \"4k4/9/9/9/9/9/9/9/4K4 b P 1\"\ngoal = \"tsume\"\nmate_in = 2\n",
     );
-    one_error(&files, "problems/shogi/set.toml", "use an odd number");
+    assert_errors(
+        &files,
+        &[(
+            SHOGI,
+            9,
+            11,
+            "mate_in counts plies of a tsume (the attacker moves first and last): use an odd number, 1 to 11",
+        )],
+    );
 }
 
 #[test]
@@ -490,7 +612,15 @@ fn errors_on_two_pawns_in_a_shogi_line() {
         "shogi",
         "sfen = \"4k4/9/9/9/9/9/4P4/9/4K4 b P 1\"\ngoal = \"best\"\nsolutions = [\"P*5e\"]\n",
     );
-    one_error(&files, "problems/shogi/set.toml", "P*5e is illegal");
+    assert_errors(
+        &files,
+        &[(
+            SHOGI,
+            9,
+            14,
+            "line `P*5e`: move 1 (P*5e): P*5e is illegal: Two pawns (nifu, 二歩): you already have an unpromoted pawn on file 5, and a second may not be dropped on the same file. (A promoted pawn, a tokin, does not count.)",
+        )],
+    );
 }
 
 /// A finished 5×5 game: Black owns the two left columns, White the rest.
@@ -537,12 +667,23 @@ fn count_problem_is_counted_by_the_engine() {
 #[test]
 fn errors_on_count_without_rules_and_on_empty_dead_point() {
     let files = board_set("go", &format!("{COUNT_BOARD}goal = \"count\"\n"));
-    one_error(&files, "problems/go/set.toml", "goal `count` needs `rules`");
+    assert_errors(
+        &files,
+        &[(
+            GO,
+            15,
+            8,
+            "goal `count` needs `rules`: \"chinese\" (area counting) or \"japanese\" (territory counting)",
+        )],
+    );
     let files = board_set(
         "go",
         &format!("{COUNT_BOARD}goal = \"count\"\nrules = \"japanese\"\ndead = [\"A1\"]\n"),
     );
-    one_error(&files, "problems/go/set.toml", "dead: A1 is empty");
+    assert_errors(
+        &files,
+        &[(GO, 17, 9, "dead: A1 is empty; list the dead stones")],
+    );
 }
 
 fn sensei_lesson(diagram: &str) -> Vec<(String, String)> {
@@ -568,16 +709,14 @@ fn sensei_diagram_numbered_stones_become_steps() {
 #[test]
 fn errors_on_bad_sensei_diagram_at_its_line() {
     let files = sensei_lesson("$$B\n$$ | . . . . .\n$$ | . ? . . .\n$$ +----------");
-    let errs = errors(&files);
-    let e = errs
-        .iter()
-        .find(|e| e.path.ends_with("zh.md"))
-        .expect("an error");
-    assert!(
-        e.message.contains("`?` is not a Sensei's diagram symbol"),
-        "{e}"
+    let message = "Sensei's diagram line 3: `?` is not a Sensei's diagram symbol: use . , X O, 1–9 0, B W # @ Y Q Z P, C S T M or a–z";
+    assert_errors(
+        &files,
+        &[
+            ("lessons/go/01-a.zh.md", 9, 1, message),
+            ("lessons/go/01-a.en.md", 9, 1, message),
+        ],
     );
-    assert_eq!(e.line, 9, "{e}");
 }
 
 #[test]
@@ -586,9 +725,13 @@ fn errors_on_mate_line_that_stops_before_the_mate() {
         "chess",
         "fen = \"k7/8/1K6/8/8/8/8/7R w - - 0 1\"\ngoal = \"mate\"\nmate_in = 2\nsolutions = [\"Rh7 Kb8\"]\n",
     );
-    one_error(
+    assert_errors(
         &files,
-        "problems/chess/set.toml",
-        "solution `Rh7 Kb8` does not end in mate",
+        &[(
+            CHESS,
+            10,
+            14,
+            "solution `Rh7 Kb8` does not end in mate: write the line to the mate",
+        )],
     );
 }

@@ -4,6 +4,19 @@
 //! the tests fail when it is missing. In debug builds (plain `cargo test`) the perft suites
 //! skip depths of more than `DEBUG_NODES` nodes; `cargo test --release --test chess_engine`
 //! goes up to `RELEASE_NODES`. All 1,000 mates are proved in both (debug is fast enough).
+//!
+//! Perft counts are also walked to depth 3 through our own layer (`legal_moves` at every
+//! node, `play` by SAN and by UCI for every inner move), not only shakmaty's `perft`: every
+//! position of both suites in a release build, those with the smallest counts (127 of 146,
+//! about 240,000 leaves) in a debug build.
+//!
+//! `agrees_with_python_chess` compares the layer with python-chess (run as
+//! `scripts/chess_reference.py`; `scripts/test.sh` installs it) on 2,000 positions of
+//! random games (20,000 in a release build): legal moves, the SAN of each, reading each
+//! SAN back, the game end, and how bare pawn destinations and king moves along the back
+//! rank are read.
+
+mod common;
 
 use qiyuan::rules::chess::{Outcome, Position};
 use std::path::PathBuf;
@@ -21,15 +34,7 @@ fn node_limit() -> u64 {
 }
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.join("chess").is_dir(),
-        "test corpus not found at {}: set QIYUAN_CORPUS to the folder holding chess/perft and chess/mate-in-2.epd",
-        dir.display()
-    );
-    dir
+    common::corpus("chess")
 }
 
 fn read(rel: &str) -> String {
@@ -103,6 +108,24 @@ fn perft_suite() {
     );
 }
 
+/// The block of `tricky.perft` with an impossible castling right, as its counts read it.
+const ASYMMETRICAL: &str = "r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq -";
+
+/// The position of a `tricky.perft` block as the suite counts it. The suite reads the `KQq`
+/// of `asymmetrical-and-king-on-h` as X-FEN Chess960 (`q`: the rook on a8 of the king on
+/// h8); we read a `KQkq` field as standard chess and drop the impossible `q` (issue 9), so
+/// its counts are checked on the Shredder-FEN spelling of that Chess960 reading, `HAa`.
+fn tricky_epd(id: &str, epd: &str) -> String {
+    if id == "asymmetrical-and-king-on-h" {
+        assert_eq!(epd, ASYMMETRICAL);
+        let chess960 = epd.replace(" KQq ", " HAa ");
+        assert!(Position::from_fen(&chess960).unwrap().is_chess960());
+        chess960
+    } else {
+        epd.to_string()
+    }
+}
+
 /// `tricky.perft`: `id` / `epd` / `perft N count` blocks, Chess960 and composed positions
 /// among them.
 #[test]
@@ -136,8 +159,14 @@ fn perft_tricky() {
     assert_eq!(blocks.len(), 19);
     let mut nodes = 0;
     for b in &blocks {
-        nodes += check_perft(&b.id, &b.epd, &b.counts);
+        nodes += check_perft(&b.id, &tricky_epd(b.id.as_str(), &b.epd), &b.counts);
     }
+    // The standard reading of that block: `q` dropped, counted by python-chess 1.11.2
+    // (`chess.Board(fen)`, perft 1 to 4).
+    let standard = Position::from_fen(ASYMMETRICAL).unwrap();
+    assert!(!standard.is_chess960());
+    let counts: Vec<u64> = (1..=4).map(|d| standard.perft(d)).collect();
+    assert_eq!(counts, [14, 206, 3660, 64409]);
     eprintln!(
         "tricky.perft: {} positions, {nodes} nodes in {:?}",
         blocks.len(),
@@ -285,4 +314,399 @@ fn lichess_mates_have_their_length() {
         start.elapsed()
     );
     assert!(checked[2] > 100 && checked[3] > 50, "{checked:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Perft through our layer
+// ---------------------------------------------------------------------------------------
+
+/// Leaves `depth` plies deep, counted through our own layer: `legal_moves` at every node,
+/// and every move of an inner node played with `play`, by its SAN and by its UCI, both of
+/// which must give the move `legal_moves` described.
+fn perft_by_play(pos: &Position, depth: u32) -> u64 {
+    let moves = pos.legal_moves();
+    if depth <= 1 {
+        return if depth == 1 { moves.len() as u64 } else { 1 };
+    }
+    let mut n = 0;
+    for m in &moves {
+        let (next, by_san) = pos
+            .play(&m.san)
+            .unwrap_or_else(|e| panic!("{pos:?}: legal move {} refused: {e}", m.san));
+        assert_eq!(&by_san, m, "{pos:?}: {}", m.san);
+        let (by_uci_pos, by_uci) = pos
+            .play(&m.uci)
+            .unwrap_or_else(|e| panic!("{pos:?}: legal move {} refused: {e}", m.uci));
+        assert_eq!(&by_uci, m, "{pos:?}: {}", m.uci);
+        assert_eq!(by_uci_pos, next, "{pos:?}: {}", m.uci);
+        n += perft_by_play(&next, depth - 1);
+    }
+    n
+}
+
+/// Leaves of depth 3 walked through our layer in a debug build: the positions with the
+/// smallest depth-3 counts, up to this many leaves in all (most positions: only the few
+/// largest are left out); a release build walks all 146.
+const DEBUG_LAYER_NODES: u64 = 250_000;
+
+/// `(name, fen, depth-3 count)` of both chess perft suites, in file order.
+fn depth_three_counts() -> Vec<(String, String, u64)> {
+    let mut rows = Vec::new();
+    for (n, line) in read("chess/perft/perftsuite.epd").lines().enumerate() {
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or("").trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        let d3 = parts
+            .find_map(|p| p.trim().strip_prefix("D3 "))
+            .expect("a D3 count");
+        rows.push((
+            format!("perftsuite.epd:{}", n + 1),
+            fen.to_string(),
+            d3.trim().parse().unwrap(),
+        ));
+    }
+    let (mut id, mut epd) = (String::new(), String::new());
+    for line in read("chess/perft/tricky.perft").lines() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("id ") {
+            id = rest.to_string();
+        } else if let Some(rest) = line.strip_prefix("epd ") {
+            epd = tricky_epd(&id, rest);
+        } else if let Some(count) = line.strip_prefix("perft 3 ") {
+            rows.push((id.clone(), epd.clone(), count.trim().parse().unwrap()));
+        }
+    }
+    rows
+}
+
+#[test]
+fn perft_three_through_legal_moves_and_play() {
+    let mut rows = depth_three_counts();
+    assert_eq!(rows.len(), 127 + 19);
+    rows.sort_by_key(|&(_, _, count)| count);
+    let start = Instant::now();
+    let (mut walked, mut nodes) = (0, 0);
+    for (name, fen, count) in &rows {
+        if cfg!(debug_assertions) && nodes + count > DEBUG_LAYER_NODES {
+            break;
+        }
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            perft_by_play(&pos, 3),
+            *count,
+            "{name}: perft 3 through play"
+        );
+        walked += 1;
+        nodes += count;
+    }
+    eprintln!(
+        "perft 3 through legal_moves and play: {walked} of {} positions, {nodes} leaves in {:?} ({} build)",
+        rows.len(),
+        start.elapsed(),
+        if cfg!(debug_assertions) { "debug" } else { "release" }
+    );
+    assert!(walked >= 20, "{walked}");
+    if !cfg!(debug_assertions) {
+        assert_eq!(walked, rows.len());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Against python-chess
+// ---------------------------------------------------------------------------------------
+
+/// Positions compared with python-chess: a few seconds in a debug build.
+const PYTHON_POSITIONS: usize = if cfg!(debug_assertions) {
+    2_000
+} else {
+    20_000
+};
+
+const PYTHON_HINT: &str = "this test needs python3 with python-chess: run \
+     `python3 -m pip install chess` (scripts/test.sh installs it)";
+
+/// A random game from a start FEN, with the plies to compare and the move texts to probe
+/// at each.
+struct Game {
+    fen: String,
+    moves: Vec<String>,
+    sample: Vec<usize>,
+    probes: Vec<Vec<String>>,
+    positions: Vec<Position>,
+}
+
+/// What python-chess says about one sampled ply (see `scripts/chess_reference.py`).
+#[derive(serde::Deserialize)]
+struct Reference {
+    ply: usize,
+    legal: Vec<(String, String)>,
+    end: Option<String>,
+    probes: Vec<Option<String>>,
+}
+
+/// Move texts whose reading is easy to get wrong: every pawn destination written bare (`f3`,
+/// also `e8` and `e8=Q` on the last rank), and `K` to every square of the king's back rank
+/// when it stands there.
+fn probe_texts(pos: &Position, legal: &[qiyuan::rules::chess::Played]) -> Vec<String> {
+    use qiyuan::rules::chess::{Color, Role};
+    let mut texts: Vec<String> = Vec::new();
+    for m in legal {
+        if pos.piece_at(m.from).map(|(_, r)| r) == Some(Role::Pawn) {
+            texts.push(m.to.to_string());
+            if m.promotion.is_some() {
+                texts.push(format!("{}=Q", m.to));
+            }
+        }
+    }
+    let back = if pos.turn() == Color::White { '1' } else { '8' };
+    let king = pos
+        .pieces()
+        .into_iter()
+        .find(|&(_, c, r)| c == pos.turn() && r == Role::King)
+        .map(|(sq, ..)| sq.to_string());
+    if let Some(king) = king.filter(|k| k.ends_with(back)) {
+        for file in 'a'..='h' {
+            let to = format!("{file}{back}");
+            if to != king {
+                texts.push(format!("K{to}"));
+            }
+        }
+    }
+    texts.sort();
+    texts.dedup();
+    texts
+}
+
+impl Game {
+    /// Plays from `fen` the moves `choose` picks (an index into the legal moves, `None` to
+    /// stop) until the game ends or `max_plies`, keeping every `every`-th ply and the last.
+    fn play(
+        fen: &str,
+        max_plies: usize,
+        every: usize,
+        mut choose: impl FnMut(usize, &[qiyuan::rules::chess::Played]) -> Option<usize>,
+    ) -> Game {
+        let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut game = Game {
+            fen: fen.to_string(),
+            moves: Vec::new(),
+            sample: Vec::new(),
+            probes: Vec::new(),
+            positions: Vec::new(),
+        };
+        for ply in 0..=max_plies {
+            let legal = pos.legal_moves();
+            let pick = (ply < max_plies && pos.outcome().is_none())
+                .then(|| choose(ply, &legal))
+                .flatten();
+            if ply % every == 0 || pick.is_none() {
+                game.sample.push(ply);
+                game.probes.push(probe_texts(&pos, &legal));
+                game.positions.push(pos.clone());
+            }
+            let Some(i) = pick else { break };
+            game.moves.push(legal[i].uci.clone());
+            pos = pos.play(&legal[i].uci).unwrap().0;
+        }
+        game
+    }
+
+    /// The game of the moves `line` (UCI) from `fen`, every ply kept.
+    fn line(fen: &str, line: &[&str]) -> Game {
+        Game::play(fen, line.len(), 1, |ply, legal| {
+            legal.iter().position(|m| m.uci == line[ply])
+        })
+    }
+}
+
+/// Runs `scripts/chess_reference.py` on the games; its answers, game by game.
+fn python_chess(games: &[Game]) -> Vec<Vec<Reference>> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/chess_reference.py");
+    let mut child = Command::new("python3")
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run python3: {e}; {PYTHON_HINT}"));
+    let input: String = games
+        .iter()
+        .map(|g| {
+            let line = serde_json::json!({
+                "fen": g.fen, "moves": g.moves, "sample": g.sample, "probes": g.probes,
+            });
+            format!("{line}\n")
+        })
+        .collect();
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("python3 runs");
+    let written = writer.join().expect("writer thread");
+    assert!(
+        out.status.success() && written.is_ok(),
+        "{} failed: {}\n{PYTHON_HINT}",
+        script.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut lines = std::str::from_utf8(&out.stdout).expect("UTF-8").lines();
+    games
+        .iter()
+        .map(|g| {
+            g.sample
+                .iter()
+                .map(|&ply| {
+                    let line = lines.next().expect("an answer for every sampled ply");
+                    let r: Reference = serde_json::from_str(line).expect("a JSON answer");
+                    assert_eq!(r.ply, ply);
+                    r
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn end_name(o: Option<Outcome>) -> Option<&'static str> {
+    o.map(|o| match o {
+        Outcome::Checkmate { .. } => "checkmate",
+        Outcome::Stalemate => "stalemate",
+        Outcome::InsufficientMaterial => "insufficient",
+        Outcome::ThreefoldRepetition => "threefold",
+        Outcome::FiftyMoves => "fifty",
+    })
+}
+
+/// Random games from the start (long, to reach the ends of games) and short random lines
+/// from the corpus positions (Lichess puzzles, the perft suite): at each sampled ply our
+/// legal moves and their SAN equal python-chess's, every SAN python-chess writes reads
+/// back as its move, the game end is the same, and the probe texts read alike. The one
+/// known difference is ours by decision: `Kg1`, `Kc8`, … castle when castling is legal.
+#[test]
+fn agrees_with_python_chess() {
+    let start = Instant::now();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) as usize) % n
+    };
+    let mut fens: Vec<String> = read("chess/lichess-1000.csv")
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).expect("a FEN").to_string())
+        .collect();
+    fens.extend(
+        read("chess/perft/perftsuite.epd")
+            .lines()
+            .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
+            .filter(|f| !f.is_empty() && !f.starts_with('#')),
+    );
+    let start_fen = Position::start().fen();
+    // Game ends random games seldom reach: a threefold repetition (the start position
+    // for the third time), a stalemate, and a fifty-move count that runs out.
+    let mut games = vec![
+        Game::line(
+            &start_fen,
+            &[
+                "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+            ],
+        ),
+        Game::line("k7/8/3Q4/8/8/8/8/7K w - - 0 1", &["d6b6"]),
+        Game::line("8/8/4k3/8/8/3K4/8/6R1 w - - 98 80", &["g1g2", "e6e5"]),
+    ];
+    let mut positions: usize = games.iter().map(|g| g.sample.len()).sum();
+    for _ in 0..PYTHON_POSITIONS / 200 {
+        let g = Game::play(&start_fen, 600, 12, |_, legal| Some(next(legal.len())));
+        positions += g.sample.len();
+        games.push(g);
+    }
+    let mut i = 0;
+    while positions < PYTHON_POSITIONS {
+        let fen = &fens[(i * 7) % fens.len()];
+        let g = Game::play(fen, 24, 3, |_, legal| Some(next(legal.len())));
+        positions += g.sample.len();
+        games.push(g);
+        i += 1;
+    }
+    let generated = start.elapsed();
+    let references = python_chess(&games);
+    let asked = start.elapsed();
+    let mut mismatches: Vec<String> = Vec::new();
+    let mut report = |m: String| {
+        if mismatches.len() < 20 {
+            mismatches.push(m);
+        }
+    };
+    let (mut sans, mut probes, mut castling_read, mut ends) = (0, 0, 0, Vec::new());
+    for (g, refs) in games.iter().zip(&references) {
+        for ((pos, texts), r) in g.positions.iter().zip(&g.probes).zip(refs) {
+            let here = || format!("{} after {} plies ({pos:?})", g.fen, r.ply);
+            let mut ours: Vec<(String, String)> = pos
+                .legal_moves()
+                .into_iter()
+                .map(|m| (m.uci, m.san))
+                .collect();
+            ours.sort();
+            if ours != r.legal {
+                report(format!("{}: legal moves {ours:?} != {:?}", here(), r.legal));
+            }
+            for (uci, san) in &r.legal {
+                sans += 1;
+                match pos.play(san) {
+                    Ok((_, m)) if &m.uci == uci => {}
+                    other => report(format!(
+                        "{}: {san} is {uci}, read as {:?}",
+                        here(),
+                        other.map(|(_, m)| m.uci)
+                    )),
+                }
+            }
+            let end = end_name(pos.outcome());
+            if end != r.end.as_deref() {
+                report(format!("{}: end {end:?} != {:?}", here(), r.end));
+            }
+            if let Some(e) = end {
+                ends.push(e);
+            }
+            for (text, theirs) in texts.iter().zip(&r.probes) {
+                probes += 1;
+                let ours = pos.play(text).ok().map(|(_, m)| m);
+                match (&ours, theirs) {
+                    (Some(m), Some(t)) if &m.uci == t => {}
+                    (None, None) => {}
+                    (Some(m), None) if text.starts_with('K') && m.san.starts_with("O-O") => {
+                        castling_read += 1;
+                    }
+                    _ => report(format!(
+                        "{}: `{text}` read as {:?}, python-chess {theirs:?}",
+                        here(),
+                        ours.map(|m| m.uci)
+                    )),
+                }
+            }
+        }
+    }
+    ends.sort();
+    ends.dedup();
+    eprintln!(
+        "python-chess: {positions} positions in {} games, {sans} SAN read back, {probes} probes \
+         ({castling_read} king moves read as castling), game ends seen: {ends:?}; \
+         generated in {generated:?}, python-chess answered after {asked:?}, compared by {:?}",
+        games.len(),
+        start.elapsed()
+    );
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!(positions >= PYTHON_POSITIONS);
+    let every_end = [
+        "checkmate",
+        "fifty",
+        "insufficient",
+        "stalemate",
+        "threefold",
+    ];
+    assert_eq!(ends, every_end);
 }

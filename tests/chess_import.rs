@@ -6,31 +6,22 @@
 //! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
 //! is missing. Imported files go to a temporary folder, never into the repository.
 
+mod common;
+
 use qiyuan::content::source::Folder;
 use qiyuan::content::{Game, Library, Puzzle, Text, Verdict};
-use qiyuan::import::{lichess, write_piece_set, PieceGoal};
+use qiyuan::import::{lichess, write_set, Goal};
 use qiyuan::rules::chess::{Outcome, Position};
 use std::path::PathBuf;
 use std::time::Instant;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.join("chess/lichess-1000.csv").is_file(),
-        "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding chess/lichess-1000.csv",
-        dir.display()
-    );
-    dir
+    common::corpus("chess/lichess-1000.csv")
 }
 
 /// A fresh temporary content folder for this test.
 fn temp_folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qiyuan-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("problems/chess")).unwrap();
-    dir
+    common::temp_folder(name, "chess")
 }
 
 /// Checks the rows of the CSV with the engine alone: every move legal from the FEN, and a
@@ -67,7 +58,7 @@ fn lichess_1000_imports_loads_and_takes_any_mate() {
     let (rows, mated_rows) = check_rows(&text);
     assert_eq!(rows, 1000);
 
-    let imported = lichess::import(&text, None);
+    let imported = lichess::import("lichess-1000.csv", &text, None);
     for s in &imported.skipped {
         eprintln!("skipped {}: {}", s.source, s.reason);
     }
@@ -81,7 +72,7 @@ fn lichess_1000_imports_loads_and_takes_any_mate() {
     let mut mates = 0;
     for p in &imported.problems {
         for line in &p.solutions {
-            let mut pos = Position::from_fen(&p.position).unwrap();
+            let mut pos = Position::from_fen(p.setup.notation().unwrap()).unwrap();
             for mv in line {
                 pos = pos
                     .play(mv)
@@ -96,14 +87,14 @@ fn lichess_1000_imports_loads_and_takes_any_mate() {
                 );
             }
         }
-        if matches!(p.goal, PieceGoal::Mate(_)) {
+        if matches!(p.goal, Goal::Mate(_)) {
             mates += 1;
         }
     }
     let imported_in = started.elapsed();
 
     let loading = Instant::now();
-    let toml = write_piece_set(
+    let toml = write_set(
         Game::Chess,
         &Text::both("Lichess 1000"),
         "Imported from lichess-1000.csv",
@@ -202,7 +193,10 @@ fn the_command_line_writes_a_chess_set_that_checks() {
     );
     let written = std::fs::read_to_string(&out).unwrap();
     assert_eq!(written.matches("[[problem]]").count(), 30);
-    assert!(written.contains("# lichess tewjc https://lichess.org/SLbfzQtP#36"));
+    assert!(
+        written.contains("lichess-1000.csv:2 (lichess tewjc) https://lichess.org/SLbfzQtP#36"),
+        "each problem names its file, line and puzzle"
+    );
     let check = std::process::Command::new(env!("CARGO_BIN_EXE_qiyuan"))
         .arg("check")
         .arg(&dir)

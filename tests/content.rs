@@ -4,7 +4,7 @@
 use qiyuan::content::chess::ChessGoal;
 use qiyuan::content::go::GoGoal;
 use qiyuan::content::source::{self, Folder};
-use qiyuan::content::{Library, Puzzle, Verdict};
+use qiyuan::content::{Input, Library, Puzzle, Verdict};
 
 fn repo_library() -> Library {
     let files = Folder::new(env!("CARGO_MANIFEST_DIR")).read().unwrap();
@@ -72,7 +72,7 @@ fn solve(name: &str, problem: &qiyuan::content::Problem) -> bool {
         }
         return solved;
     }
-    if puzzle.count_ask().is_some() {
+    if matches!(puzzle.input(), Input::Count(_)) {
         // The engine's own count is accepted; a different one is not.
         let answer = puzzle.answer().remove(0);
         assert!(

@@ -412,7 +412,7 @@ impl Game<'_> {
             self.size,
             self.seed,
             self.record.len(),
-            self.pos.to_play().as_str(),
+            self.pos.turn().as_str(),
             if self.record.is_empty() {
                 "(none)".to_string()
             } else {
@@ -432,7 +432,7 @@ impl Game<'_> {
     /// single-point eyes alone (the first legal point of a random order); a pass if none.
     fn choose(&self, rng: &mut SplitMix64) -> (Move, Position) {
         let board = self.pos.board();
-        let color = self.pos.to_play();
+        let color = self.pos.turn();
         let mut empty: Vec<Point> = board.points().filter(|&p| board.get(p).is_none()).collect();
         let mut next = None;
         rng.first(&mut empty, |p| {
@@ -441,12 +441,12 @@ impl Game<'_> {
             }
             next = self
                 .pos
-                .play(Move::Play(p))
+                .play_move(Move::Play(p))
                 .ok()
                 .map(|n| (Move::Play(p), n));
             next.is_some()
         });
-        next.unwrap_or_else(|| (Move::Pass, self.pos.play(Move::Pass).expect("pass")))
+        next.unwrap_or_else(|| (Move::Pass, self.pos.play_move(Move::Pass).expect("pass")))
     }
 
     /// What to ask GNU Go before move `n`, which will be `chosen`:
@@ -457,7 +457,7 @@ impl Game<'_> {
     /// - every 7th move (another phase), the chosen move itself, which must be legal.
     fn checks(&self, n: usize, rng: &mut SplitMix64, chosen: Move) -> Vec<Check> {
         let board = self.pos.board();
-        let mover = self.pos.to_play();
+        let mover = self.pos.turn();
         let mut asks: Vec<(Color, Point)> = Vec::new();
         if let Some(k) = self.pos.ko_point() {
             asks.push((mover, k));
@@ -481,7 +481,7 @@ impl Game<'_> {
         });
         if n.is_multiple_of(7) {
             let mut points: Vec<Point> = board.points().collect();
-            if let Some(p) = rng.first(&mut points, |p| self.pos.play(Move::Play(p)).is_err()) {
+            if let Some(p) = rng.first(&mut points, |p| self.pos.play_move(Move::Play(p)).is_err()) {
                 asks.push((mover, p));
             }
         }
@@ -489,14 +489,14 @@ impl Game<'_> {
             asks.push((mover, p));
         }
         // The side not to play is judged on the same board after a pass (no ko for it).
-        let other = self.pos.play(Move::Pass).expect("a pass is legal");
+        let other = self.pos.play_move(Move::Pass).expect("a pass is legal");
         let mut checks: Vec<Check> = Vec::new();
         for (color, point) in asks {
             if checks.iter().any(|c| c.color == color && c.point == point) {
                 continue;
             }
             let view = if color == mover { &self.pos } else { &other };
-            let ours = view.play(Move::Play(point)).map(|_| ());
+            let ours = view.play_move(Move::Play(point)).map(|_| ());
             checks.push(Check { color, point, ours });
         }
         checks
@@ -550,7 +550,7 @@ impl Game<'_> {
         let limit = 2 * size as usize * size as usize;
         while self.record.len() < limit && self.pos.consecutive_passes() < 2 {
             let n = self.record.len() + 1;
-            let color = self.pos.to_play();
+            let color = self.pos.turn();
             let (mv, next) = self.choose(rng);
             let checks = self.checks(n, rng, mv);
             // One round trip: the questions about the board before the move, the move,
@@ -757,14 +757,14 @@ fn figure_two_points_are_forbidden_for_black() {
     for (&a, captures) in a_points.iter().zip([0, 2, 1]) {
         let black = Position::new(board.clone(), Color::Black);
         assert_eq!(
-            black.play(Move::Play(a)),
-            Err(Illegal::Suicide { point: a }),
+            black.play_move(Move::Play(a)),
+            Err(Illegal::Suicide { point: a, size: 19 }),
             "Black at {}",
             a.name(19)
         );
         let white = Position::new(board.clone(), Color::White);
         let after = white
-            .play(Move::Play(a))
+            .play_move(Move::Play(a))
             .unwrap_or_else(|e| panic!("White at {} refused: {e}", a.name(19)));
         assert_eq!(after.captured().len(), captures, "White at {}", a.name(19));
     }
@@ -803,9 +803,9 @@ fn figure_two_points_are_forbidden_for_black() {
     let mut pos = Position::new(board, Color::White);
     for (i, &a) in a_points.iter().enumerate() {
         if i > 0 {
-            pos = pos.play(Move::Pass).expect("pass");
+            pos = pos.play_move(Move::Pass).expect("pass");
         }
-        pos = pos.play(Move::Play(a)).expect("White at A");
+        pos = pos.play_move(Move::Play(a)).expect("White at A");
         gtp.ok(&format!("play white {}", a.name(19)));
         let theirs = gtp.board(19);
         assert_eq!(

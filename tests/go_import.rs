@@ -5,8 +5,10 @@
 //! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
 //! is missing. Imported files go to a temporary folder, never into the repository.
 
+mod common;
+
 use qiyuan::content::source::Folder;
-use qiyuan::content::{Library, Problem, Puzzle, Text, Verdict};
+use qiyuan::content::{Game, Library, Problem, Puzzle, Text, Verdict};
 use qiyuan::import::sgf::{import_files, problem_to_sgf};
 use qiyuan::import::{tsumego_json, write_set};
 use qiyuan::lang::Lang;
@@ -15,23 +17,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.is_dir(),
-        "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding go/cho-elementary.jsonl",
-        dir.display()
-    );
-    dir
+    common::corpus("go/cho-elementary.jsonl")
 }
 
 /// A fresh temporary content folder for this test.
 fn temp_folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qiyuan-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("problems/go")).unwrap();
-    dir
+    common::temp_folder(name, "go")
 }
 
 fn go(problem: &Problem) -> &qiyuan::content::go::GoPuzzle {
@@ -46,7 +37,7 @@ fn cho_chikun_elementary_imports_and_judges() {
     let started = Instant::now();
     let path = corpus().join("go/cho-elementary.jsonl");
     let text = std::fs::read_to_string(&path).unwrap();
-    let imported = tsumego_json::import(&text, None);
+    let imported = tsumego_json::import("cho-elementary.jsonl", &text, None);
     let no_solution = imported
         .skipped
         .iter()
@@ -60,6 +51,7 @@ fn cho_chikun_elementary_imports_and_judges() {
     );
     assert_eq!(imported.problems.len() + no_solution, 900);
     let toml = write_set(
+        Game::Go,
         &Text::both("Cho Chikun: Elementary"),
         "Imported from cho-elementary.jsonl",
         &imported,
@@ -189,7 +181,7 @@ fn a_tsumego_sgf_round_trips_through_the_trainer() {
     assert_eq!(p.wrong[2].1.en, "This move does not work.");
 
     // Write, load as `qiyuan check` does, and play.
-    let toml = write_set(&Text::both("corner"), "test", &imported);
+    let toml = write_set(Game::Go, &Text::both("corner"), "test", &imported);
     assert!(
         toml.contains("# note: the SGF's text is in Chinese only"),
         "{toml}"
@@ -248,5 +240,44 @@ fn a_tsumego_sgf_round_trips_through_the_trainer() {
         "{sgf}"
     );
     assert_eq!(q.explanation.as_ref().unwrap().zh, "两眼，活了。");
-    assert_eq!(q.start.board(), p.start.board());
+    assert_eq!(q.setup.go().unwrap().board(), p.setup.go().unwrap().board());
+}
+
+/// Two collections in one file, both numbering from `Prob0001.json`, with a byte-order mark
+/// and CRLF line ends, through the command line: the written set loads as `qiyuan check` does.
+#[test]
+fn the_command_line_writes_a_go_set_that_checks() {
+    let text = std::fs::read_to_string(corpus().join("go/cho-elementary.jsonl")).unwrap();
+    let first: Vec<&str> = text.lines().take(3).collect();
+    let second: Vec<String> = first
+        .iter()
+        .map(|l| l.replace("Elementary\"", "Elementary, again\""))
+        .collect();
+    let mut lines: Vec<String> = first.iter().map(|l| l.to_string()).collect();
+    lines.extend(second);
+    let dir = temp_folder("tsumego-cli");
+    let input = dir.join("two-collections.jsonl");
+    std::fs::write(&input, format!("\u{feff}{}\r\n", lines.join("\r\n"))).unwrap();
+    let out = dir.join("problems/go/two.toml");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_qiyuan"))
+        .args(["import", "tsumego-json"])
+        .arg(&input)
+        .args(["--set", "two", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(written.matches("[[problem]]").count(), 6, "{written}");
+    for id in ["1", "2", "3", "1-2", "2-2", "3-2"] {
+        assert!(written.contains(&format!("id = \"{id}\"")), "id {id}");
+    }
+    let (library, errors) = Library::load(&Folder::new(&dir).read().unwrap());
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(library.problem_count(), 6);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,21 +5,15 @@
 //! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
 //! is missing. Nothing from it is copied into the repository.
 
+mod common;
+
 use qiyuan::lang::Lang;
 use qiyuan::rules::go::score::classify_grid;
 use qiyuan::rules::go::{score, Board, Color, Counting, Outcome, Owner, Rules};
 use std::path::PathBuf;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.is_dir(),
-        "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding go/goscorer",
-        dir.display()
-    );
-    dir
+    common::corpus("go/goscorer")
 }
 
 /// Goscorer reads the eye space that dead stones leave behind (how the owner must capture

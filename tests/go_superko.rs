@@ -6,20 +6,14 @@
 //! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
 //! is missing.
 
+mod common;
+
 use qiyuan::lang::Lang;
 use qiyuan::rules::go::{Board, Color, Illegal, Move, Point, Position};
 use std::path::PathBuf;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.is_dir(),
-        "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding go/seki-exotics",
-        dir.display()
-    );
-    dir
+    common::corpus("go/seki-exotics")
 }
 
 /// The position set up in a seki-exotics SGF (`AB`/`AW` in any node of the main line),
@@ -62,26 +56,26 @@ fn cycle_ends_in_superko(start: &Position, moves: &str) -> Position {
     for (i, m) in before.iter().enumerate() {
         let mv = Move::parse(m, size).unwrap();
         pos = pos
-            .play(mv)
+            .play_move(mv)
             .unwrap_or_else(|e| panic!("move {} ({m}) should be legal: {e}\n{:?}", i + 1, pos));
     }
     let point = Point::parse(last, size).unwrap();
-    let refused = pos.play(Move::Play(point));
+    let refused = pos.play_move(Move::Play(point));
     assert_eq!(
         refused,
-        Err(Illegal::Superko { point }),
+        Err(Illegal::Superko { point, size: pos.size() }),
         "{last} would repeat an earlier whole-board position"
     );
     let why = refused.unwrap_err();
-    assert!(why.explain(Lang::Zh, size).contains("全局同形再现"));
+    assert!(why.explain(Lang::Zh).contains("全局同形再现"));
     assert!(why
-        .explain(Lang::En, size)
+        .explain(Lang::En)
         .contains("repeat an earlier whole-board position"));
     // On an empty history (the same board, set up afresh) the move is an ordinary capture:
     // only the history forbids it.
-    let fresh = Position::new(pos.board().clone(), pos.to_play());
+    let fresh = Position::new(pos.board().clone(), pos.turn());
     assert!(
-        fresh.play(Move::Play(point)).is_ok(),
+        fresh.play_move(Move::Play(point)).is_ok(),
         "{last} is legal without the history"
     );
     pos
@@ -143,7 +137,7 @@ fn the_repeating_move_is_among_the_forbidden_points() {
     let size = start.size();
     let mut pos = start;
     for m in ["D4", "E1", "A3", "D3", "F1"] {
-        pos = pos.play(Move::parse(m, size).unwrap()).unwrap();
+        pos = pos.play_move(Move::parse(m, size).unwrap()).unwrap();
     }
     let a2 = Point::parse("A2", size).unwrap();
     assert!(pos.forbidden_points(Color::White).contains(&a2));

@@ -6,11 +6,14 @@
 //!
 //! Sizes: perft runs every row of `shogi/perft/perft.tsv` of up to 60,000,000 nodes in a
 //! release build and up to 1,000,000 in a debug build (so depth 4 from the start, 719,731
-//! nodes, runs in both); larger rows are left out and counted. `perft_through_play` walks
-//! the first two plies of every row through `legal_moves` and `play`, so that our
-//! diagnosis never refuses a move rsshogi allows; `every_refusal_has_a_reason` tries every
-//! well-formed move text in a few hundred positions (perft positions, random games, tsume
-//! lines) and requires a reason for each one rsshogi refuses.
+//! nodes, runs in both); larger rows are left out and counted. `perft_through_play` counts
+//! the rows through our own layer instead of rsshogi's perft (`legal_moves` at every node,
+//! `play` for every inner move, so that our diagnosis never refuses a move rsshogi
+//! allows): depth 3 of every position in a release build; in a debug build the deepest
+//! row of each position up to 300,000 nodes (depth 3 from the start, depth 2 of the
+//! other four). `every_refusal_has_a_reason` tries every well-formed move text in a few
+//! hundred positions (perft positions, random games, tsume lines) and requires a reason
+//! for each one rsshogi refuses.
 //!
 //! Tsume: in a release build every problem of `open-tsume.jsonl` and every problem of at
 //! most 7 plies of `tanuki-tsume.jsonl` is searched from its first move with the stated
@@ -27,20 +30,14 @@
 //! depth-limited df-pn (`DfPn(plies)`, which knows no 無駄合 rule and leaves out some
 //! non-promotions): it agrees on all 21.
 
+mod common;
+
 use qiyuan::rules::shogi::{Illegal, Kind, Outcome, Position, Square};
 use std::path::PathBuf;
 use std::time::Instant;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.join("shogi").is_dir(),
-        "the test corpus is missing: no {}/shogi (set QIYUAN_CORPUS to the corpus folder)",
-        dir.display()
-    );
-    dir
+    common::corpus("shogi")
 }
 
 fn read(rel: &str) -> String {
@@ -112,13 +109,16 @@ fn perft_matches_the_suites() {
     }
 }
 
-/// Counts the leaves `depth` plies deep by playing every move of `legal_moves` with `play`.
+/// Counts the leaves `depth` plies deep through our own layer: `legal_moves` at every
+/// node, and every move of an inner node played with `play`, which must describe it as
+/// `legal_moves` did.
 fn perft_by_play(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    let moves = pos.legal_moves();
+    if depth <= 1 {
+        return if depth == 1 { moves.len() as u64 } else { 1 };
     }
     let mut n = 0;
-    for m in pos.legal_moves() {
+    for m in moves {
         let (next, played) = pos
             .play(&m.usi)
             .unwrap_or_else(|e| panic!("{:?}: legal move {} refused: {e}", pos, m.usi));
@@ -128,11 +128,45 @@ fn perft_by_play(pos: &Position, depth: u32) -> u64 {
     n
 }
 
+/// The largest row walked through our layer in a debug build; a release build walks every
+/// row of depth 3 (and the shallower rows of the same positions are implied).
+const DEBUG_LAYER_NODES: u64 = 300_000;
+
 #[test]
 fn perft_through_play() {
-    for row in perft_rows().iter().filter(|r| r.depth == 2) {
+    let rows = perft_rows();
+    let start = Instant::now();
+    let mut names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    names.dedup();
+    let mut walked = Vec::new();
+    for name in names {
+        // The deepest row of this position, at most depth 3, that fits the build.
+        let row = rows
+            .iter()
+            .filter(|r| r.name == name && r.depth <= 3)
+            .filter(|r| RELEASE || r.nodes <= DEBUG_LAYER_NODES)
+            .max_by_key(|r| r.depth)
+            .expect("a row of depth 1");
         let pos = Position::from_sfen(&row.sfen).unwrap();
-        assert_eq!(perft_by_play(&pos, 2), row.nodes, "{}", row.name);
+        let t = Instant::now();
+        assert_eq!(perft_by_play(&pos, row.depth), row.nodes, "{}", row.name);
+        eprintln!(
+            "through play: {} depth {}: {} in {:.2?}",
+            row.name,
+            row.depth,
+            row.nodes,
+            t.elapsed()
+        );
+        walked.push((row.name.as_str(), row.depth));
+    }
+    eprintln!(
+        "perft through legal_moves and play: {walked:?} in {:.2?} ({} build)",
+        start.elapsed(),
+        if RELEASE { "release" } else { "debug" }
+    );
+    assert!(walked.contains(&("startpos", 3)));
+    if RELEASE {
+        assert!(walked.iter().all(|&(_, depth)| depth == 3));
     }
 }
 
@@ -356,7 +390,7 @@ fn every_refusal_has_a_reason() {
                         "{pos:?}: no reason found for {text}"
                     );
                     if let Illegal::LeavesKingInCheck { attacker: (_, sq) } = e {
-                        let (c, _) = pos.piece(sq).expect("the attacker stands there");
+                        let (c, _) = pos.piece_at(sq).expect("the attacker stands there");
                         assert_ne!(c, pos.turn(), "{pos:?}: {text}");
                     }
                     refused += 1;

@@ -9,32 +9,23 @@
 //! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
 //! is missing. Imported files go to a temporary folder, never into the repository.
 
+mod common;
+
 use qiyuan::content::source::Folder;
 use qiyuan::content::{Game, Library, Puzzle, Text, Verdict};
 use qiyuan::import::kif::{self, Encoding, Format};
-use qiyuan::import::{sfen, write_checked, PieceGoal, PieceImported};
+use qiyuan::import::{sfen, write_checked, Goal, Imported, SetTarget};
 use qiyuan::rules::shogi::Position;
 use std::path::PathBuf;
 use std::time::Instant;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.join("shogi/kif").is_dir(),
-        "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding shogi/",
-        dir.display()
-    );
-    dir
+    common::corpus("shogi/kif")
 }
 
 /// A fresh temporary content folder for this test.
 fn temp_folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qiyuan-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("problems/shogi")).unwrap();
-    dir
+    common::temp_folder(name, "shogi")
 }
 
 const RELEASE: bool = !cfg!(debug_assertions);
@@ -42,12 +33,16 @@ const RELEASE: bool = !cfg!(debug_assertions);
 /// Writes `imported` as `problems/shogi/SLUG.toml` through [`write_checked`], loads the
 /// folder as `qiyuan check` does, and asserts that it loads without errors. Returns the
 /// loaded library and the problems the first check refused.
-fn write_and_load(slug: &str, imported: &mut PieceImported) -> (Library, Vec<(String, String)>) {
+fn write_and_load(slug: &str, imported: &mut Imported) -> (Library, Vec<(String, String)>) {
+    let shown = format!("problems/shogi/{slug}.toml");
     let checked = write_checked(
-        Game::Shogi,
-        slug,
-        &Text::both(slug),
-        "test import",
+        &SetTarget {
+            game: Game::Shogi,
+            slug,
+            shown: &shown,
+            title: &Text::both(slug),
+            origin: "test import",
+        },
         imported,
     );
     assert!(checked.errors.is_empty(), "{:?}", checked.errors);
@@ -91,7 +86,7 @@ fn first_moves_are_correct(library: &Library, slug: &str) -> usize {
 fn tanuki_tsume_up_to_seven_plies_load_proven() {
     let started = Instant::now();
     let text = std::fs::read_to_string(corpus().join("shogi/tanuki-tsume.jsonl")).unwrap();
-    let mut imported = sfen::import(&text, None, Some(7));
+    let mut imported = sfen::import("tanuki-tsume.jsonl", &text, None, Some(7));
     let longer = imported
         .skipped
         .iter()
@@ -108,7 +103,7 @@ fn tanuki_tsume_up_to_seven_plies_load_proven() {
     assert!(imported
         .problems
         .iter()
-        .all(|p| matches!(p.goal, PieceGoal::Tsume(n) if n <= 7)));
+        .all(|p| matches!(p.goal, Goal::Tsume(n) if n <= 7)));
     if !RELEASE {
         // Five of each length, 1 to 7 plies.
         let mut per_length = std::collections::HashMap::new();
@@ -136,7 +131,7 @@ fn tanuki_tsume_up_to_seven_plies_load_proven() {
 fn open_tsume_loads() {
     let started = Instant::now();
     let text = std::fs::read_to_string(corpus().join("shogi/open-tsume.jsonl")).unwrap();
-    let mut imported = sfen::import(&text, None, None);
+    let mut imported = sfen::import("open-tsume.jsonl", &text, None, None);
     assert!(imported.skipped.is_empty(), "{:?}", imported.skipped);
     assert_eq!(imported.problems.len(), 21);
     let total = imported.problems.len();
@@ -144,7 +139,7 @@ fn open_tsume_loads() {
         // The shortest tsume (9 plies) and the ones past the search (judged by their line).
         imported
             .problems
-            .retain(|p| p.id == "zukou-050" || p.goal == PieceGoal::Best);
+            .retain(|p| p.id == "zukou-050" || p.goal == Goal::Best);
     }
     let sample = imported.problems.len();
     let loading = Instant::now();
@@ -157,7 +152,7 @@ fn open_tsume_loads() {
     let proven = imported
         .problems
         .iter()
-        .filter(|p| matches!(p.goal, PieceGoal::Tsume(_)))
+        .filter(|p| matches!(p.goal, Goal::Tsume(_)))
         .count();
     eprintln!(
         "open-tsume: {total} imported; {} {sample} loaded in {loaded_in:.2?}: {proven} proven as tsume, {} refused by the search and judged by their line, {} longer than the search goes; total {:.2?}",

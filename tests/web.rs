@@ -9,8 +9,10 @@ use qiyuan::web::{app, AppState};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+/// The built-in content, loaded (and its mates proven) once for all the tests of this file.
 fn state() -> AppState {
-    AppState::embedded()
+    static STATE: std::sync::OnceLock<AppState> = std::sync::OnceLock::new();
+    STATE.get_or_init(AppState::embedded).clone()
 }
 
 async fn get(
@@ -109,20 +111,15 @@ async fn lesson_pages_step_through_diagrams_without_script() {
         .iter()
         .position(|d| d.frames.len() > 1)
         .unwrap();
-    let mut steps = vec!["0"; lesson.en.diagrams.len()];
-    steps[d] = "1";
-    let next = format!("{uri}?s={}", steps.join(","));
+    // The link names only its own diagram and step.
+    let next = format!("{uri}?s={d}:1");
     assert!(first.contains(&next), "page links to {next}");
     let (status, stepped, _) = get(&state, &format!("{next}&lang=en"), &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(stepped.contains(&lesson.en.diagrams[d].frames[1].svg));
     // The same frame as a fragment, for the script.
-    let (status, fragment, _) = get(
-        &state,
-        &format!("{uri}/diagram/{d}?s={}&lang=en", steps.join(",")),
-        &[],
-    )
-    .await;
+    let (status, fragment, _) =
+        get(&state, &format!("{uri}/diagram/{d}?s={d}:1&lang=en"), &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(fragment.starts_with("<figure"));
     assert!(fragment.contains(&lesson.en.diagrams[d].frames[1].svg));
@@ -346,10 +343,8 @@ async fn worksheet_has_every_problem_and_an_answer_key() {
     );
     assert!(body.contains("<h2>Answers</h2>"));
     for p in &set.problems {
-        let answer = match p.puzzle.select_total() {
-            Some(_) => p.puzzle.answer().join(" "),
-            None => p.puzzle.lines().main_line().join(" "),
-        };
+        let answer = p.puzzle.answer_key();
+        assert!(!answer.is_empty(), "{} has an answer", p.id);
         assert!(body.contains(&answer), "answer {answer} of {}", p.id);
     }
     assert!(
@@ -434,8 +429,13 @@ async fn go_diagrams_and_problems_download_as_sgf() {
     let (page, _, _) = get(&state, &format!("/go/lessons/{}?lang=en", lesson.slug), &[]).await;
     assert_eq!(page, StatusCode::OK);
 
-    let set = &shelf.sets[2];
-    let p = &set.problems[0];
+    // The first problem with written lines.
+    let (set, p) = shelf
+        .sets
+        .iter()
+        .flat_map(|s| s.problems.iter().map(move |p| (s, p)))
+        .find(|(_, p)| !p.puzzle.lines().is_empty())
+        .expect("a Go problem with lines");
     let (status, sgf, _) = get(
         &state,
         &format!("/go/problems/{}/{}/sgf", set.slug, p.id),
@@ -447,4 +447,100 @@ async fn go_diagrams_and_problems_download_as_sgf() {
     assert!(sgf_parse::go::parse(&sgf).is_ok());
     let (status, _, _) = get(&state, "/chess/problems/moves/1/sgf", &[]).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "only Go has SGF");
+}
+
+/// The area-counting set's first problem and its count (from the engine's score).
+fn first_count(lib: &Library) -> (String, String) {
+    let set = lib
+        .shelf(qiyuan::content::Game::Go)
+        .and_then(|s| s.set("area-counting"))
+        .expect("the area-counting set");
+    let p = &set.problems[0];
+    assert!(matches!(p.puzzle.input(), qiyuan::content::Input::Count(_)));
+    (p.id.clone(), p.puzzle.answer().remove(0))
+}
+
+#[tokio::test]
+async fn solved_count_survives_reload_and_the_form() {
+    let state = state();
+    let lib = library(&state);
+    let (id, answer) = first_count(&lib);
+    let base = format!("/go/problems/area-counting/{id}");
+    // The status speaks of counting, never of clicking a point.
+    let (_, fresh, _) = get(&state, &format!("{base}?lang=en"), &[]).await;
+    assert!(fresh.contains("Count the board"), "{fresh}");
+    assert!(!fresh.contains("Click a point"));
+    // The address of the solved state, reloaded: still solved.
+    let m = answer.replace('+', "%2B");
+    let (status, reloaded, _) = get(&state, &format!("{base}?m={m}&lang=en"), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(reloaded.contains("Solved!"), "?m={answer} should load solved");
+    assert!(!reloaded.contains("Click a point"));
+    // The form without script: a count given as the form sends it.
+    let query = match answer.split_once('+') {
+        Some((side, margin)) => format!("winner={side}&margin={margin}"),
+        None if answer == "0" => "winner=0".to_string(),
+        None => format!("count={answer}"),
+    };
+    let (_, submitted, _) = get(&state, &format!("{base}?{query}&lang=en"), &[]).await;
+    assert!(submitted.contains("Solved!"), "{query}");
+}
+
+#[tokio::test]
+async fn worksheet_answer_key_shows_counts() {
+    let state = state();
+    let lib = library(&state);
+    let set = lib
+        .shelf(qiyuan::content::Game::Go)
+        .and_then(|s| s.set("territory-counting"))
+        .unwrap();
+    let (_, body, _) = get(&state, "/go/worksheets/territory-counting?lang=en", &[]).await;
+    for (i, p) in set.problems.iter().enumerate() {
+        let answer = p.puzzle.answer().remove(0);
+        let item = format!("<li value=\"{}\">{answer}</li>", i + 1);
+        assert!(body.contains(&item), "{item} for {}", p.id);
+    }
+}
+
+/// Every locale key a problem names (who is to play, the promotion question) exists in both
+/// languages, so no page shows a bare key.
+#[test]
+fn every_key_content_names_is_in_the_locales() {
+    use qiyuan::content::Input;
+    use qiyuan::lang::Lang;
+    use qiyuan::web::i18n::Ui;
+    let lib = library(&state());
+    for set in lib.shelves.iter().flat_map(|s| &s.sets) {
+        for p in &set.problems {
+            let mut keys: Vec<&str> = p.puzzle.to_play().into_iter().collect();
+            if let Input::Piece { choose } = p.puzzle.input() {
+                keys.push(choose);
+            }
+            for key in keys {
+                for lang in Lang::ALL {
+                    assert!(Ui::get(lang).key(key).is_some(), "{key} in {lang:?}");
+                }
+            }
+        }
+    }
+}
+
+/// An address that names no game is the 404 page in the learner's language, for every kind
+/// of page.
+#[tokio::test]
+async fn unknown_games_are_404_pages() {
+    let state = state();
+    for path in [
+        "/xiangqi",
+        "/xiangqi/lessons/captures",
+        "/xiangqi/lessons/captures/diagram/0",
+        "/go/lessons/captures/diagram/x",
+        "/xiangqi/problems/captures",
+        "/xiangqi/problems/captures/1",
+        "/xiangqi/worksheets/captures",
+    ] {
+        let (status, body, _) = get(&state, &format!("{path}?lang=en"), &[]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert!(body.contains("<html"), "{path}: a page, not a bare status");
+    }
 }

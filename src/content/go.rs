@@ -2,7 +2,9 @@
 
 use super::diagnostic::{Ctx, Diagnostic};
 use super::lines::LineTree;
-use super::problem::{shared, Action, BoardRequest, Problem, Verdict};
+use super::problem::{
+    shared, Action, BoardRequest, CountAsk, GamePuzzle, Input, Problem, RecordFormat, Verdict,
+};
 use super::sensei;
 use super::text::Text;
 use super::{Diagram, Frame};
@@ -340,8 +342,8 @@ pub(crate) fn diagram(
     let mut line: Vec<Move> = numbered.iter().map(|&p| Move::Play(p)).collect();
     let mut line_open = true;
     for (i, p) in numbered.iter().enumerate() {
-        let color = pos.to_play();
-        pos = pos.play(Move::Play(*p)).map_err(|e| {
+        let color = pos.turn();
+        pos = pos.play_move(Move::Play(*p)).map_err(|e| {
             ctx.err(
                 spec.sensei.as_ref().map_or(0..0, |s| s.span()),
                 format!(
@@ -349,7 +351,7 @@ pub(crate) fn diagram(
                     i + 1,
                     color.as_str(),
                     p.name(size),
-                    e.explain(Lang::En, size)
+                    e.explain(Lang::En)
                 ),
             )
         })?;
@@ -399,7 +401,7 @@ pub(crate) fn diagram(
                     }
                 }
             }
-            pos = Position::new(board, pos.to_play());
+            pos = Position::new(board, pos.turn());
         }
         let mut last = None;
         if let Some(play) = &step.play {
@@ -410,15 +412,15 @@ pub(crate) fn diagram(
             for mv in moves {
                 let parsed = Move::parse(mv, size)
                     .map_err(|e| ctx.err(play.span(), format!("step {n}: {e}")))?;
-                let color = pos.to_play();
-                pos = pos.play(parsed).map_err(|e| {
+                let color = pos.turn();
+                pos = pos.play_move(parsed).map_err(|e| {
                     ctx.err(
                         play.span(),
                         format!(
                             "step {n}: {} {} is illegal: {}",
                             color.as_str(),
                             parsed.name(size),
-                            e.explain(Lang::En, size)
+                            e.explain(Lang::En)
                         ),
                     )
                 })?;
@@ -579,17 +581,6 @@ pub enum GoGoal {
         /// The answer as the trainer writes it: `41`, or `B+2.5`.
         answer: String,
     },
-}
-
-/// What a `count` problem asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CountAsk {
-    /// `ask = "black"`: Black's count (stones and points, or points and prisoners).
-    Black,
-    /// `ask = "white"`: White's count.
-    White,
-    /// `ask = "result"` (the default): who wins, by how much (`B+2.5`, `W+0.5`, `0`).
-    Result,
 }
 
 /// Reads a number as learners write it: `41`, `2.5`, `2½`, `2 3/4`, `¾`.
@@ -912,13 +903,13 @@ pub(crate) fn problem_id(spec: &ProblemSpec) -> &Spanned<String> {
 fn play_go(pos: &Position, text: &str) -> Result<(Position, String), String> {
     let size = pos.size();
     let mv = Move::parse(text, size).map_err(|e| e.to_string())?;
-    let color = pos.to_play();
-    let next = pos.play(mv).map_err(|e| {
+    let color = pos.turn();
+    let next = pos.play_move(mv).map_err(|e| {
         format!(
             "{} {} is illegal: {}",
             color.as_str(),
             mv.name(size),
-            e.explain(Lang::En, size)
+            e.explain(Lang::En)
         )
     })?;
     Ok((next, mv.name(size)))
@@ -929,31 +920,49 @@ impl GoPuzzle {
     pub fn replay(&self, moves: &[String]) -> Option<Position> {
         let size = self.start.size();
         moves.iter().try_fold(self.start.clone(), |pos, m| {
-            pos.play(Move::parse(m, size).ok()?).ok()
+            pos.play_move(Move::parse(m, size).ok()?).ok()
         })
     }
 
-    /// The points of `picked` that answer the `select` question, once each.
-    pub fn valid_picks(&self, picked: &[String]) -> Vec<String> {
+    /// The canonical name of a move typed as `text` (`d4` → `D4`), if it is one.
+    pub fn canonical(&self, text: &str) -> Option<String> {
+        Move::parse(text, self.start.size())
+            .ok()
+            .map(|m| m.name(self.start.size()))
+    }
+}
+
+impl GamePuzzle for GoPuzzle {
+    fn input(&self) -> Input {
+        match &self.goal {
+            GoGoal::Count { ask, .. } => Input::Count(*ask),
+            GoGoal::Select { answer, .. } => Input::Pick {
+                total: answer.len(),
+            },
+            _ => Input::Point,
+        }
+    }
+
+    fn lines(&self) -> &LineTree {
+        &self.lines
+    }
+
+    fn valid_picks(&self, picked: &[String]) -> Vec<String> {
         shared::valid_picks(&self.answer(), picked, |p| {
             self.canonical(p).unwrap_or_default()
         })
     }
 
-    /// What a `count` problem asks, if it is one.
-    pub fn count_ask(&self) -> Option<CountAsk> {
-        match &self.goal {
-            GoGoal::Count { ask, .. } => Some(*ask),
-            _ => None,
-        }
-    }
-
-    /// `moves` in canonical form, if they are legal and follow the correct lines (for a
-    /// `count` problem: the correct answer, once given).
-    pub fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>> {
-        if let GoGoal::Count { answer, .. } = &self.goal {
-            return (moves.is_empty() || moves == std::slice::from_ref(answer))
-                .then(|| moves.to_vec());
+    /// For a `count` problem: no moves, or the correct answer once given.
+    fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>> {
+        if let GoGoal::Count { ask, answer, .. } = &self.goal {
+            return match moves {
+                [] => Some(Vec::new()),
+                [given] if read_count(*ask, given).as_ref() == Some(answer) => {
+                    Some(vec![answer.clone()])
+                }
+                _ => None,
+            };
         }
         let canonical: Vec<String> = moves
             .iter()
@@ -962,25 +971,22 @@ impl GoPuzzle {
         (self.replay(&canonical).is_some() && self.lines.follows(&canonical)).then_some(canonical)
     }
 
-    /// Whether the problem is solved after `moves`.
-    pub fn is_solved(&self, moves: &[String]) -> bool {
+    fn is_solved_by(&self, moves: &[String]) -> bool {
         match &self.goal {
             GoGoal::Count { answer, .. } => moves == std::slice::from_ref(answer),
             _ => !moves.is_empty() && self.lines.ends_at(moves),
         }
     }
 
-    /// What the learner learns once the problem is solved, besides the author's explanation:
-    /// for a count, the count worked out step by step.
-    pub fn solved_note(&self, lang: Lang) -> Option<String> {
+    /// For a count, the count worked out step by step.
+    fn solved_note(&self, lang: Lang) -> Option<String> {
         match &self.goal {
             GoGoal::Count { score, .. } => Some(score.explain(lang)),
             _ => None,
         }
     }
 
-    /// The names of the points that answer the `select` question.
-    pub fn answer(&self) -> Vec<String> {
+    fn answer(&self) -> Vec<String> {
         match &self.goal {
             GoGoal::Count { answer, .. } => vec![answer.clone()],
             GoGoal::Select { answer, .. } => {
@@ -990,16 +996,7 @@ impl GoPuzzle {
         }
     }
 
-    /// How many points answer the `select` question.
-    pub fn select_total(&self) -> Option<usize> {
-        match &self.goal {
-            GoGoal::Select { answer, .. } => Some(answer.len()),
-            _ => None,
-        }
-    }
-
-    /// "Black to play" or "White to play", unless the question asks nobody to move.
-    pub fn to_play(&self) -> Option<Text> {
+    fn to_play(&self) -> Option<&'static str> {
         if let GoGoal::Select {
             ask: Ask::Liberties(_) | Ask::Chain(_) | Ask::InAtari(_) | Ask::Forbidden(_),
             ..
@@ -1008,20 +1005,22 @@ impl GoPuzzle {
         {
             return None;
         }
-        Some(match self.start.to_play() {
-            Color::Black => Text {
-                zh: "黑先".into(),
-                en: "Black to play".into(),
-            },
-            Color::White => Text {
-                zh: "白先".into(),
-                en: "White to play".into(),
-            },
+        Some(match self.start.turn() {
+            Color::Black => "black_to_play",
+            Color::White => "white_to_play",
         })
     }
 
+    fn notation(&self, _before: &[String], mv: &str) -> String {
+        mv.to_string()
+    }
+
+    fn record(&self) -> Option<RecordFormat> {
+        Some(RecordFormat::Sgf)
+    }
+
     /// The board after `request.shown`, with the found points and a link on every point.
-    pub fn board(&self, request: &BoardRequest) -> String {
+    fn board(&self, request: &BoardRequest) -> String {
         let size = self.start.size();
         let pos = self
             .replay(request.shown)
@@ -1054,22 +1053,15 @@ impl GoPuzzle {
             selected: &selected,
             link: link
                 .as_ref()
-                .filter(|_| self.count_ask().is_none())
+                .filter(|_| !matches!(self.goal, GoGoal::Count { .. }))
                 .map(|l| l as &dyn Fn(Point) -> String),
             lang: request.lang,
             title: request.title,
         })
     }
 
-    /// The canonical name of a move typed as `text` (`d4` → `D4`), if it is one.
-    pub fn canonical(&self, text: &str) -> Option<String> {
-        Move::parse(text, self.start.size())
-            .ok()
-            .map(|m| m.name(self.start.size()))
-    }
-
     /// Judges the learner's move `play` after `moves` (for `select`: after `picked`).
-    pub fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict {
+    fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict {
         let size = self.start.size();
         if let GoGoal::Count { ask, answer, .. } = &self.goal {
             return match read_count(*ask, play) {
@@ -1114,13 +1106,13 @@ impl GoPuzzle {
             return shared::off_the_lines();
         };
         let parsed = Move::parse(&mv, size).expect("canonical move parses");
-        let after = match pos.play(parsed) {
+        let after = match pos.play_move(parsed) {
             Ok(after) => after,
             Err(e) => {
                 return Verdict::Illegal {
                     reason: Text {
-                        zh: e.explain(Lang::Zh, size),
-                        en: e.explain(Lang::En, size),
+                        zh: e.explain(Lang::Zh),
+                        en: e.explain(Lang::En),
                     },
                 }
             }

@@ -4,6 +4,7 @@
 //! [`Diagnostic`] with file, line and column, and loading goes on so that every mistake is
 //! reported at once.
 
+pub mod board_game;
 pub mod chess;
 mod diagnostic;
 pub mod go;
@@ -19,7 +20,11 @@ mod text;
 pub use diagnostic::{Diagnostic, Locator};
 pub use lesson::{LessonText, Segment};
 pub use lines::{LineTree, Step, WrongMove};
-pub use problem::{Action, BoardRequest, Problem, ProblemSet, Puzzle, Verdict};
+pub use board_game::{BoardPuzzle, Goal, Target};
+pub use problem::{
+    Action, BoardRequest, CountAsk, GamePuzzle, Input, Problem, ProblemSet, Puzzle, RecordFormat,
+    Verdict,
+};
 pub use text::Text;
 
 use crate::lang::Lang;
@@ -67,6 +72,19 @@ impl Game {
             (Game::Shogi, Lang::Zh) => "将棋",
             (Game::Shogi, Lang::En) => "Shogi",
         }
+    }
+}
+
+/// A game is read from its slug (in addresses: `/go/…`).
+impl<'de> Deserialize<'de> for Game {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Game, D::Error> {
+        let slug = String::deserialize(d)?;
+        Game::from_slug(&slug).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown game `{slug}`: use {}",
+                Game::ALL.map(|g| g.slug()).join(", ")
+            ))
+        })
     }
 }
 
@@ -422,8 +440,12 @@ struct SetSpec {
 fn load_set(game: Game, slug: &str, path: &str, text: &str) -> Result<ProblemSet, Vec<Diagnostic>> {
     match game {
         Game::Go => load_set_of(slug, path, text, go::problem_id, go::problem),
-        Game::Chess => load_set_of(slug, path, text, chess::problem_id, chess::problem),
-        Game::Shogi => load_set_of(slug, path, text, shogi::problem_id, shogi::problem),
+        Game::Chess => load_set_of(slug, path, text, board_game::problem_id, |ctx, spec| {
+            board_game::problem::<chess::Chess>(ctx, spec, Puzzle::Chess)
+        }),
+        Game::Shogi => load_set_of(slug, path, text, board_game::problem_id, |ctx, spec| {
+            board_game::problem::<shogi::Shogi>(ctx, spec, Puzzle::Shogi)
+        }),
     }
 }
 

@@ -58,7 +58,7 @@ pub struct Problem {
     pub puzzle: Puzzle,
 }
 
-/// The game-specific part of a problem.
+/// The game-specific part of a problem: one puzzle of one game behind [`GamePuzzle`].
 #[derive(Clone, Debug)]
 #[allow(clippy::large_enum_variant)] // problems are built once, at load, and never moved
 pub enum Puzzle {
@@ -68,6 +68,19 @@ pub enum Puzzle {
     Chess(ChessPuzzle),
     /// A shogi problem.
     Shogi(ShogiPuzzle),
+}
+
+impl std::ops::Deref for Puzzle {
+    type Target = dyn GamePuzzle;
+
+    /// The one dispatch over the games: everything else is asked of [`GamePuzzle`].
+    fn deref(&self) -> &(dyn GamePuzzle + 'static) {
+        match self {
+            Puzzle::Go(p) => p,
+            Puzzle::Chess(p) => p,
+            Puzzle::Shogi(p) => p,
+        }
+    }
 }
 
 /// What a link on a problem board does.
@@ -97,134 +110,139 @@ pub struct BoardRequest<'a> {
     pub title: &'a str,
 }
 
-impl Puzzle {
-    /// Judges the learner's move `play` after `moves` (and, for `select`, the points `picked`).
-    pub fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict {
+/// What a problem takes from the learner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A click on a point (Go).
+    Point,
+    /// A piece picked up, then its destination (chess, shogi); `choose` is the locale key of
+    /// the question asked when several moves go between the same squares (a promotion).
+    Piece {
+        /// A key of `locales/*.toml`.
+        choose: &'static str,
+    },
+    /// Clicks on every point or square of the answer, `total` of them.
+    Pick {
+        /// How many make the answer.
+        total: usize,
+    },
+    /// A number typed in a form (counting a finished Go board).
+    Count(CountAsk),
+}
+
+/// What a `count` problem asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountAsk {
+    /// `ask = "black"`: Black's count (stones and points, or points and prisoners).
+    Black,
+    /// `ask = "white"`: White's count.
+    White,
+    /// `ask = "result"` (the default): who wins, by how much (`B+2.5`, `W+0.5`, `0`).
+    Result,
+}
+
+impl CountAsk {
+    /// The name in forms and scripts: `black`, `white`, `result`.
+    pub fn name(self) -> &'static str {
         match self {
-            Puzzle::Go(p) => p.attempt(moves, picked, play),
-            Puzzle::Chess(p) => p.attempt(moves, picked, play),
-            Puzzle::Shogi(p) => p.attempt(moves, picked, play),
+            CountAsk::Black => "black",
+            CountAsk::White => "white",
+            CountAsk::Result => "result",
         }
     }
+}
+
+/// A record format a problem can be downloaded in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// Smart Game Format (Go).
+    Sgf,
+}
+
+/// Everything the trainer asks of a problem, answered the same way for every game.
+///
+/// Moves are canonical names (`D4`, `e2e4`, `P*5e`); `moves` are the learner's moves and
+/// the replies, alternating, and `picked` the points found so far in a `select` question.
+pub trait GamePuzzle: Send + Sync + std::fmt::Debug {
+    /// What the problem takes from the learner.
+    fn input(&self) -> Input;
 
     /// The correct and wrong lines.
-    pub fn lines(&self) -> &LineTree {
-        match self {
-            Puzzle::Go(p) => &p.lines,
-            Puzzle::Chess(p) => &p.lines,
-            Puzzle::Shogi(p) => &p.lines,
-        }
+    fn lines(&self) -> &LineTree;
+
+    /// Judges the learner's move (or, for `select`, point) `play` after `moves`.
+    fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict;
+
+    /// `moves` in canonical form, if they are legal and fit the problem (for a count: the
+    /// correct answer, once given).
+    fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>>;
+
+    /// The answer of a `select` question (point or square names) or of a count; empty
+    /// otherwise.
+    fn answer(&self) -> Vec<String>;
+
+    /// The names of `picked` that belong to the answer of a `select` question, once each.
+    fn valid_picks(&self, picked: &[String]) -> Vec<String>;
+
+    /// Whether the problem is solved after `moves` (lines) without `picked` (select).
+    fn is_solved_by(&self, moves: &[String]) -> bool;
+
+    /// The locale key of who is to play (`black_to_play`), when the problem asks for a move.
+    fn to_play(&self) -> Option<&'static str>;
+
+    /// The board as SVG.
+    fn board(&self, request: &BoardRequest) -> String;
+
+    /// How a learner reads the move `mv` played after `before`: SAN in chess (`Kb8`), the
+    /// Japanese notation in shogi (`☗７六歩`), the point in Go.
+    fn notation(&self, before: &[String], mv: &str) -> String;
+
+    /// The moves from `from` to `to` after `moves`, with a label each, when there are
+    /// several (a promotion to choose).
+    fn choices(&self, _moves: &[String], _from: &str, _to: &str) -> Vec<(Text, String)> {
+        Vec::new()
     }
 
-    /// `moves` in canonical form, if they are legal and follow the correct lines.
-    pub fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>> {
-        match self {
-            Puzzle::Go(p) => {
-                let canonical: Vec<String> = moves
-                    .iter()
-                    .map(|m| p.canonical(m))
-                    .collect::<Option<_>>()?;
-                (p.replay(&canonical).is_some() && p.lines.follows(&canonical)).then_some(canonical)
-            }
-            Puzzle::Chess(p) => p.valid_moves(moves),
-            Puzzle::Shogi(p) => p.valid_moves(moves),
-        }
+    /// A note shown once solved, worked out by the engine (a count step by step).
+    fn solved_note(&self, _lang: Lang) -> Option<String> {
+        None
     }
 
-    /// The points of `picked` that belong to the answer of a `select` question, once each.
-    pub fn valid_picks(&self, picked: &[String]) -> Vec<String> {
-        match self {
-            Puzzle::Go(p) => p.valid_picks(picked),
-            Puzzle::Chess(p) => p.valid_picks(picked),
-            Puzzle::Shogi(p) => p.valid_picks(picked),
-        }
+    /// The record format the problem downloads in, if any.
+    fn record(&self) -> Option<RecordFormat> {
+        None
     }
+}
 
+impl dyn GamePuzzle {
     /// How many points or squares the answer of a `select` question has.
     pub fn select_total(&self) -> Option<usize> {
-        match self {
-            Puzzle::Go(p) => p.select_total(),
-            Puzzle::Chess(p) => match p.goal {
-                crate::content::chess::ChessGoal::Select { ref answer, .. } => Some(answer.len()),
-                _ => None,
-            },
-            Puzzle::Shogi(p) => match p.goal {
-                crate::content::shogi::ShogiGoal::Select { ref answer, .. } => Some(answer.len()),
-                _ => None,
-            },
-        }
-    }
-
-    /// The answer of a `select` question, as point or square names; empty otherwise.
-    pub fn answer(&self) -> Vec<String> {
-        match self {
-            Puzzle::Go(p) => p.answer(),
-            Puzzle::Chess(p) => p.answer(),
-            Puzzle::Shogi(p) => p.answer(),
+        match self.input() {
+            Input::Pick { total } => Some(total),
+            _ => None,
         }
     }
 
     /// Whether the problem is solved after `moves` and `picked`.
     pub fn is_solved(&self, moves: &[String], picked: &[String]) -> bool {
-        match (self, self.select_total()) {
-            (_, Some(total)) => self.valid_picks(picked).len() == total,
-            (Puzzle::Go(p), None) => p.is_solved(moves),
-            (Puzzle::Chess(p), None) => p.is_solved(moves),
-            (Puzzle::Shogi(p), None) => p.is_solved(moves),
+        match self.select_total() {
+            Some(total) => self.valid_picks(picked).len() == total,
+            None => self.is_solved_by(moves),
         }
     }
 
-    /// Who is to play, when the problem asks for a move ("Black to play").
-    pub fn to_play(&self) -> Option<Text> {
-        match self {
-            Puzzle::Go(p) => p.to_play(),
-            Puzzle::Chess(p) => p.to_play(),
-            Puzzle::Shogi(p) => p.to_play(),
-        }
-    }
-
-    /// The board as SVG.
-    pub fn board(&self, request: &BoardRequest) -> String {
-        match self {
-            Puzzle::Go(p) => p.board(request),
-            Puzzle::Chess(p) => p.board(request),
-            Puzzle::Shogi(p) => p.board(request),
-        }
-    }
-
-    /// What a `count` problem asks, if it is one (the learner types the answer).
-    pub fn count_ask(&self) -> Option<crate::content::go::CountAsk> {
-        match self {
-            Puzzle::Go(p) => p.count_ask(),
-            _ => None,
-        }
-    }
-
-    /// A note shown once solved, worked out by the engine (a count step by step).
-    pub fn solved_note(&self, lang: Lang) -> Option<String> {
-        match self {
-            Puzzle::Go(p) => p.solved_note(lang),
-            _ => None,
-        }
-    }
-
-    /// How a learner reads the move `mv` (canonical) played after `before`: SAN in chess
-    /// (`Kb8` rather than `a8b8`), the point or USI move otherwise.
-    pub fn notation(&self, before: &[String], mv: &str) -> String {
-        match self {
-            Puzzle::Go(_) => mv.to_string(),
-            Puzzle::Chess(p) => p.notation(before, mv),
-            Puzzle::Shogi(p) => p.notation(before, mv),
-        }
-    }
-
-    /// The moves from `from` to `to` after `moves`, with a label each, when there are
-    /// several (a promotion to choose).
-    pub fn choices(&self, moves: &[String], from: &str, to: &str) -> Vec<(Text, String)> {
-        match self {
-            Puzzle::Go(_) => Vec::new(),
-            Puzzle::Chess(p) => p.choices(moves, from, to),
-            Puzzle::Shogi(p) => p.choices(moves, from, to),
+    /// The answer as a worksheet's key prints it: the points of a `select` question, the
+    /// count, or the main line in the learner's notation.
+    pub fn answer_key(&self) -> String {
+        match self.input() {
+            Input::Pick { .. } | Input::Count(_) => self.answer().join(" "),
+            _ => {
+                let main = self.lines().main_line();
+                (0..main.len())
+                    .map(|i| self.notation(&main[..i], &main[i]))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
         }
     }
 }

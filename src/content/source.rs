@@ -1,6 +1,7 @@
 //! Where content comes from: embedded in the binary, or a folder on disk.
 
 use rust_embed::RustEmbed;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -11,6 +12,24 @@ struct EmbeddedLessons;
 #[derive(RustEmbed)]
 #[folder = "problems/"]
 struct EmbeddedProblems;
+
+/// The text of a content file as it is read: without a UTF-8 byte-order mark at the start,
+/// and with CRLF line endings (files saved on Windows) turned into LF. Lines stay the lines
+/// they were, and columns too (the mark and the carriage returns take no column).
+///
+/// ```
+/// use qiyuan::content::source::normalise;
+/// assert_eq!(normalise("\u{feff}+++\r\ntitle = \"T\"\r\n+++\r\n"), "+++\ntitle = \"T\"\n+++\n");
+/// assert_eq!(normalise("plain\n"), "plain\n");
+/// ```
+pub fn normalise(text: &str) -> Cow<'_, str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.contains("\r\n") {
+        Cow::Owned(text.replace("\r\n", "\n"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
 
 /// The content built into the binary, as `(path, text)` pairs.
 pub fn embedded() -> Vec<(String, String)> {
@@ -101,7 +120,8 @@ impl Folder {
                 .collect::<Vec<_>>()
                 .join("/");
             let bytes = std::fs::read(&path)?;
-            files.push((rel, String::from_utf8_lossy(&bytes).into_owned()));
+            let text = String::from_utf8_lossy(&bytes);
+            files.push((rel, normalise(&text).into_owned()));
         }
         Ok(files)
     }

@@ -30,4 +30,12 @@ impl Text {
             en: s,
         }
     }
+
+    /// The text `say` gives in each language (an engine's explanation).
+    pub fn from_fn(say: impl Fn(Lang) -> String) -> Text {
+        Text {
+            zh: say(Lang::Zh),
+            en: say(Lang::En),
+        }
+    }
 }

@@ -34,7 +34,7 @@
 //! assert_eq!(games[0].variations[0].line, ["2g2f", "8c8d"]);
 //! ```
 
-use super::{fit_lines, unique_id, PieceGoal, PieceImported, PieceProblem, Skipped};
+use super::{fit_lines, unique_id, Goal, Imported, ImportedProblem, Setup, Skipped};
 use crate::content::Text;
 use crate::lang::Lang;
 use crate::rules::shogi::Position;
@@ -204,8 +204,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<RecordGame>, String> {
 }
 
 /// Reads `files` (name and raw bytes) into one problem a game.
-pub fn import_files(files: &[(String, Vec<u8>)]) -> PieceImported {
-    let mut out = PieceImported::default();
+pub fn import_files(files: &[(String, Vec<u8>)]) -> Imported {
+    let mut out = Imported::default();
     let mut taken = HashSet::new();
     for (name, bytes) in files {
         let games = match read(name, bytes) {
@@ -258,7 +258,7 @@ pub fn import_files(files: &[(String, Vec<u8>)]) -> PieceImported {
 }
 
 /// The problem of one game: the main line and the variations that branch at a learner move.
-fn problem(game: &RecordGame) -> Result<PieceProblem, String> {
+fn problem(game: &RecordGame) -> Result<ImportedProblem, String> {
     if game.main.is_empty() {
         return Err("the record has no moves".into());
     }
@@ -277,21 +277,16 @@ fn problem(game: &RecordGame) -> Result<PieceProblem, String> {
         }
     }
     let (solutions, _) = fit_lines(correct, Vec::new(), &mut notes);
-    Ok(PieceProblem {
+    Ok(ImportedProblem {
         id: String::new(),
         source: String::new(),
         prompt: Text {
             zh: format!("执{}：按棋谱走出每一步。", side.name(Lang::Zh)),
             en: format!("Play {}'s moves of this game record.", side.name(Lang::En)),
         },
-        position: start.sfen(),
-        goal: PieceGoal::Best,
-        difficulty: None,
-        tags: Vec::new(),
-        highlight: Vec::new(),
-        hint: None,
         solutions,
         notes,
+        ..ImportedProblem::new(Setup::Shogi(start.sfen()), Goal::Best, Text::default())
     })
 }
 

@@ -30,20 +30,20 @@
 //! left out with the reason.
 //!
 //! ```
-//! use qiyuan::import::{lichess, PieceGoal};
+//! use qiyuan::import::{lichess, Goal};
 //! let csv = "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags,SortKey\n\
 //!     Ab1,6k1/p4ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1,a7a6 d1d8,700,75,90,100,mate mateIn1 backRankMate,https://lichess.org/x,,1";
-//! let got = lichess::import(csv, None);
+//! let got = lichess::import("puzzles.csv", csv, None);
 //! let p = &got.problems[0];
 //! assert_eq!(p.id, "ab1");
-//! assert_eq!(p.position, "6k1/5ppp/p7/8/8/8/5PPP/3R2K1 w - - 0 2");
-//! assert_eq!(p.goal, PieceGoal::Mate(1));
+//! assert_eq!(p.setup.notation().unwrap(), "6k1/5ppp/p7/8/8/8/5PPP/3R2K1 w - - 0 2");
+//! assert_eq!(p.goal, Goal::Mate(1));
 //! assert_eq!(p.solutions, [["d1d8"]]);
 //! assert_eq!(p.prompt.en, "White to play: mate in 1.");
 //! assert_eq!(p.difficulty, Some(1));
 //! ```
 
-use super::{unique_id, PieceGoal, PieceImported, PieceProblem, Skipped};
+use super::{unique_id, Goal, Imported, ImportedProblem, Setup, Skipped};
 use crate::content::Text;
 use crate::lang::Lang;
 use crate::rules::chess::{square_name, Color, Outcome, Position};
@@ -70,8 +70,8 @@ const COLUMNS: [&str; 11] = [
 
 /// Reads the CSV `text` (with or without its header row), at most `limit` problems (rows
 /// left out do not count).
-pub fn import(text: &str, limit: Option<usize>) -> PieceImported {
-    let mut out = PieceImported::default();
+pub fn import(path: &str, text: &str, limit: Option<usize>) -> Imported {
+    let mut out = Imported::default();
     let mut taken = HashSet::new();
     let mut index: Vec<usize> = (0..COLUMNS.len()).collect();
     for (n, line) in text.lines().enumerate() {
@@ -98,10 +98,11 @@ pub fn import(text: &str, limit: Option<usize>) -> PieceImported {
                 .map_or("", |s| s.trim())
         };
         let puzzle = field("PuzzleId");
+        let at = format!("{path}:{}", n + 1);
         let source = if puzzle.is_empty() {
-            format!("line {}", n + 1)
+            at.clone()
         } else {
-            format!("lichess {puzzle}")
+            format!("{at} (lichess {})", super::comment(puzzle))
         };
         let row = Row {
             id: puzzle,
@@ -113,7 +114,8 @@ pub fn import(text: &str, limit: Option<usize>) -> PieceImported {
         };
         match problem(&row) {
             Ok(mut p) => {
-                p.id = unique_id(&mut taken, if puzzle.is_empty() { &source } else { puzzle });
+                let number = (n + 1).to_string();
+                p.id = unique_id(&mut taken, if puzzle.is_empty() { &number } else { puzzle });
                 if !row.url.is_empty() {
                     p.source = format!("{source} {}", row.url);
                 } else {
@@ -287,7 +289,7 @@ fn hint(themes: &[&str]) -> Option<Text> {
         })
 }
 
-fn problem(row: &Row) -> Result<PieceProblem, String> {
+fn problem(row: &Row) -> Result<ImportedProblem, String> {
     if row.fen.is_empty() {
         return Err("no FEN".into());
     }
@@ -340,17 +342,17 @@ fn problem(row: &Row) -> Result<PieceProblem, String> {
     // A line that ends in mate is a mate problem, whatever the tags say.
     let mate = mated.then_some(learner_moves);
     let goal = match mate {
-        Some(n) if (1..=MAX_MATE_IN).contains(&n) => PieceGoal::Mate(n),
+        Some(n) if (1..=MAX_MATE_IN).contains(&n) => Goal::Mate(n),
         Some(n) => {
             notes.push(format!(
                 "mate in {n}: longer than the trainer proves ({MAX_MATE_IN}), so judged by the line"
             ));
-            PieceGoal::Best
+            Goal::Best
         }
-        None => PieceGoal::Best,
+        None => Goal::Best,
     };
     let mut solutions = vec![line.clone()];
-    if goal == PieceGoal::Best {
+    if goal == Goal::Best {
         // Any mate counts: a learner move that mates at once is correct wherever it can be
         // played.
         for (k, at) in before_learner.iter().enumerate() {
@@ -368,18 +370,17 @@ fn problem(row: &Row) -> Result<PieceProblem, String> {
         None
     });
     let _ = row.id;
-    Ok(PieceProblem {
+    Ok(ImportedProblem {
         id: String::new(),
         source: String::new(),
         prompt: prompt(start.turn(), mate, &themes),
-        position: start.fen(),
-        goal,
         difficulty,
         tags: themes.iter().map(|t| t.to_string()).collect(),
         highlight: vec![square_name(first.from), square_name(first.to)],
         hint: hint(&themes),
         solutions,
         notes,
+        ..ImportedProblem::new(Setup::Chess(start.fen()), goal, Text::default())
     })
 }
 
@@ -394,14 +395,14 @@ mod tests {
         let csv = format!(
             "{HEADER}\n0kDWS,1r6/1PN5/3p4/4kpp1/1R6/P3n3/K1P5/8 b - - 0 49,e3d5 b4b5 b8b7 b5b7,1947,75,95,13691,advantage endgame pin short,https://lichess.org/q2SFqfYD/black#97,,1300645"
         );
-        let got = import(&csv, None);
+        let got = import("t.csv", &csv, None);
         assert!(got.skipped.is_empty(), "{:?}", got.skipped);
         let p = &got.problems[0];
         assert_eq!(p.id, "0kdws");
-        assert!(p.source.starts_with("lichess 0kDWS https://"));
-        assert_eq!(p.position, "1r6/1PN5/3p4/3nkpp1/1R6/P7/K1P5/8 w - - 1 50");
+        assert!(p.source.starts_with("t.csv:2 (lichess 0kDWS) https://"), "{}", p.source);
+        assert_eq!(p.setup.notation().unwrap(), "1r6/1PN5/3p4/3nkpp1/1R6/P7/K1P5/8 w - - 1 50");
         assert_eq!(p.solutions, [["b4b5", "b8b7", "b5b7"]]);
-        assert_eq!(p.goal, PieceGoal::Best);
+        assert_eq!(p.goal, Goal::Best);
         assert_eq!(p.difficulty, Some(4));
         assert_eq!(p.highlight, ["e3", "d5"]);
         assert_eq!(p.prompt.zh, "白先，找出最佳着法。");
@@ -416,21 +417,21 @@ mod tests {
              aB,6k1/p4ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1,a7a6 d1d8,700,75,90,100,mate mateIn1,,,1\n\
              bad,6k1/p4ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1,a7a5 d1d9,700,75,90,100,mate mateIn1,,,1"
         );
-        let got = import(&csv, None);
+        let got = import("t.csv", &csv, None);
         let ids: Vec<&str> = got.problems.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["ab", "ab-2"]);
         assert_eq!(got.skipped.len(), 1);
         assert!(got.skipped[0].reason.contains("d1d9"), "{:?}", got.skipped);
-        assert_eq!(import(&csv, Some(1)).problems.len(), 1);
+        assert_eq!(import("t.csv", &csv, Some(1)).problems.len(), 1);
     }
 
     #[test]
     fn any_mate_counts_in_a_best_line() {
         // Black plays b6b5; the line on file wins the a-pawn, but either rook mates at once.
         let csv = "x1,6k1/p4ppp/1p6/8/8/8/5PPP/R2R2K1 b - - 0 1,b6b5 a1a7,900,75,90,100,advantage short,,,1";
-        let got = import(csv, None);
+        let got = import("t.csv", csv, None);
         let p = &got.problems[0];
-        assert_eq!(p.goal, PieceGoal::Best);
+        assert_eq!(p.goal, Goal::Best);
         assert_eq!(p.solutions, [vec!["a1a7"], vec!["d1d8"]]);
         assert_eq!(p.prompt.en, "White to play: find the best move.");
     }
@@ -439,8 +440,8 @@ mod tests {
     fn a_mating_line_is_a_mate_problem_whatever_its_tags() {
         let csv =
             "x2,6k1/5ppp/1p6/8/8/8/5PPP/R2R2K1 b - - 0 1,b6b5 d1d8,900,75,90,100,mateIn2 short,,,1";
-        let p = &import(csv, None).problems[0];
-        assert_eq!(p.goal, PieceGoal::Mate(1));
+        let p = &import("t.csv", csv, None).problems[0];
+        assert_eq!(p.goal, Goal::Mate(1));
         assert_eq!(p.prompt.zh, "白先，一步杀。");
         assert!(p.notes[0].contains("mateIn2"), "{:?}", p.notes);
     }

@@ -2,8 +2,9 @@
 //! collections ([`tsumego_json`]), written out as a problem-set TOML file in the format of
 //! `docs/authoring.md`; and SGF export of any Go position with its lines ([`sgf::to_sgf`]).
 //! Chess puzzles from the Lichess puzzle database ([`lichess`]); shogi tsume from SFEN + USI
-//! JSON lines ([`sfen`]) and game records in KIF, KI2 and CSA ([`kif`]), written as
-//! [`PieceProblem`]s by [`write_piece_set`].
+//! JSON lines ([`sfen`]) and game records in KIF, KI2 and CSA ([`kif`]). Every importer gives
+//! [`ImportedProblem`]s of one shape, and one writer, [`write_checked`], checks a set as
+//! `qiyuan check` would before it is written.
 //!
 //! An importer never writes a line the trainer would refuse: every move is played through the
 //! rules engine and every line is put into a [`LineTree`] as the loader does; what does not fit
@@ -20,24 +21,38 @@ use crate::lang::Lang;
 use crate::rules::go::{Board, Color, Move, Point, Position};
 use std::fmt::Write as _;
 
-/// What a problem asks, as its `goal` key says.
+/// What a problem asks, as its `goal` key (and `mate_in`) say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
     /// `best`: find the best move (and follow the lines).
     Best,
-    /// `live`: make the group live.
+    /// `live`: make the group live (Go).
     Live,
-    /// `kill`: kill the group.
+    /// `kill`: kill the group (Go).
     Kill,
+    /// `mate` with `mate_in = N` (chess): mate in N moves, proven by search.
+    Mate(u32),
+    /// `tsume` with `mate_in = N` (shogi): mate in N plies, every attacking move a check.
+    Tsume(u32),
 }
 
 impl Goal {
-    /// The TOML name: `best`, `live` or `kill`.
+    /// The TOML name: `best`, `live`, `kill`, `mate` or `tsume`.
     pub fn as_str(self) -> &'static str {
         match self {
             Goal::Best => "best",
             Goal::Live => "live",
             Goal::Kill => "kill",
+            Goal::Mate(_) => "mate",
+            Goal::Tsume(_) => "tsume",
+        }
+    }
+
+    /// `mate_in`, for a goal proven by search.
+    pub fn mate_in(self) -> Option<u32> {
+        match self {
+            Goal::Mate(n) | Goal::Tsume(n) => Some(n),
+            _ => None,
         }
     }
 
@@ -69,7 +84,51 @@ impl Goal {
     }
 }
 
-/// One problem ready to be written as a `[[problem]]` table.
+/// The position of an imported problem, in its game's terms; its side to move is the learner.
+#[derive(Clone, Debug)]
+pub enum Setup {
+    /// A Go position, and the part of the board to show if not all of it.
+    Go {
+        /// The starting position.
+        start: Position,
+        /// The part shown.
+        view: Option<(Point, Point)>,
+    },
+    /// A chess position, as FEN.
+    Chess(String),
+    /// A shogi position, as SFEN.
+    Shogi(String),
+}
+
+impl Setup {
+    /// The game of the position.
+    pub fn game(&self) -> Game {
+        match self {
+            Setup::Go { .. } => Game::Go,
+            Setup::Chess(_) => Game::Chess,
+            Setup::Shogi(_) => Game::Shogi,
+        }
+    }
+
+    /// The FEN or SFEN of a chess or shogi position.
+    pub fn notation(&self) -> Option<&str> {
+        match self {
+            Setup::Chess(s) | Setup::Shogi(s) => Some(s),
+            Setup::Go { .. } => None,
+        }
+    }
+
+    /// The Go position.
+    pub fn go(&self) -> Option<&Position> {
+        match self {
+            Setup::Go { start, .. } => Some(start),
+            _ => None,
+        }
+    }
+}
+
+/// One problem of any game, ready to be written as a `[[problem]]` table. Lines are in the
+/// engine's canonical move names (GTP points, UCI, USI), the learner's first.
 #[derive(Clone, Debug)]
 pub struct ImportedProblem {
     /// The problem's id within its set (a slug).
@@ -78,13 +137,19 @@ pub struct ImportedProblem {
     pub source: String,
     /// What the learner is asked.
     pub prompt: Text,
-    /// The starting position; its side to play is the learner.
-    pub start: Position,
-    /// The part of the board to show, if not all of it.
-    pub view: Option<(Point, Point)>,
+    /// The starting position.
+    pub setup: Setup,
     /// The goal.
     pub goal: Goal,
-    /// Correct lines, as GTP move names.
+    /// 1 (easiest) to 5, if known.
+    pub difficulty: Option<u8>,
+    /// Tags (chess sets keep them; elsewhere they become a comment).
+    pub tags: Vec<String>,
+    /// Squares to shade, such as the opponent's last move.
+    pub highlight: Vec<String>,
+    /// A nudge, shown on request.
+    pub hint: Option<Text>,
+    /// Correct lines.
     pub solutions: Vec<Vec<String>>,
     /// Wrong lines (correct moves, the wrong move, the refutation) and why they fail.
     pub wrong: Vec<(Vec<String>, Text)>,
@@ -92,6 +157,27 @@ pub struct ImportedProblem {
     pub explanation: Option<Text>,
     /// Notes for the author (a language missing, lines left out), written as `#` comments.
     pub notes: Vec<String>,
+}
+
+impl ImportedProblem {
+    /// A problem with nothing but its position, goal and prompt; the rest is filled in.
+    pub fn new(setup: Setup, goal: Goal, prompt: Text) -> ImportedProblem {
+        ImportedProblem {
+            id: String::new(),
+            source: String::new(),
+            prompt,
+            setup,
+            goal,
+            difficulty: None,
+            tags: Vec::new(),
+            highlight: Vec::new(),
+            hint: None,
+            solutions: Vec::new(),
+            wrong: Vec::new(),
+            explanation: None,
+            notes: Vec::new(),
+        }
+    }
 }
 
 /// A source item that could not become a problem.
@@ -167,9 +253,9 @@ pub fn standard_prompt(to_play: Color, goal: Goal) -> Text {
         Color::White => ("白", "White"),
     };
     let (zh_goal, en_goal) = match goal {
-        Goal::Best => ("", "play"),
         Goal::Live => ("活", "live"),
         Goal::Kill => ("杀", "kill"),
+        Goal::Best | Goal::Mate(_) | Goal::Tsume(_) => ("", "play"),
     };
     Text {
         zh: format!("{zh}先{zh_goal}。"),
@@ -263,14 +349,14 @@ pub(crate) fn play_all(start: &Position, moves: &[Move]) -> Result<Vec<String>, 
     let mut pos = start.clone();
     let mut names = Vec::new();
     for (i, &mv) in moves.iter().enumerate() {
-        let colour = pos.to_play();
-        pos = pos.play(mv).map_err(|e| {
+        let colour = pos.turn();
+        pos = pos.play_move(mv).map_err(|e| {
             format!(
                 "move {} ({} {}) is illegal: {}",
                 i + 1,
                 colour.as_str(),
                 mv.name(size),
-                e.explain(Lang::En, size)
+                e.explain(Lang::En)
             )
         })?;
         names.push(mv.name(size));
@@ -341,58 +427,94 @@ fn toml_text(t: &Text) -> String {
     )
 }
 
-/// The problem-set file for `problems`, titled `title`. `origin` says in a `#` comment where
-/// the problems came from.
-pub fn write_set(title: &Text, origin: &str, imported: &Imported) -> String {
+/// Text for a `#` comment: one line, no control characters (TOML refuses them in comments).
+pub fn comment(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// The problem-set file of `imported` problems of `game`, titled `title`; `origin` says in a
+/// `#` comment where they came from, and what was left out is listed under it.
+pub fn write_set(game: Game, title: &Text, origin: &str, imported: &Imported) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# {origin}");
+    let _ = writeln!(out, "# {}", comment(origin));
     if !imported.skipped.is_empty() {
         let _ = writeln!(out, "# Left out ({}):", imported.skipped.len());
         for s in &imported.skipped {
-            let _ = writeln!(out, "#   {}: {}", s.source, s.reason);
+            let _ = writeln!(out, "#   {}: {}", comment(&s.source), comment(&s.reason));
         }
     }
-    out.push('\n');
-    out.push_str("[set]\n");
+    out.push_str("\n[set]\n");
     let _ = writeln!(out, "title = {}", toml_text(title));
-    for p in &imported.problems {
+    for p in imported.problems.iter().filter(|p| p.setup.game() == game) {
         out.push('\n');
         write_problem(&mut out, p);
     }
     out
 }
 
+fn toml_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| toml_string(s)).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
 fn write_problem(out: &mut String, p: &ImportedProblem) {
-    let size = p.start.size();
     out.push_str("[[problem]]\n");
     let _ = writeln!(out, "id = {}", toml_string(&p.id));
-    let _ = writeln!(out, "# from {}", p.source);
+    let _ = writeln!(out, "# from {}", comment(&p.source));
     for note in &p.notes {
-        let _ = writeln!(out, "# note: {}", note.replace('\n', " "));
+        let _ = writeln!(out, "# note: {}", comment(note));
     }
     let _ = writeln!(out, "prompt = {}", toml_text(&p.prompt));
-    let _ = writeln!(out, "size = {size}");
-    let board = p.start.board();
-    let text = match p.view {
-        Some((tl, br)) => {
-            let _ = writeln!(
-                out,
-                "view = {}",
-                toml_string(&format!("{}:{}", tl.name(size), br.name(size)))
-            );
-            crop(board, tl, br)
+    match &p.setup {
+        Setup::Go { start, view } => {
+            let size = start.size();
+            let _ = writeln!(out, "size = {size}");
+            let board = start.board();
+            let text = match view {
+                Some((tl, br)) => {
+                    let _ = writeln!(
+                        out,
+                        "view = {}",
+                        toml_string(&format!("{}:{}", tl.name(size), br.name(size)))
+                    );
+                    crop(board, *tl, *br)
+                }
+                None => board.to_text(),
+            };
+            let _ = write!(out, "board = \"\"\"\n{text}\"\"\"\n");
+            let _ = writeln!(out, "to_play = {}", toml_string(start.turn().as_str()));
         }
-        None => board.to_text(),
-    };
-    let _ = write!(out, "board = \"\"\"\n{text}\"\"\"\n");
-    let _ = writeln!(out, "to_play = {}", toml_string(p.start.to_play().as_str()));
+        Setup::Chess(fen) => {
+            let _ = writeln!(out, "fen = {}", toml_string(fen));
+        }
+        Setup::Shogi(sfen) => {
+            let _ = writeln!(out, "sfen = {}", toml_string(sfen));
+        }
+    }
     let _ = writeln!(out, "goal = {}", toml_string(p.goal.as_str()));
-    let lines: Vec<String> = p
-        .solutions
-        .iter()
-        .map(|l| toml_string(&l.join(" ")))
-        .collect();
-    let _ = writeln!(out, "solutions = [{}]", lines.join(", "));
+    if let Some(n) = p.goal.mate_in() {
+        let _ = writeln!(out, "mate_in = {n}");
+    }
+    if let Some(d) = p.difficulty {
+        let _ = writeln!(out, "difficulty = {d}");
+    }
+    if !p.tags.is_empty() {
+        if p.setup.game() == Game::Chess {
+            let _ = writeln!(out, "tags = {}", toml_list(&p.tags));
+        } else {
+            let _ = writeln!(out, "# tags: {}", comment(&p.tags.join(" ")));
+        }
+    }
+    if !p.highlight.is_empty() {
+        let _ = writeln!(out, "highlight = {}", toml_list(&p.highlight));
+    }
+    let lines: Vec<String> = p.solutions.iter().map(|l| l.join(" ")).collect();
+    let _ = writeln!(out, "solutions = {}", toml_list(&lines));
+    if let Some(h) = &p.hint {
+        let _ = writeln!(out, "hint = {}", toml_text(h));
+    }
     if let Some(e) = &p.explanation {
         let _ = writeln!(out, "explanation = {}", toml_text(e));
     }
@@ -419,61 +541,6 @@ fn crop(board: &Board, tl: Point, br: Point) -> String {
     out
 }
 
-/// Loads a written set the way `qiyuan check` does, as `problems/go/SLUG.toml`; returns the
-/// library and every problem found.
-pub fn check(slug: &str, toml: &str) -> (Library, Vec<Diagnostic>) {
-    Library::load(&[(format!("problems/go/{slug}.toml"), toml.to_string())])
-}
-
-/// What a chess or shogi problem asks, as its `goal` key (and `mate_in`) say.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PieceGoal {
-    /// `mate` with `mate_in = N` (chess): mate in N moves, proven by search.
-    Mate(u32),
-    /// `tsume` with `mate_in = N` (shogi): mate in N plies, every attacking move a check.
-    Tsume(u32),
-    /// `best`: the written lines decide.
-    Best,
-}
-
-/// One chess or shogi problem ready to be written as a `[[problem]]` table. The lines are in
-/// the engine's canonical move names (UCI for chess, USI for shogi), the learner's first.
-#[derive(Clone, Debug)]
-pub struct PieceProblem {
-    /// The problem's id within its set (a slug).
-    pub id: String,
-    /// Where it came from, written as a `#` comment (`lichess 0kDWS https://…`).
-    pub source: String,
-    /// What the learner is asked.
-    pub prompt: Text,
-    /// The starting position: a FEN (chess) or an SFEN (shogi); its side to move is the
-    /// learner.
-    pub position: String,
-    /// The goal.
-    pub goal: PieceGoal,
-    /// 1 (easiest) to 5, if known.
-    pub difficulty: Option<u8>,
-    /// Tags (chess only; the shogi format has none, so they become a comment there).
-    pub tags: Vec<String>,
-    /// Squares to shade, such as the opponent's last move.
-    pub highlight: Vec<String>,
-    /// A nudge, shown on request.
-    pub hint: Option<Text>,
-    /// Correct lines.
-    pub solutions: Vec<Vec<String>>,
-    /// Notes for the author, written as `#` comments.
-    pub notes: Vec<String>,
-}
-
-/// What a chess or shogi import produced.
-#[derive(Clone, Debug, Default)]
-pub struct PieceImported {
-    /// The problems, in source order.
-    pub problems: Vec<PieceProblem>,
-    /// What was left out, and why.
-    pub skipped: Vec<Skipped>,
-}
-
 /// An id for `wanted` (made a slug) that no earlier problem of the set has: `abc`, then
 /// `abc-2`, `abc-3`…
 pub(crate) fn unique_id(taken: &mut std::collections::HashSet<String>, wanted: &str) -> String {
@@ -490,76 +557,33 @@ pub(crate) fn unique_id(taken: &mut std::collections::HashSet<String>, wanted: &
     id
 }
 
-/// The problem-set file of chess or shogi problems (`game` says which: `fen` or `sfen`),
-/// titled `title`; `origin` says in a `#` comment where they came from.
-pub fn write_piece_set(game: Game, title: &Text, origin: &str, imported: &PieceImported) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "# {origin}");
-    if !imported.skipped.is_empty() {
-        let _ = writeln!(out, "# Left out ({}):", imported.skipped.len());
-        for s in &imported.skipped {
-            let _ = writeln!(out, "#   {}: {}", s.source, s.reason.replace('\n', " "));
-        }
-    }
-    out.push_str("\n[set]\n");
-    let _ = writeln!(out, "title = {}", toml_text(title));
-    for p in &imported.problems {
-        out.push('\n');
-        write_piece_problem(&mut out, game, p);
-    }
-    out
-}
-
-fn toml_list(items: &[String]) -> String {
-    let quoted: Vec<String> = items.iter().map(|s| toml_string(s)).collect();
-    format!("[{}]", quoted.join(", "))
-}
-
-fn write_piece_problem(out: &mut String, game: Game, p: &PieceProblem) {
-    out.push_str("[[problem]]\n");
-    let _ = writeln!(out, "id = {}", toml_string(&p.id));
-    let _ = writeln!(out, "# {}", p.source.replace('\n', " "));
-    for note in &p.notes {
-        let _ = writeln!(out, "# note: {}", note.replace('\n', " "));
-    }
-    let _ = writeln!(out, "prompt = {}", toml_text(&p.prompt));
-    let key = if game == Game::Shogi { "sfen" } else { "fen" };
-    let _ = writeln!(out, "{key} = {}", toml_string(&p.position));
-    let (goal, mate_in) = match p.goal {
-        PieceGoal::Mate(n) => ("mate", Some(n)),
-        PieceGoal::Tsume(n) => ("tsume", Some(n)),
-        PieceGoal::Best => ("best", None),
-    };
-    let _ = writeln!(out, "goal = {}", toml_string(goal));
-    if let Some(n) = mate_in {
-        let _ = writeln!(out, "mate_in = {n}");
-    }
-    if let Some(d) = p.difficulty {
-        let _ = writeln!(out, "difficulty = {d}");
-    }
-    if !p.tags.is_empty() {
-        if game == Game::Chess {
-            let _ = writeln!(out, "tags = {}", toml_list(&p.tags));
-        } else {
-            let _ = writeln!(out, "# tags: {}", p.tags.join(" "));
-        }
-    }
-    if !p.highlight.is_empty() {
-        let _ = writeln!(out, "highlight = {}", toml_list(&p.highlight));
-    }
-    let lines: Vec<String> = p.solutions.iter().map(|l| l.join(" ")).collect();
-    let _ = writeln!(out, "solutions = {}", toml_list(&lines));
-    if let Some(h) = &p.hint {
-        let _ = writeln!(out, "hint = {}", toml_text(h));
-    }
-}
-
-/// Loads a written set the way `qiyuan check` does, as `problems/GAME/SLUG.toml`.
-pub fn check_game(game: Game, slug: &str, toml: &str) -> (Library, Vec<Diagnostic>) {
-    Library::load(&[(
+/// Loads a written set the way `qiyuan check` does, as `problems/GAME/SLUG.toml`; every
+/// problem found is reported against `shown`, the file as the author will open it.
+pub fn check(game: Game, slug: &str, shown: &str, toml: &str) -> (Library, Vec<Diagnostic>) {
+    let (library, mut errors) = Library::load(&[(
         format!("problems/{}/{slug}.toml", game.slug()),
         toml.to_string(),
-    )])
+    )]);
+    for e in &mut errors {
+        e.path = shown.to_string();
+    }
+    (library, errors)
+}
+
+/// The lines of JSON-lines text, numbered from 1, with a byte-order mark and blank lines left
+/// out; each line is parsed, or gives why it cannot be.
+pub fn json_lines(text: &str) -> impl Iterator<Item = (usize, Result<serde_json::Value, String>)> + '_ {
+    text.strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            (
+                i + 1,
+                serde_json::from_str(l.trim()).map_err(|e| format!("not JSON: {e}")),
+            )
+        })
 }
 
 /// A set written by [`write_checked`].
@@ -574,24 +598,38 @@ pub struct CheckedSet {
     pub refused: Vec<(String, String)>,
 }
 
-/// Writes the set ([`write_piece_set`]) and checks it as `qiyuan check` does
-/// ([`check_game`]), so that a written set always loads: a problem the check refuses is put
-/// right or left out, and the file is written again. A `mate` or `tsume` problem whose proof
-/// the search refuses (a composition whose solution relies on a rule the search treats
-/// differently, or one past its limits) becomes a `best` problem that follows its lines,
-/// with the search's message as a note, and is checked again on its own; any other refused
-/// problem is left out with the check's messages (in `imported.skipped`). Problems load
-/// independently of each other, so a problem that loads alone loads in the set and the
-/// whole set is loaded only once.
-pub fn write_checked(
-    game: Game,
-    slug: &str,
-    title: &Text,
-    origin: &str,
-    imported: &mut PieceImported,
-) -> CheckedSet {
-    let toml = write_piece_set(game, title, origin, imported);
-    let (_, errors) = check_game(game, slug, &toml);
+/// What [`write_checked`] writes: the set's name, the file it goes to, its title and origin.
+pub struct SetTarget<'a> {
+    /// The game of the set.
+    pub game: Game,
+    /// The set's name (a slug).
+    pub slug: &'a str,
+    /// The file as the author will open it (`--out`), named in every diagnostic.
+    pub shown: &'a str,
+    /// The set's title.
+    pub title: &'a Text,
+    /// Where the problems came from, for the file's first comment.
+    pub origin: &'a str,
+}
+
+/// Writes the set ([`write_set`]) and checks it as `qiyuan check` does ([`check`]), so that a
+/// written set always loads: a problem the check refuses is put right or left out, and the
+/// file is written again. A `mate` or `tsume` problem whose proof the search refuses (a
+/// composition whose solution relies on a rule the search treats differently, or one past
+/// its limits) becomes a `best` problem that follows its lines, with the search's message as
+/// a note, and is checked again on its own; any other refused problem is left out with the
+/// check's messages (in `imported.skipped`). Problems load independently of each other, so a
+/// problem that loads alone loads in the set and the whole set is loaded only once.
+pub fn write_checked(target: &SetTarget, imported: &mut Imported) -> CheckedSet {
+    let SetTarget {
+        game,
+        slug,
+        shown,
+        title,
+        origin,
+    } = *target;
+    let toml = write_set(game, title, origin, imported);
+    let (_, errors) = check(game, slug, shown, &toml);
     if errors.is_empty() {
         return CheckedSet {
             toml,
@@ -626,18 +664,18 @@ pub fn write_checked(
         }
         let why = messages.join("; ");
         refused.push((p.id.clone(), why.clone()));
-        if p.goal != PieceGoal::Best {
+        if p.goal.mate_in().is_some() {
             let mut best = p.clone();
-            best.goal = PieceGoal::Best;
+            best.goal = Goal::Best;
             best.notes.push(format!(
                 "the trainer's search refused this problem ({why}), so it is judged by its lines"
             ));
-            let alone = PieceImported {
+            let alone = Imported {
                 problems: vec![best],
                 skipped: Vec::new(),
             };
-            let text = write_piece_set(game, title, origin, &alone);
-            if check_game(game, slug, &text).1.is_empty() {
+            let text = write_set(game, title, origin, &alone);
+            if check(game, slug, shown, &text).1.is_empty() {
                 kept.extend(alone.problems);
                 continue;
             }
@@ -648,9 +686,9 @@ pub fn write_checked(
         });
     }
     imported.problems = kept;
-    let toml = write_piece_set(game, title, origin, imported);
+    let toml = write_set(game, title, origin, imported);
     if imported.problems.is_empty() {
-        left.extend(check_game(game, slug, &toml).1);
+        left.extend(check(game, slug, shown, &toml).1);
     }
     CheckedSet {
         toml,
@@ -679,37 +717,82 @@ mod tests {
 
     #[test]
     fn a_refused_proof_is_written_as_best() {
-        let problem = |id: &str, goal| PieceProblem {
+        let problem = |id: &str, goal| ImportedProblem {
             id: id.into(),
             source: "test".into(),
-            prompt: Text::both("White to play."),
-            position: "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into(),
-            goal,
-            difficulty: None,
             tags: vec!["mate".into()],
-            highlight: Vec::new(),
-            hint: None,
             solutions: vec![vec!["d1d8".into()]],
-            notes: Vec::new(),
+            ..ImportedProblem::new(
+                Setup::Chess("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into()),
+                goal,
+                Text::both("White to play."),
+            )
         };
         // d1d8 mates at once (no luft for the king), but not d1d7: neither proves a mate in 1.
-        let mut quiet = problem("quiet", PieceGoal::Mate(1));
+        let mut quiet = problem("quiet", Goal::Mate(1));
         quiet.solutions = vec![vec!["d1d7".into()]];
-        let mut imported = PieceImported {
-            problems: vec![problem("mate", PieceGoal::Mate(1)), quiet],
+        let mut imported = Imported {
+            problems: vec![problem("mate", Goal::Mate(1)), quiet],
             skipped: Vec::new(),
         };
-        let checked = write_checked(Game::Chess, "t", &Text::both("t"), "test", &mut imported);
+        let target = SetTarget {
+            game: Game::Chess,
+            slug: "t",
+            shown: "out/t.toml",
+            title: &Text::both("t"),
+            origin: "test",
+        };
+        let checked = write_checked(&target, &mut imported);
         assert!(checked.errors.is_empty(), "{:?}", checked.errors);
         assert_eq!(checked.refused.len(), 1);
         assert_eq!(checked.refused[0].0, "quiet");
-        assert_eq!(imported.problems[0].goal, PieceGoal::Mate(1));
-        assert_eq!(imported.problems[1].goal, PieceGoal::Best);
+        assert_eq!(imported.problems[0].goal, Goal::Mate(1));
+        assert_eq!(imported.problems[1].goal, Goal::Best);
         assert!(checked
             .toml
             .contains("# note: the trainer's search refused"));
         assert!(checked.toml.contains("tags = [\"mate\"]"));
-        assert!(check_game(Game::Chess, "t", &checked.toml).1.is_empty());
+        assert!(check(Game::Chess, "t", "t.toml", &checked.toml).1.is_empty());
+    }
+
+    #[test]
+    fn comments_stay_valid_toml() {
+        let mut p = ImportedProblem::new(
+            Setup::Chess("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into()),
+            Goal::Best,
+            Text::both("White to play."),
+        );
+        p.id = "a".into();
+        p.source = "lichess \u{1}\u{7f}id\nnext".into();
+        p.notes.push("a\u{0}b".into());
+        p.solutions = vec![vec!["d1d8".into()]];
+        let imported = Imported {
+            problems: vec![p],
+            skipped: vec![Skipped {
+                source: "x\u{1b}".into(),
+                reason: "bad\rline".into(),
+            }],
+        };
+        let toml = write_set(Game::Chess, &Text::both("t"), "test\u{2}", &imported);
+        let (_, errors) = check(Game::Chess, "t", "t.toml", &toml);
+        assert!(errors.is_empty(), "{errors:?}\n{toml}");
+    }
+
+    #[test]
+    fn diagnostics_name_the_file_as_written() {
+        let (_, errors) = check(Game::Go, "t", "out/my-set.toml", "[set]\ntitle = 1\n");
+        assert!(!errors.is_empty());
+        assert!(errors.iter().all(|e| e.path == "out/my-set.toml"), "{errors:?}");
+    }
+
+    #[test]
+    fn json_lines_skip_a_byte_order_mark_and_blank_lines() {
+        let lines: Vec<_> = json_lines("\u{feff}{\"a\": 1}\n\n{\"a\": 2}\nnot json\n").collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].0, 1);
+        assert!(lines[0].1.is_ok());
+        assert_eq!(lines[1].0, 3);
+        assert!(lines[2].1.as_ref().unwrap_err().contains("not JSON"));
     }
 
     #[test]

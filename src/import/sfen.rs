@@ -19,17 +19,17 @@
 //! note saying so. The search proof of the others runs when the written set is checked.
 //!
 //! ```
-//! use qiyuan::import::{sfen, PieceGoal};
+//! use qiyuan::import::{sfen, Goal};
 //! let line = r#"{"id": "tanuki-1-1", "sfen": "9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1", "solution_usi": ["8c1c"]}"#;
-//! let got = sfen::import(line, None, None);
+//! let got = sfen::import("tsume.jsonl", line, None, None);
 //! let p = &got.problems[0];
 //! assert_eq!(p.id, "tanuki-1-1");
-//! assert_eq!(p.goal, PieceGoal::Tsume(1));
+//! assert_eq!(p.goal, Goal::Tsume(1));
 //! assert_eq!(p.solutions, [["8c1c"]]);
 //! assert_eq!(p.prompt.zh, "1 手诘。");
 //! ```
 
-use super::{unique_id, PieceGoal, PieceImported, PieceProblem, Skipped};
+use super::{unique_id, Goal, Imported, ImportedProblem, Setup, Skipped};
 use crate::content::Text;
 use crate::lang::Lang;
 use crate::rules::shogi::{Outcome, Position};
@@ -42,25 +42,23 @@ pub const MAX_TSUME_PLIES: usize = 11;
 
 /// Reads the JSON lines of `text`: at most `limit` problems (lines left out do not count),
 /// and only those of at most `max_plies` plies (longer ones are left out, and said so).
-pub fn import(text: &str, limit: Option<usize>, max_plies: Option<usize>) -> PieceImported {
-    let mut out = PieceImported::default();
+pub fn import(
+    path: &str,
+    text: &str,
+    limit: Option<usize>,
+    max_plies: Option<usize>,
+) -> Imported {
+    let mut out = Imported::default();
     let mut taken = HashSet::new();
-    for (n, line) in text.lines().enumerate() {
+    for (n, value) in super::json_lines(text) {
         if limit.is_some_and(|l| out.problems.len() >= l) {
             break;
         }
-        let line = line.trim().trim_start_matches('\u{feff}');
-        if line.is_empty() {
-            continue;
-        }
-        let at = format!("line {}", n + 1);
-        let value: Value = match serde_json::from_str(line) {
+        let at = format!("{path}:{n}");
+        let value: Value = match value {
             Ok(v) => v,
-            Err(e) => {
-                out.skipped.push(Skipped {
-                    source: at,
-                    reason: format!("not JSON: {e}"),
-                });
+            Err(reason) => {
+                out.skipped.push(Skipped { source: at, reason });
                 continue;
             }
         };
@@ -68,7 +66,7 @@ pub fn import(text: &str, limit: Option<usize>, max_plies: Option<usize>) -> Pie
         let source = if id.is_empty() {
             at.clone()
         } else {
-            format!("{id} ({at})")
+            format!("{at} ({id})")
         };
         let moves = match solution(&value) {
             Ok(m) => m,
@@ -86,7 +84,8 @@ pub fn import(text: &str, limit: Option<usize>, max_plies: Option<usize>) -> Pie
         }
         match problem(&value, &moves) {
             Ok(mut p) => {
-                p.id = unique_id(&mut taken, if id.is_empty() { &at } else { id });
+                let number = n.to_string();
+                p.id = unique_id(&mut taken, if id.is_empty() { &number } else { id });
                 let collection = value.get("collection").and_then(Value::as_str);
                 let number = value.get("number").and_then(Value::as_u64);
                 p.source = match (collection, number) {
@@ -138,7 +137,7 @@ pub fn difficulty(plies: usize) -> u8 {
     }
 }
 
-fn problem(value: &Value, moves: &[String]) -> Result<PieceProblem, String> {
+fn problem(value: &Value, moves: &[String]) -> Result<ImportedProblem, String> {
     let sfen = value
         .get("sfen")
         .and_then(Value::as_str)
@@ -173,28 +172,24 @@ fn problem(value: &Value, moves: &[String]) -> Result<PieceProblem, String> {
         notes.push(format!("the source says {said} plies; the line has {n}"));
     }
     let goal = if n <= MAX_TSUME_PLIES {
-        PieceGoal::Tsume(n as u32)
+        Goal::Tsume(n as u32)
     } else {
         notes.push(format!(
             "{n} plies: longer than the trainer proves ({MAX_TSUME_PLIES}), so judged by the main line"
         ));
-        PieceGoal::Best
+        Goal::Best
     };
-    Ok(PieceProblem {
+    Ok(ImportedProblem {
         id: String::new(),
         source: String::new(),
         prompt: Text {
             zh: format!("{n} 手诘。"),
             en: format!("Mate in {n} (tsume)."),
         },
-        position: start.sfen(),
-        goal,
         difficulty: Some(difficulty(n)),
-        tags: Vec::new(),
-        highlight: Vec::new(),
-        hint: None,
         solutions: vec![line],
         notes,
+        ..ImportedProblem::new(Setup::Shogi(start.sfen()), goal, Text::default())
     })
 }
 
@@ -208,7 +203,7 @@ mod tests {
 {"id": "quiet", "sfen": "9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1", "solution_usi": ["8c7c"]}
 {"id": "illegal", "sfen": "9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1", "solution_usi": ["8c1d"]}
 not json"#;
-        let got = import(text, None, None);
+        let got = import("t.jsonl", text, None, None);
         assert_eq!(got.problems.len(), 1);
         assert_eq!(got.problems[0].id, "a-1");
         assert_eq!(got.problems[0].difficulty, Some(1));
@@ -221,7 +216,7 @@ not json"#;
     #[test]
     fn max_plies_leaves_out_longer_lines() {
         let text = r#"{"sfen": "9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1", "solution_usi": ["8c1c", "x", "y"]}"#;
-        let got = import(text, None, Some(1));
+        let got = import("t.jsonl", text, None, Some(1));
         assert!(got.problems.is_empty());
         assert!(got.skipped[0].reason.contains("longer than the 1"));
     }

@@ -30,7 +30,7 @@
 
 use super::{
     fit_lines, is_chinese, one_language, play_all, standard_prompt, view_for, Goal, Imported,
-    ImportedProblem, Skipped,
+    ImportedProblem, Setup, Skipped,
 };
 use crate::content::{Problem, Puzzle, Step as TreeStep, Text};
 use crate::lang::Lang;
@@ -61,8 +61,9 @@ pub fn import(text: &str, source: &str, id: &str) -> Imported {
     let games = match sgf_parse::parse(text) {
         Ok(g) => g,
         Err(e) => {
+            let (line, col) = syntax_error_place(text);
             out.skipped.push(Skipped {
-                source: source.to_string(),
+                source: format!("{source}:{line}:{col}"),
                 reason: format!("not a readable SGF file: {e}"),
             });
             return out;
@@ -72,7 +73,7 @@ pub fn import(text: &str, source: &str, id: &str) -> Imported {
     for (n, game) in games.into_iter().enumerate() {
         let (src, pid) = if many {
             (
-                format!("{source} (game {})", n + 1),
+                format!("{source}:1 (game {})", n + 1),
                 if n == 0 {
                     id.to_string()
                 } else {
@@ -80,7 +81,7 @@ pub fn import(text: &str, source: &str, id: &str) -> Imported {
                 },
             )
         } else {
-            (source.to_string(), id.to_string())
+            (format!("{source}:1"), id.to_string())
         };
         let root = match game.into_go_node() {
             Ok(r) => r,
@@ -103,28 +104,69 @@ pub fn import(text: &str, source: &str, id: &str) -> Imported {
     out
 }
 
+/// Where the syntax of an SGF text first goes wrong, as (line, column) from 1: a value
+/// without a property name, a character that may not stand outside a value, or a value or
+/// game tree left open (then the place where it opened). sgf-parse says what is wrong but
+/// not where; this says where. (1, 1) when the text reads well.
+fn syntax_error_place(text: &str) -> (usize, usize) {
+    let (mut line, mut col) = (1, 0);
+    let mut in_value: Option<(usize, usize)> = None;
+    let mut escaped = false;
+    let mut named = false; // a property name or a value came just before
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for ch in text.chars() {
+        if ch == '\n' {
+            line += 1;
+            col = 0;
+        } else {
+            col += 1;
+        }
+        if in_value.is_some() {
+            match (escaped, ch) {
+                (false, '\\') => escaped = true,
+                (false, ']') => in_value = None,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        match ch {
+            '[' if named => in_value = Some((line, col)),
+            '[' => return (line, col),
+            '(' => {
+                open.push((line, col));
+                named = false;
+            }
+            ')' => {
+                if open.pop().is_none() {
+                    return (line, col);
+                }
+                named = false;
+            }
+            ';' => named = false,
+            c if c.is_ascii_alphabetic() => named = true,
+            c if c.is_whitespace() || c == '\u{feff}' => {}
+            _ => return (line, col),
+        }
+    }
+    in_value.or(open.first().copied()).unwrap_or((1, 1))
+}
+
 /// Reads several SGF files (`(file name, text)`) as one set: each problem's id is its file
 /// name made a slug (`Problem 12.sgf` → `problem-12`), numbered when names collide.
 pub fn import_files(files: &[(String, String)]) -> Imported {
     let mut out = Imported::default();
-    let mut ids: Vec<String> = Vec::new();
+    let mut taken = std::collections::HashSet::new();
     for (n, (name, text)) in files.iter().enumerate() {
         let stem = std::path::Path::new(name)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let mut id = super::slugify(&stem);
-        if id.is_empty() {
-            id = (n + 1).to_string();
-        }
-        let mut unique = id.clone();
-        let mut k = 2;
-        while ids.contains(&unique) {
-            unique = format!("{id}-{k}");
-            k += 1;
-        }
+        let wanted = match super::slugify(&stem) {
+            id if id.is_empty() => (n + 1).to_string(),
+            id => id,
+        };
+        let unique = super::unique_id(&mut taken, &wanted);
         let got = import(text, name, &unique);
-        ids.extend(got.problems.iter().map(|p| p.id.clone()));
         out.problems.extend(got.problems);
         out.skipped.extend(got.skipped);
     }
@@ -398,13 +440,11 @@ fn problem(root: &SgfNode<Prop>, source: &str, id: &str) -> Result<ImportedProbl
         id: id.to_string(),
         source: source.to_string(),
         prompt,
-        start,
-        view,
-        goal,
         solutions,
         wrong,
         explanation,
         notes,
+        ..ImportedProblem::new(Setup::Go { start, view }, goal, Text::default())
     })
 }
 
@@ -548,7 +588,7 @@ pub fn to_sgf(start: &Position, comment: Option<&str>, lines: &[SgfLine]) -> Str
             out.push_str(&stones.concat());
         }
     }
-    out.push_str(match start.to_play() {
+    out.push_str(match start.turn() {
         Color::Black => "PL[B]",
         Color::White => "PL[W]",
     });
@@ -558,7 +598,7 @@ pub fn to_sgf(start: &Position, comment: Option<&str>, lines: &[SgfLine]) -> Str
     let mut root = Node::default();
     for line in lines {
         let mut at = &mut root;
-        let mut side = start.to_play();
+        let mut side = start.turn();
         for &mv in &line.moves {
             let i = match at.children.iter().position(|n| n.mv == Some((side, mv))) {
                 Some(i) => i,
@@ -725,7 +765,7 @@ mod tests {
         // And the importer reads it back.
         let got = import(&text, "t.sgf", "t");
         let p = &got.problems[0];
-        assert_eq!(p.start.to_play(), Color::White);
+        assert_eq!(p.setup.go().unwrap().turn(), Color::White);
         assert_eq!(p.solutions, [vec!["C3", "B3"]]);
         assert!(
             p.notes.iter().any(|n| n.contains("C3 pass D3")),
@@ -770,6 +810,15 @@ mod tests {
         assert_eq!((t.en.as_str(), l), ("注意角上的特殊性。", Some(Lang::Zh)));
         let (t, _) = prompt_from("", Color::White, Goal::Kill);
         assert_eq!(t.zh, "白先杀。");
+    }
+
+    #[test]
+    fn syntax_errors_are_placed() {
+        assert_eq!(syntax_error_place("(;GM[1]\n;[aa])"), (2, 2));
+        assert_eq!(syntax_error_place("(;GM[1]\n;B[aa"), (2, 3));
+        assert_eq!(syntax_error_place("(;GM[1];B[a\\]a])"), (1, 1));
+        let got = import("(;GM[1]SZ[9]\n;B[aa", "bad.sgf", "1");
+        assert_eq!(got.skipped[0].source, "bad.sgf:2:3");
     }
 
     #[test]

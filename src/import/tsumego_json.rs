@@ -16,7 +16,7 @@
 //! let line = r#"{"file": "Prob0001.json", "AB": ["eb", "fb", "bc", "cc", "dc", "be"],
 //!   "AW": ["da", "ab", "bb", "cb", "db"], "SZ": "19", "C": "Black to play: Elementary",
 //!   "SOL": [["B", "ba", "Correct.", ""]]}"#.replace('\n', " ");
-//! let got = import(&line, None);
+//! let got = import("t.jsonl", &line, None);
 //! let p = &got.problems[0];
 //! assert_eq!(p.id, "1");
 //! assert_eq!(p.solutions, [["B19"]]);
@@ -24,31 +24,30 @@
 //! ```
 
 use super::{
-    one_language, play_all, standard_prompt, view_for, Goal, Imported, ImportedProblem, Skipped,
+    one_language, unique_id, play_all, standard_prompt, view_for, Goal, Imported, ImportedProblem, Setup,
+    Skipped,
 };
 use crate::content::Text;
 use crate::lang::Lang;
 use crate::rules::go::{Board, Color, Move, Point, Position};
 use serde_json::Value;
 
-/// Reads the JSON lines of `text`, at most `limit` problems (skipped lines do not count).
-pub fn import(text: &str, limit: Option<usize>) -> Imported {
+/// Reads the JSON lines of `text` (the file `path`), at most `limit` problems (skipped lines
+/// do not count). What is left out is placed as `path:line`.
+pub fn import(path: &str, text: &str, limit: Option<usize>) -> Imported {
     let mut out = Imported::default();
-    for (n, line) in text.lines().enumerate() {
+    let mut taken = std::collections::HashSet::new();
+    for (n, value) in super::json_lines(text) {
         if limit.is_some_and(|l| out.problems.len() >= l) {
             break;
         }
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let source_line = format!("line {}", n + 1);
-        let value: Value = match serde_json::from_str(line) {
+        let source_line = format!("{path}:{n}");
+        let value: Value = match value {
             Ok(v) => v,
-            Err(e) => {
+            Err(reason) => {
                 out.skipped.push(Skipped {
                     source: source_line,
-                    reason: format!("not JSON: {e}"),
+                    reason,
                 });
                 continue;
             }
@@ -57,10 +56,12 @@ pub fn import(text: &str, limit: Option<usize>) -> Imported {
         let source = if file.is_empty() {
             source_line
         } else {
-            format!("{file} ({source_line})")
+            format!("{source_line} ({file})")
         };
-        let id = id_of(file).unwrap_or_else(|| (n + 1).to_string());
-        match problem(&value, &source, &id) {
+        // Collections number their files from 1 each: `Prob0001.json` comes again in the
+        // next one, so ids are made unique (`1`, then `1-2`).
+        let id = id_of(file).unwrap_or_else(|| n.to_string());
+        match problem(&value, &source, &unique_id(&mut taken, &id)) {
             Ok(p) => out.problems.push(p),
             Err(reason) => out.skipped.push(Skipped { source, reason }),
         }
@@ -229,13 +230,11 @@ fn problem(value: &Value, source: &str, id: &str) -> Result<ImportedProblem, Str
         id: id.to_string(),
         source: source.to_string(),
         prompt,
-        start,
-        view,
-        goal,
         solutions,
         wrong: Vec::new(),
         explanation,
         notes,
+        ..ImportedProblem::new(Setup::Go { start, view }, goal, Text::default())
     })
 }
 
@@ -257,7 +256,7 @@ mod tests {
     fn skips_problems_without_a_solution() {
         let text = r#"{"file": "Prob0007.json", "AB": ["aa"], "AW": ["ba"], "SZ": "9", "C": "Black to play", "SOL": [["B", "", "No correct solution on file", ""]]}
 {"file": "Prob0008.json", "AB": ["aa"], "AW": ["ba"], "SZ": 9, "C": "Black to kill", "SOL": [["B", "ca", "", ""], ["B", "ab", "Correct; disadvantageous ko.", ""]]}"#;
-        let got = import(text, None);
+        let got = import("t.jsonl", text, None);
         assert_eq!(got.skipped.len(), 1);
         assert_eq!(got.skipped[0].reason, "no correct solution on file");
         let p = &got.problems[0];
@@ -276,14 +275,14 @@ mod tests {
     fn limit_counts_problems() {
         let line = r#"{"file": "P1.json", "AB": ["aa"], "AW": ["ba"], "SZ": "9", "C": "Black to play", "SOL": [["B", "ca", "", ""]]}"#;
         let text = [line; 5].join("\n");
-        assert_eq!(import(&text, Some(3)).problems.len(), 3);
+        assert_eq!(import("t.jsonl", &text, Some(3)).problems.len(), 3);
     }
 
     #[test]
     fn an_illegal_first_move_is_left_out() {
         // White stones around A9's neighbour: B9 is occupied.
         let text = r#"{"file": "P2.json", "AB": ["aa"], "AW": ["ba"], "SZ": "9", "C": "", "SOL": [["B", "ba", "", ""], ["B", "ca", "", ""]]}"#;
-        let got = import(text, None);
+        let got = import("t.jsonl", text, None);
         let p = &got.problems[0];
         assert_eq!(p.solutions, [["C9"]]);
         assert!(p.notes[0].contains("B9 left out"), "{:?}", p.notes);

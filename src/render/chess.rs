@@ -13,7 +13,10 @@
 //! The overlay helpers (tints, check halo, dots, arrows, marks) are shared with
 //! [`super::shogi`].
 
-use super::go::escape;
+use super::svg::{
+    arrows, escape, halo, hints, marked, marks, open_svg, tints, F_CHECK, F_DOT, F_HIGHLIGHT,
+    F_LAST, F_MARK, F_SELECTED, FONT, TINT_HIGHLIGHT, TINT_LAST, TINT_SELECTED,
+};
 use super::Marks;
 use crate::lang::Lang;
 use std::fmt::Write;
@@ -61,18 +64,7 @@ const FRAME_EDGE: &str = "#4a3220";
 const COORD_INK: &str = "#f1dfc0";
 const LIGHT: &str = "#f0dcb8";
 const DARK: &str = "#b5835a";
-const FONT: &str = "font-family=\"Helvetica Neue,Arial,Noto Sans,sans-serif\"";
 
-/// Fills of the square tints, weakest first.
-pub(super) const TINT_HIGHLIGHT: &str = "fill=\"#0a7cff\" fill-opacity=\".5\"";
-pub(super) const TINT_LAST: &str = "fill=\"#d7c437\" fill-opacity=\".55\"";
-pub(super) const TINT_SELECTED: &str = "fill=\"#3c9a3c\" fill-opacity=\".62\"";
-/// Legal destinations.
-const HINT: &str = "#0f4a16";
-/// Arrows.
-const ARROW: &str = "#1b7d25";
-/// Marks, with a light halo so that they read on any square or piece.
-const MARK: &str = "#1747b5";
 
 /// White pieces: body, then inner lines.
 const WHITE_BODY: &str =
@@ -134,12 +126,6 @@ const SHAPES: [(char, &str, &str); 6] = [
     ),
 ];
 
-const F_SELECTED: u8 = 1;
-const F_DOT: u8 = 2;
-const F_LAST: u8 = 4;
-const F_CHECK: u8 = 8;
-const F_HIGHLIGHT: u8 = 16;
-const F_MARK: u8 = 32;
 
 /// The name of a square, such as `e4`.
 pub fn square_name(sq: Sq) -> String {
@@ -453,247 +439,10 @@ fn accessible(lang: Lang, piece: Option<char>, flags: u8) -> String {
     out
 }
 
-// Helpers shared with the shogi board.
-
-/// Every point that carries a mark.
-pub(super) fn marked<P>(marks: &Marks<P>) -> impl Iterator<Item = &P> {
-    marks
-        .triangles
-        .iter()
-        .chain(&marks.squares)
-        .chain(&marks.circles)
-        .chain(&marks.crosses)
-        .chain(marks.labels.iter().map(|(_, p)| p))
-}
-
-/// Opens the root element, its title, and the group of everything drawn (`aria-hidden`).
-pub(super) fn open_svg(out: &mut String, class: &str, w: i32, h: i32, links: bool, title: &str) {
-    let title = escape(title);
-    let _ = write!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"{class}\" viewBox=\"0 0 {w} {h}\" \
-         width=\"100%\" role=\"{}\" aria-label=\"{title}\"><title>{title}</title>\
-         <g aria-hidden=\"true\">",
-        if links { "group" } else { "img" }
-    );
-}
-
-/// Squares tinted with `fill`; `half` is half a square's width and height.
-pub(super) fn tints<P: Copy>(
-    out: &mut String,
-    class: &str,
-    fill: &str,
-    squares: &[P],
-    at: impl Fn(P) -> Option<(i32, i32)>,
-    half: (i32, i32),
-) {
-    if squares.is_empty() {
-        return;
-    }
-    let _ = write!(out, "<path class=\"{class}\" {fill} d=\"");
-    for &p in squares {
-        if let Some((x, y)) = at(p) {
-            let _ = write!(
-                out,
-                "M{} {}h{}v{}h-{}z",
-                x - half.0,
-                y - half.1,
-                2 * half.0,
-                2 * half.1,
-                2 * half.0
-            );
-        }
-    }
-    out.push_str("\"/>");
-}
-
-/// A red glow around a king in check: concentric circles, each faintly red.
-pub(super) fn halo(out: &mut String, x: i32, y: i32, r: i32) {
-    let _ = write!(
-        out,
-        "<g class=\"check\" fill=\"#f0161c\" fill-opacity=\".2\">"
-    );
-    for i in 0..5 {
-        let _ = write!(
-            out,
-            "<circle cx=\"{x}\" cy=\"{y}\" r=\"{}\"/>",
-            r - i * r / 6
-        );
-    }
-    out.push_str("</g>");
-}
-
-/// Legal destinations: dots on empty squares, rings round occupied ones.
-pub(super) fn hints<P: Copy>(
-    out: &mut String,
-    dots: &[P],
-    at: impl Fn(P) -> Option<(i32, i32)>,
-    occupied: impl Fn(P) -> bool,
-) {
-    if dots.is_empty() {
-        return;
-    }
-    let _ = write!(
-        out,
-        "<g class=\"dots\" fill=\"{HINT}\" fill-opacity=\".55\">"
-    );
-    for &p in dots {
-        if let Some((x, y)) = at(p) {
-            if occupied(p) {
-                let _ = write!(
-                    out,
-                    "<circle cx=\"{x}\" cy=\"{y}\" r=\"43\" fill=\"none\" stroke=\"{HINT}\" \
-                     stroke-opacity=\".55\" stroke-width=\"8\"/>"
-                );
-            } else {
-                let _ = write!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"13\"/>");
-            }
-        }
-    }
-    out.push_str("</g>");
-}
-
-/// Appends a number with at most one decimal.
-pub(super) fn num(out: &mut String, v: f64) {
-    let v = (v * 10.0).round() / 10.0;
-    if v == v.trunc() {
-        let _ = write!(out, "{}", v as i64);
-    } else {
-        let _ = write!(out, "{v:.1}");
-    }
-}
-
-/// Arrows from centre to centre: a semi-transparent green shaft and head, one polygon each.
-pub(super) fn arrows<P: Copy>(
-    out: &mut String,
-    arrows: &[(P, P)],
-    at: impl Fn(P) -> Option<(i32, i32)>,
-) {
-    if arrows.is_empty() {
-        return;
-    }
-    let _ = write!(
-        out,
-        "<g class=\"arrows\" fill=\"{ARROW}\" fill-opacity=\".7\">"
-    );
-    for &(from, to) in arrows {
-        let (Some((x0, y0)), Some((x1, y1))) = (at(from), at(to)) else {
-            continue;
-        };
-        let (dx, dy) = ((x1 - x0) as f64, (y1 - y0) as f64);
-        let len = (dx * dx + dy * dy).sqrt();
-        if len < 1.0 {
-            continue;
-        }
-        let (ux, uy) = (dx / len, dy / len);
-        let (nx, ny) = (-uy, ux);
-        // Shaft half-width, head half-width, head length; the tip stops short of the centre.
-        let (shaft, head, head_len, short) = (10.0, 28.0, 44.0, 12.0);
-        let (x0, y0) = (x0 as f64 + ux * 12.0, y0 as f64 + uy * 12.0);
-        let (tx, ty) = (x1 as f64 - ux * short, y1 as f64 - uy * short);
-        let (bx, by) = (tx - ux * head_len, ty - uy * head_len);
-        let points = [
-            (x0 + nx * shaft, y0 + ny * shaft),
-            (bx + nx * shaft, by + ny * shaft),
-            (bx + nx * head, by + ny * head),
-            (tx, ty),
-            (bx - nx * head, by - ny * head),
-            (bx - nx * shaft, by - ny * shaft),
-            (x0 - nx * shaft, y0 - ny * shaft),
-        ];
-        out.push_str("<polygon points=\"");
-        for (i, (x, y)) in points.into_iter().enumerate() {
-            if i > 0 {
-                out.push(' ');
-            }
-            num(out, x);
-            out.push(',');
-            num(out, y);
-        }
-        out.push_str("\"/>");
-    }
-    out.push_str("</g>");
-}
-
-/// Shapes and labels. Shapes are blue outlines over a light halo. A label is a big letter on
-/// an empty square, and a small badge in the corner of an occupied one.
-pub(super) fn marks<P: Copy>(
-    out: &mut String,
-    marks: &Marks<P>,
-    at: impl Fn(P) -> Option<(i32, i32)>,
-    occupied: impl Fn(P) -> bool,
-    halo_fill: &str,
-) {
-    if marks.is_empty() {
-        return;
-    }
-    let mut shapes = String::new();
-    for &p in &marks.triangles {
-        if let Some((x, y)) = at(p) {
-            let _ = write!(shapes, "M{x} {}l30 52h-60z", y - 32);
-        }
-    }
-    for &p in &marks.squares {
-        if let Some((x, y)) = at(p) {
-            let _ = write!(shapes, "M{} {}h56v56h-56z", x - 28, y - 28);
-        }
-    }
-    for &p in &marks.circles {
-        if let Some((x, y)) = at(p) {
-            let _ = write!(shapes, "M{} {y}a33 33 0 1 0 66 0a33 33 0 1 0-66 0z", x - 33);
-        }
-    }
-    for &p in &marks.crosses {
-        if let Some((x, y)) = at(p) {
-            let _ = write!(shapes, "M{} {}l52 52m0-52l-52 52", x - 26, y - 26);
-        }
-    }
-    out.push_str("<g class=\"marks\">");
-    if !shapes.is_empty() {
-        let _ = write!(
-            out,
-            "<path d=\"{shapes}\" fill=\"none\" stroke=\"#fff\" stroke-opacity=\".8\" \
-             stroke-width=\"15\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>\
-             <path d=\"{shapes}\" fill=\"none\" stroke=\"{MARK}\" stroke-width=\"8\" \
-             stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
-        );
-    }
-    if !marks.labels.is_empty() {
-        let _ = write!(
-            out,
-            "<g {FONT} font-weight=\"bold\" text-anchor=\"middle\">"
-        );
-        for (text, p) in &marks.labels {
-            let Some((x, y)) = at(*p) else { continue };
-            let text = escape(text);
-            let long = text.chars().count() > 1;
-            if occupied(*p) {
-                let (bx, by) = (x + 31, y - 31);
-                let _ = write!(
-                    out,
-                    "<circle cx=\"{bx}\" cy=\"{by}\" r=\"19\" fill=\"{MARK}\" stroke=\"#fff\" \
-                     stroke-width=\"3\"/><text x=\"{bx}\" y=\"{by}\" dy=\".35em\" \
-                     font-size=\"{}\" fill=\"#fff\">{text}</text>",
-                    if long { 18 } else { 26 }
-                );
-            } else {
-                let _ = write!(
-                    out,
-                    "<circle cx=\"{x}\" cy=\"{y}\" r=\"34\" fill=\"{halo_fill}\" \
-                     fill-opacity=\".75\"/><text x=\"{x}\" y=\"{y}\" dy=\".35em\" \
-                     font-size=\"{}\" fill=\"{MARK}\">{text}</text>",
-                    if long { 38 } else { 54 }
-                );
-            }
-        }
-        out.push_str("</g>");
-    }
-    out.push_str("</g>");
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::svg::testing::{count, group};
 
     fn diagram<'a>(pieces: &'a [(Sq, char)], marks: &'a Marks<Sq>) -> ChessDiagram<'a> {
         ChessDiagram {
@@ -710,19 +459,6 @@ mod tests {
             lang: Lang::En,
             title: "test",
         }
-    }
-
-    fn count(haystack: &str, needle: &str) -> usize {
-        haystack.matches(needle).count()
-    }
-
-    /// The part of `svg` inside the first group that starts with `<g {start}`.
-    fn group<'s>(svg: &'s str, start: &str) -> &'s str {
-        let from = svg
-            .find(&format!("<g {start}"))
-            .unwrap_or_else(|| panic!("no group {start}"));
-        let rest = &svg[from..];
-        &rest[..rest.find("</g>").unwrap()]
     }
 
     fn start_position() -> Vec<(Sq, char)> {

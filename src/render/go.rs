@@ -7,6 +7,7 @@
 //! desktop. No gradients, filters, ids or external files are used, so any number of
 //! diagrams can share one page.
 
+use super::svg::{push_escaped, FONT};
 use super::Marks;
 use crate::lang::Lang;
 use crate::rules::go::{column_letter, star_points, Board, Color, Point};
@@ -65,7 +66,6 @@ const DARK_INK: &str = "#141414";
 const LIBERTY: &str = "#1fa3d6";
 const LIBERTY_EDGE: &str = "#0d6f96";
 const SELECTED: &str = "#1e9e4e";
-const FONT: &str = "font-family=\"Helvetica Neue,Arial,Noto Sans,sans-serif\"";
 
 const F_MARK: u8 = 1;
 const F_LIBERTY: u8 = 2;
@@ -583,30 +583,6 @@ fn push_accessible(out: &mut String, lang: Lang, stone: Option<Color>, flags: u8
     }
 }
 
-/// Appends `text` with `& < > " '` escaped, safe inside SVG/HTML text and attributes.
-fn push_escaped(out: &mut String, text: &str) {
-    let mut rest = text;
-    while let Some(i) = rest.find(['&', '<', '>', '"', '\'']) {
-        out.push_str(&rest[..i]);
-        out.push_str(match rest.as_bytes()[i] {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            _ => "&#39;",
-        });
-        rest = &rest[i + 1..];
-    }
-    out.push_str(rest);
-}
-
-/// `text` with `& < > " '` escaped for SVG/HTML text and attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    push_escaped(&mut out, text);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -807,7 +783,7 @@ mod tests {
         assert!(svg.contains(">&lt;b&gt;</text>"));
         assert!(svg.contains("href=\"/a?b=&quot;c&quot;&amp;d=&#39;e&#39;&lt;f&gt;\""));
         assert!(!svg.contains("<script") && !svg.contains("<b>"));
-        assert_eq!(escape("a&b<c>\"'ü"), "a&amp;b&lt;c&gt;&quot;&#39;ü");
+        assert_eq!(crate::render::escape("a&b<c>\"'ü"), "a&amp;b&lt;c&gt;&quot;&#39;ü");
     }
 
     #[test]

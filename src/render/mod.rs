@@ -3,6 +3,9 @@
 pub mod chess;
 pub mod go;
 pub mod shogi;
+pub mod svg;
+
+pub use svg::escape;
 
 /// Marks drawn on top of a board: shapes on points and letter labels.
 ///

@@ -9,9 +9,10 @@
 //! the lower player's hand. Sente (先手, Black) sits at the bottom unless
 //! [`ShogiDiagram::flipped`]; the upper player's pieces, in hand too, point down the board.
 
-use super::chess::{arrows, halo, hints, marked, marks, num, open_svg, tints};
-use super::chess::{TINT_HIGHLIGHT, TINT_LAST, TINT_SELECTED};
-use super::go::escape;
+use super::svg::{
+    arrows, escape, halo, hints, marked, marks, num, open_svg, tints, F_CHECK, F_DOT, F_HIGHLIGHT,
+    F_LAST, F_MARK, F_SELECTED, FONT, TINT_HIGHLIGHT, TINT_LAST, TINT_SELECTED,
+};
 use super::Marks;
 use crate::lang::Lang;
 use std::fmt::Write;
@@ -116,17 +117,11 @@ const PROMOTED_INK: &str = "#c4161c";
 const ZONE: &str = "fill=\"#9a5412\" fill-opacity=\".2\"";
 const CJK: &str = "font-family=\"'Noto Serif CJK SC','Noto Sans CJK SC','Hiragino Mincho ProN',\
                    'Yu Mincho','SimSun',serif\"";
-const FONT: &str = "font-family=\"Helvetica Neue,Arial,Noto Sans,sans-serif\"";
 
 /// Pieces in hand, in the order of [`ShogiDiagram::hands`].
-const HAND_ORDER: [char; 7] = ['R', 'B', 'G', 'S', 'N', 'L', 'P'];
+/// The order pieces in hand are drawn in (and counted in [`ShogiDiagram::hands`]).
+pub const HAND_ORDER: [char; 7] = ['R', 'B', 'G', 'S', 'N', 'L', 'P'];
 
-const F_SELECTED: u8 = 1;
-const F_DOT: u8 = 2;
-const F_LAST: u8 = 4;
-const F_CHECK: u8 = 8;
-const F_HIGHLIGHT: u8 = 16;
-const F_MARK: u8 = 32;
 
 /// The USI name of a square, such as `5e` (file 5, rank 5).
 pub fn square_name(sq: Sq) -> String {
@@ -743,6 +738,7 @@ fn hand_accessible(lang: Lang, black: bool, letter: char, count: u8, selected: b
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::svg::testing::{count, group};
 
     fn diagram<'a>(pieces: &'a [(Sq, Piece)], marks: &'a Marks<Sq>) -> ShogiDiagram<'a> {
         ShogiDiagram {
@@ -761,19 +757,6 @@ mod tests {
             lang: Lang::En,
             title: "test",
         }
-    }
-
-    fn count(haystack: &str, needle: &str) -> usize {
-        haystack.matches(needle).count()
-    }
-
-    /// The part of `svg` inside the first group that starts with `<g {start}`.
-    fn group<'s>(svg: &'s str, start: &str) -> &'s str {
-        let from = svg
-            .find(&format!("<g {start}"))
-            .unwrap_or_else(|| panic!("no group {start}"));
-        let rest = &svg[from..];
-        &rest[..rest.find("</g>").unwrap()]
     }
 
     /// The first `<text …>glyph</text>` element in `svg`.

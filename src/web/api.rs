@@ -3,6 +3,7 @@
 use super::pages::find_set;
 use super::state::AppState;
 use super::trainer::{board, judge, problem_href, status, Input, Progress};
+use crate::content::Game;
 use crate::lang::Lang;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -75,7 +76,8 @@ pub async fn attempt(
     Json(request): Json<AttemptRequest>,
 ) -> Response {
     let snap = state.snapshot();
-    let Some((shelf, set)) = find_set(&snap, &request.game, &request.set) else {
+    let found = Game::from_slug(&request.game).and_then(|g| find_set(&snap, g, &request.set));
+    let Some((shelf, set)) = found else {
         return (StatusCode::NOT_FOUND, "no such problem set").into_response();
     };
     let Some(problem) = set.problem(&request.id) else {
@@ -108,6 +110,13 @@ pub async fn attempt(
         url.push('?');
         url.push_str(q.trim_end_matches('&'));
     }
+    let status = match status(shelf.game, set, problem, &judged, lang) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("qiyuan: template error in /api/attempt: {e}");
+            return (StatusCode::INTERNAL_SERVER_ERROR, "template error").into_response();
+        }
+    };
     Json(AttemptReply {
         verdict: match &judged.verdict {
             Some(v) => v.kind(),
@@ -121,7 +130,7 @@ pub async fn attempt(
         reply,
         solved: judged.solved,
         svg: board(shelf.game, set, problem, &judged, lang),
-        status: status(shelf.game, set, problem, &judged, lang),
+        status,
         url,
     })
     .into_response()

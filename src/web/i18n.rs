@@ -79,9 +79,29 @@ pub struct Ui {
     pub worksheet: String,
     pub answers: String,
     pub name_label: String,
+    pub sente_to_play: String,
+    pub gote_to_play: String,
+    pub your_count: String,
+    pub download_sgf: String,
+    /// The language's own name, on the other language's switch.
+    pub language_name: String,
 }
 
 impl Ui {
+    /// The string of a key that content names (who is to play, the promotion question), if
+    /// there is such a key.
+    pub fn key(&self, name: &str) -> Option<&str> {
+        Some(match name {
+            "black_to_play" => &self.black_to_play,
+            "white_to_play" => &self.white_to_play,
+            "sente_to_play" => &self.sente_to_play,
+            "gote_to_play" => &self.gote_to_play,
+            "choose_promotion" => &self.choose_promotion,
+            "choose_promotion_shogi" => &self.choose_promotion_shogi,
+            _ => return None,
+        })
+    }
+
     /// The strings for `lang`.
     pub fn get(lang: Lang) -> &'static Ui {
         static UI: OnceLock<[Ui; 2]> = OnceLock::new();

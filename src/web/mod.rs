@@ -6,14 +6,55 @@
 mod api;
 pub mod i18n;
 mod pages;
+pub mod serve;
 mod state;
 mod static_files;
 mod trainer;
+pub mod urls;
 
 pub use state::{AppState, Snapshot};
 
+use axum::http::{header, HeaderValue};
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
+
+/// The largest body `POST /api/attempt` reads (64 KiB; an attempt takes a few hundred bytes).
+pub const ATTEMPT_BODY_LIMIT: usize = 64 << 10;
+
+/// The Content-Security-Policy of every response. Scripts come only from this site, and
+/// with `nosniff` only files served as JavaScript run, which only `/static/` serves: no
+/// inline script, no event-handler attribute, no `javascript:` address runs. Styles only from
+/// the stylesheet; images from this site or the web (a lesson's Markdown images); no plugins,
+/// no `<base>`, forms only to this site, framed only by this site.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+style-src 'self'; img-src 'self' https: http:; object-src 'none'; base-uri 'none'; \
+form-action 'self'; frame-ancestors 'self'";
+
+/// Adds the security headers to a response: the [`CONTENT_SECURITY_POLICY`],
+/// `X-Content-Type-Options: nosniff`, `Referrer-Policy: same-origin` (addresses carry a
+/// learner's moves: they are not told to other sites) and `X-Frame-Options: SAMEORIGIN` for
+/// browsers that do not read `frame-ancestors`.
+async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    headers.insert(
+        header::X_FRAME_OPTIONS,
+        HeaderValue::from_static("SAMEORIGIN"),
+    );
+    response
+}
 
 /// The whole application: every route, over `state`.
 ///
@@ -33,7 +74,10 @@ pub fn app(state: AppState) -> Router {
             "/favicon.ico",
             get(|| async { axum::response::Redirect::permanent("/static/favicon.svg") }),
         )
-        .route("/api/attempt", post(api::attempt))
+        .route(
+            "/api/attempt",
+            post(api::attempt).layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
+        )
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))
         .route("/{game}/lessons/{slug}", get(pages::lesson))
@@ -51,5 +95,6 @@ pub fn app(state: AppState) -> Router {
         .route("/{game}/worksheets/{set}", get(trainer::worksheet))
         .route("/{game}/problems/{set}/{id}", get(trainer::page))
         .fallback(pages::not_found)
+        .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }

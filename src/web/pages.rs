@@ -1,7 +1,8 @@
 //! HTML pages: home, game index, lessons with step diagrams, problem sets and problems.
 
 use super::i18n::{fill, negotiate, Ui};
-use super::state::{AppState, Snapshot};
+use super::state::{AppState, PageKey, Snapshot};
+use super::urls;
 use crate::content::{Diagram, Game, Lesson, Problem, ProblemSet, Segment, Shelf};
 use crate::lang::Lang;
 use askama::Template;
@@ -11,6 +12,8 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use std::convert::Infallible;
 
 /// Characters escaped in query values: everything but letters, digits and `, - _ . *`.
@@ -21,9 +24,13 @@ const QUERY: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'.')
     .remove(b'*');
 
+/// The longest query parameter (name and value) echoed in a page's links: longer than any
+/// state a page needs (400 moves in `m`).
+pub(crate) const ECHO_LIMIT: usize = 4096;
+
 /// Escapes text for HTML.
 pub(crate) fn escape(s: &str) -> String {
-    crate::render::go::escape(s)
+    crate::render::escape(s)
 }
 
 pub(crate) fn enc(s: &str) -> String {
@@ -100,6 +107,9 @@ impl Chrome {
             .query
             .iter()
             .filter(|(k, _)| k != "lang" && k != "play")
+            // Echoes are bounded: a value no page state needs is not sent back.
+            .filter(|(k, v)| k.len() + v.len() <= ECHO_LIMIT)
+            .take(16)
             .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
             .collect();
         query.push(format!("lang={}", other.code()));
@@ -108,15 +118,14 @@ impl Chrome {
             ui: req.ui(),
             title,
             switch_href: format!("{}?{}", req.path, query.join("&")),
-            switch_label: match other {
-                Lang::Zh => "中文",
-                Lang::En => "English",
-            },
+            switch_label: &Ui::get(other).language_name,
             errors: snap.errors.iter().take(30).map(|e| e.to_string()).collect(),
         }
     }
 }
 
+/// The one responder of pages and fragments: the HTML, or, when a template failed, a 500
+/// with a log line (never an empty page).
 pub(crate) fn respond(
     req: &Req,
     status: StatusCode,
@@ -124,11 +133,163 @@ pub(crate) fn respond(
 ) -> Response {
     match html {
         Ok(h) => respond_bytes(req, status, Bytes::from(h)),
-        Err(e) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("template error: {e}"),
-        )
-            .into_response(),
+        Err(e) => {
+            eprintln!("qiyuan: template error on {}: {e}", req.path);
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("template error: {e}"),
+            )
+                .into_response()
+        }
+    }
+}
+
+/// What an address names, read from its path (`/{game}/lessons/{slug}` …). An address that
+/// names no game of the trainer, or a diagram index that is no number, is the 404 page in the
+/// learner's language.
+pub(crate) struct At<T>(pub T);
+
+impl<T: DeserializeOwned + Send> FromRequestParts<AppState> for At<T> {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<At<T>, Response> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(t)) => Ok(At(t)),
+            Err(_) => {
+                let Ok(req) = Req::from_request_parts(parts, state).await;
+                Err(missing(&req, &state.snapshot()))
+            }
+        }
+    }
+}
+
+/// `/{game}`.
+#[derive(Deserialize)]
+pub(crate) struct GameAt {
+    pub game: Game,
+}
+
+/// `/{game}/lessons/{slug}`.
+#[derive(Deserialize)]
+pub(crate) struct LessonAt {
+    pub game: Game,
+    pub slug: String,
+}
+
+/// `/{game}/lessons/{slug}/diagram/{index}`: the diagram (the lesson is a [`FoundLesson`]).
+#[derive(Deserialize)]
+pub(crate) struct DiagramAt {
+    pub index: usize,
+}
+
+/// `/{game}/problems/{set}` and `/{game}/worksheets/{set}`.
+#[derive(Deserialize)]
+pub(crate) struct SetAt {
+    pub game: Game,
+    pub set: String,
+}
+
+/// `/{game}/problems/{set}/{id}`: the problem (the set is a [`FoundSet`]).
+#[derive(Deserialize)]
+pub(crate) struct ProblemAt {
+    pub id: String,
+}
+
+/// The lesson an address names (`/{game}/lessons/{slug}…`), found in the content being
+/// served, with the language and address of the request; the 404 page when there is none.
+pub(crate) struct FoundLesson {
+    pub req: Req,
+    pub snap: Snapshot,
+    shelf: usize,
+    lesson: usize,
+}
+
+impl FoundLesson {
+    pub fn shelf(&self) -> &Shelf {
+        &self.snap.library.shelves[self.shelf]
+    }
+
+    pub fn lesson(&self) -> &Lesson {
+        &self.shelf().lessons[self.lesson]
+    }
+}
+
+/// The problem set an address names (`/{game}/problems/{set}…`, `/{game}/worksheets/{set}`),
+/// found in the content being served; the 404 page when there is none.
+pub(crate) struct FoundSet {
+    pub req: Req,
+    pub snap: Snapshot,
+    shelf: usize,
+    set: usize,
+}
+
+impl FoundSet {
+    pub fn shelf(&self) -> &Shelf {
+        &self.snap.library.shelves[self.shelf]
+    }
+
+    pub fn set(&self) -> &ProblemSet {
+        &self.shelf().sets[self.set]
+    }
+}
+
+/// Reads the request and the address, and finds what it names in the content served:
+/// `find` gives the shelf's and the item's indices.
+async fn found<T: DeserializeOwned + Send>(
+    parts: &mut Parts,
+    state: &AppState,
+    find: impl FnOnce(&Snapshot, T) -> Option<(usize, usize)>,
+) -> Result<(Req, Snapshot, usize, usize), Response> {
+    let Ok(req) = Req::from_request_parts(parts, state).await;
+    let snap = state.snapshot();
+    match Path::<T>::from_request_parts(parts, state).await {
+        Ok(Path(at)) => match find(&snap, at) {
+            Some((shelf, item)) => Ok((req, snap, shelf, item)),
+            None => Err(missing(&req, &snap)),
+        },
+        Err(_) => Err(missing(&req, &snap)),
+    }
+}
+
+fn shelf_index(snap: &Snapshot, game: Game) -> Option<usize> {
+    snap.library.shelves.iter().position(|s| s.game == game)
+}
+
+impl FromRequestParts<AppState> for FoundLesson {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        let (req, snap, shelf, lesson) = found(parts, state, |snap, at: LessonAt| {
+            let shelf = shelf_index(snap, at.game)?;
+            let lessons = &snap.library.shelves[shelf].lessons;
+            Some((shelf, lessons.iter().position(|l| l.slug == at.slug)?))
+        })
+        .await?;
+        Ok(FoundLesson {
+            req,
+            snap,
+            shelf,
+            lesson,
+        })
+    }
+}
+
+impl FromRequestParts<AppState> for FoundSet {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        let (req, snap, shelf, set) = found(parts, state, |snap, at: SetAt| {
+            let shelf = shelf_index(snap, at.game)?;
+            let sets = &snap.library.shelves[shelf].sets;
+            Some((shelf, sets.iter().position(|s| s.slug == at.set)?))
+        })
+        .await?;
+        Ok(FoundSet {
+            req,
+            snap,
+            shelf,
+            set,
+        })
     }
 }
 
@@ -162,7 +323,7 @@ pub(crate) fn progress_key(game: Game, set: &ProblemSet, problem: &Problem) -> S
 /// A link to a lesson, with its summary.
 fn lesson_item(game: Game, lesson: &Lesson, lang: Lang) -> Item {
     Item {
-        href: format!("/{}/lessons/{}", game.slug(), lesson.slug),
+        href: urls::lesson(game, &lesson.slug),
         title: lesson.text(lang).title.clone(),
         note: lesson.text(lang).summary.clone().unwrap_or_default(),
         keys: String::new(),
@@ -172,7 +333,7 @@ fn lesson_item(game: Game, lesson: &Lesson, lang: Lang) -> Item {
 /// A link to a problem set, with its number of problems.
 fn set_item(game: Game, set: &ProblemSet, lang: Lang) -> Item {
     Item {
-        href: format!("/{}/problems/{}", game.slug(), set.slug),
+        href: urls::set(game, &set.slug),
         title: set.title.get(lang).to_string(),
         note: fill(
             &Ui::get(lang).problem_count,
@@ -200,7 +361,7 @@ fn game_card(shelf: &Shelf, lang: Lang) -> GameCard {
     let problems: usize = shelf.sets.iter().map(|s| s.problems.len()).sum();
     GameCard {
         name: shelf.game.name(lang),
-        href: format!("/{}", shelf.game.slug()),
+        href: urls::game(shelf.game),
         lessons: shelf
             .lessons
             .iter()
@@ -249,9 +410,13 @@ struct GamePage {
 }
 
 /// `GET /{game}`.
-pub async fn game(State(state): State<AppState>, req: Req, Path(game): Path<String>) -> Response {
+pub async fn game(
+    State(state): State<AppState>,
+    req: Req,
+    At(GameAt { game }): At<GameAt>,
+) -> Response {
     let snap = state.snapshot();
-    let Some(shelf) = Game::from_slug(&game).and_then(|g| snap.library.shelf(g)) else {
+    let Some(shelf) = snap.library.shelf(game) else {
         return missing(&req, &snap);
     };
     let card = game_card(shelf, req.lang);
@@ -276,22 +441,26 @@ struct DiagramView<'a> {
     next_href: Option<String>,
     fragment_base: String,
     sgf_href: Option<String>,
-    sgf_label: &'static str,
 }
 
-/// Steps of every diagram of a lesson, from `?s=0,2,1`.
+/// Steps of every diagram of a lesson, from `?s=`: `I:K` puts diagram `I` (from 0) at step
+/// `K` (`?s=2:1`, or several, `?s=0:3,2:1`); a plain list gives the steps in order
+/// (`?s=0,2,1`). Diagrams not named are at their start; steps past the end are the last.
 fn steps_from(req: &Req, diagrams: &[Diagram]) -> Vec<usize> {
-    let given: Vec<usize> = req
-        .param("s")
-        .unwrap_or("")
-        .split(',')
-        .map(|s| s.trim().parse().unwrap_or(0))
-        .collect();
-    diagrams
-        .iter()
-        .enumerate()
-        .map(|(i, d)| given.get(i).copied().unwrap_or(0).min(d.frames.len() - 1))
-        .collect()
+    let mut steps = vec![0; diagrams.len()];
+    let given = req.param("s").unwrap_or("").split(',');
+    for (position, entry) in given.take(diagrams.len()).enumerate() {
+        let (index, step) = match entry.split_once(':') {
+            Some((i, k)) => (i.trim().parse().ok(), k),
+            None => (Some(position), entry),
+        };
+        if let (Some(i), Ok(k)) = (index, step.trim().parse::<usize>()) {
+            if let (Some(slot), Some(d)) = (steps.get_mut(i), diagrams.get(i)) {
+                *slot = k.min(d.frames.len() - 1);
+            }
+        }
+    }
+    steps
 }
 
 fn render_diagram(
@@ -301,23 +470,20 @@ fn render_diagram(
     diagrams: &[Diagram],
     steps: &[usize],
     index: usize,
-) -> String {
+) -> Result<String, askama::Error> {
     let ui = req.ui();
     let d = &diagrams[index];
     let step = steps[index];
     let frame = &d.frames[step];
     let total = d.frames.len() - 1;
-    let base = format!("/{}/lessons/{}", game.slug(), lesson.slug);
+    let base = urls::lesson(game, &lesson.slug);
     let anchor = match &d.id {
         Some(id) => format!("d-{id}"),
         None => format!("d{}", index + 1),
     };
-    let href = |s: usize| {
-        let mut all = steps.to_vec();
-        all[index] = s;
-        let list: Vec<String> = all.iter().map(|n| n.to_string()).collect();
-        format!("{base}?s={}#{anchor}", list.join(","))
-    };
+    // A step link names only its own diagram, so a page's size grows with its diagrams
+    // alone (the others go back to their start when followed without the script).
+    let href = |s: usize| format!("{base}?s={index}:{s}#{anchor}");
     let say = if step == 0 {
         d.caption.as_deref()
     } else {
@@ -340,18 +506,13 @@ fn render_diagram(
         },
         prev_href: (step > 0).then(|| href(step - 1)),
         next_href: (step < total).then(|| href(step + 1)),
-        fragment_base: format!("{base}/diagram/{index}"),
+        fragment_base: urls::diagram(game, &lesson.slug, index),
         sgf_href: d
             .go_line
             .as_ref()
-            .map(|_| format!("{base}/diagram/{index}/sgf")),
-        sgf_label: match req.lang {
-            Lang::Zh => "下载 SGF",
-            Lang::En => "Download SGF",
-        },
+            .map(|_| urls::diagram_sgf(game, &lesson.slug, index)),
     }
     .render()
-    .unwrap_or_default()
 }
 
 #[derive(Template)]
@@ -370,35 +531,54 @@ struct LessonPage {
 
 /// `GET /{game}/lessons/{slug}`.
 pub async fn lesson(
-    State(state): State<AppState>,
-    req: Req,
-    Path((game, slug)): Path<(String, String)>,
+    found: FoundLesson,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
-        return missing(&req, &snap);
-    };
-    // A lesson in its first state depends only on the language: render it once.
+    let (req, snap, shelf, lesson) = (&found.req, &found.snap, found.shelf(), found.lesson());
+    let text = lesson.text(req.lang);
+    let steps = steps_from(&req, &text.diagrams);
+    // A lesson depends only on its language and its diagrams' steps: rendered once for
+    // each, from the canonical address, however the address was spelled.
+    let state: Vec<String> = (steps.iter().enumerate())
+        .filter(|(_, &k)| k > 0)
+        .map(|(i, k)| format!("{i}:{k}"))
+        .collect();
     let cache_key = req
         .query
         .iter()
-        .all(|(k, _)| k == "lang")
-        .then(|| format!("{}|{}", req.lang.code(), req.path));
+        .all(|(k, _)| k == "lang" || k == "s")
+        .then(|| PageKey {
+            game: shelf.game,
+            page: format!("lessons/{}", lesson.slug),
+            lang: req.lang,
+            state: state.join(","),
+        });
     if let Some(page) = cache_key.as_ref().and_then(|k| snap.cache.get(k)) {
         return respond_bytes(&req, StatusCode::OK, page);
     }
-    let text = lesson.text(req.lang);
-    let steps = steps_from(&req, &text.diagrams);
+    let canonical = cache_key.as_ref().map(|k| Req {
+        lang: req.lang,
+        chosen: req.chosen,
+        path: format!("/{}/{}", shelf.game.slug(), k.page),
+        query: (!k.state.is_empty())
+            .then(|| ("s".to_string(), k.state.clone()))
+            .into_iter()
+            .collect(),
+    });
+    let req = canonical.as_ref().unwrap_or(&req);
     let parts = text
         .body
         .iter()
         .map(|seg| match seg {
-            Segment::Html(h) => h.clone(),
+            Segment::Html(h) => Ok(h.clone()),
             Segment::Diagram(i) => {
-                render_diagram(&req, shelf.game, lesson, &text.diagrams, &steps, *i)
+                render_diagram(req, shelf.game, lesson, &text.diagrams, &steps, *i)
             }
         })
-        .collect();
+        .collect::<Result<Vec<_>, _>>();
+    let parts = match parts {
+        Ok(parts) => parts,
+        Err(e) => return respond(req, StatusCode::OK, Err(e)),
+    };
     let i = shelf
         .lessons
         .iter()
@@ -408,10 +588,10 @@ pub async fn lesson(
     let page = LessonPage {
         chrome: Chrome::new(&req, &snap, text.title.clone()),
         game_name: shelf.game.name(req.lang),
-        game_href: format!("/{}", shelf.game.slug()),
+        game_href: urls::game(shelf.game),
         title: text.title.clone(),
         parts,
-        print_href: format!("/{}/lessons/{}/print", shelf.game.slug(), lesson.slug),
+        print_href: urls::lesson_print(shelf.game, &lesson.slug),
         prev: i
             .checked_sub(1)
             .and_then(|j| shelf.lessons.get(j))
@@ -457,14 +637,9 @@ enum PrintPart<'a> {
 
 /// `GET /{game}/lessons/{slug}/print`: the lesson with every frame of every diagram.
 pub async fn lesson_print(
-    State(state): State<AppState>,
-    req: Req,
-    Path((game, slug)): Path<(String, String)>,
+    found: FoundLesson,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
-        return missing(&req, &snap);
-    };
+    let (req, snap, shelf, lesson) = (&found.req, &found.snap, found.shelf(), found.lesson());
     let ui = req.ui();
     let text = lesson.text(req.lang);
     let parts = text
@@ -505,15 +680,10 @@ pub async fn lesson_print(
     let page = LessonPrintPage {
         chrome: Chrome::new(&req, &snap, text.title.clone()),
         title: text.title.clone(),
-        back: format!("/{}/lessons/{}", shelf.game.slug(), lesson.slug),
+        back: urls::lesson(shelf.game, &lesson.slug),
         parts,
     };
     respond(&req, StatusCode::OK, page.render())
-}
-
-fn find_lesson<'a>(snap: &'a Snapshot, game: &str, slug: &str) -> Option<(&'a Shelf, &'a Lesson)> {
-    let shelf = Game::from_slug(game).and_then(|g| snap.library.shelf(g))?;
-    Some((shelf, shelf.lesson(slug)?))
 }
 
 /// An SGF file to download.
@@ -536,14 +706,10 @@ pub(crate) fn sgf_response(name: &str, sgf: String) -> Response {
 
 /// `GET /go/lessons/{slug}/diagram/{index}/sgf`: a Go diagram as an SGF file.
 pub async fn diagram_sgf(
-    State(state): State<AppState>,
-    req: Req,
-    Path((game, slug, index)): Path<(String, String, usize)>,
+    found: FoundLesson,
+    At(DiagramAt { index, .. }): At<DiagramAt>,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((_, lesson)) = find_lesson(&snap, &game, &slug) else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
+    let (req, lesson) = (&found.req, found.lesson());
     let text = lesson.text(req.lang);
     let Some((start, moves)) = text.diagrams.get(index).and_then(|d| d.go_line.as_ref()) else {
         return StatusCode::NOT_FOUND.into_response();
@@ -565,28 +731,24 @@ pub async fn diagram_sgf(
 
 /// `GET /{game}/lessons/{slug}/diagram/{index}?s=…`: one diagram figure, for the script.
 pub async fn diagram(
-    State(state): State<AppState>,
-    req: Req,
-    Path((game, slug, index)): Path<(String, String, usize)>,
+    found: FoundLesson,
+    At(DiagramAt { index, .. }): At<DiagramAt>,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, lesson)) = find_lesson(&snap, &game, &slug) else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
+    let (req, shelf, lesson) = (&found.req, found.shelf(), found.lesson());
     let text = lesson.text(req.lang);
     if index >= text.diagrams.len() {
         return StatusCode::NOT_FOUND.into_response();
     }
     let steps = steps_from(&req, &text.diagrams);
-    Html(render_diagram(
+    let html = render_diagram(
         &req,
         shelf.game,
         lesson,
         &text.diagrams,
         &steps,
         index,
-    ))
-    .into_response()
+    );
+    respond(&req, StatusCode::OK, html)
 }
 
 #[derive(Template)]
@@ -604,20 +766,15 @@ struct SetPage {
 
 /// `GET /{game}/problems/{set}`.
 pub async fn set(
-    State(state): State<AppState>,
-    req: Req,
-    Path((game, set)): Path<(String, String)>,
+    found: FoundSet,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, set)) = find_set(&snap, &game, &set) else {
-        return missing(&req, &snap);
-    };
+    let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let ui = req.ui();
     let page = SetPage {
         chrome: Chrome::new(&req, &snap, set.title.get(req.lang).to_string()),
-        worksheet_href: format!("/{}/worksheets/{}", shelf.game.slug(), set.slug),
+        worksheet_href: urls::worksheet(shelf.game, &set.slug),
         game_name: shelf.game.name(req.lang),
-        game_href: format!("/{}", shelf.game.slug()),
+        game_href: urls::game(shelf.game),
         title: set.title.get(req.lang).to_string(),
         summary: set
             .summary
@@ -634,7 +791,7 @@ pub async fn set(
             .iter()
             .enumerate()
             .map(|(i, p)| Item {
-                href: format!("/{}/problems/{}/{}", shelf.game.slug(), set.slug, p.id),
+                href: urls::problem(shelf.game, &set.slug, &p.id),
                 title: fill(&ui.problem, &[("n", &(i + 1).to_string())]),
                 note: p.prompt.get(req.lang).to_string(),
                 keys: progress_key(shelf.game, set, p),
@@ -646,10 +803,10 @@ pub async fn set(
 
 pub(crate) fn find_set<'a>(
     snap: &'a Snapshot,
-    game: &str,
+    game: Game,
     set: &str,
 ) -> Option<(&'a Shelf, &'a ProblemSet)> {
-    let shelf = Game::from_slug(game).and_then(|g| snap.library.shelf(g))?;
+    let shelf = snap.library.shelf(game)?;
     Some((shelf, shelf.set(set)?))
 }
 

@@ -1,37 +1,70 @@
-//! The server's state: the content library, embedded or read from a folder that may change.
+//! The server's state: the content library, embedded or read from a folder that may change
+//! (watched by a thread of its own, off the request path).
 
-use crate::content::source::{self, Folder, Stamp};
-use crate::content::{Diagnostic, Library};
+use crate::content::source::{self, Folder};
+use crate::content::{Diagnostic, Game, Library};
+use crate::lang::Lang;
 use axum::body::Bytes;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
-/// Pages rendered once and kept while their content is served (lesson pages in their
-/// first state). Belongs to one [`Snapshot`], so a reload starts it afresh.
+/// What a cached page was rendered from: not the address as typed (`/%67o/lessons/x` and
+/// `/go/lessons/x?lang=en&lang=en` are one page) but what it resolved to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PageKey {
+    /// The game.
+    pub game: Game,
+    /// The page within the game, e.g. `lessons/captures`.
+    pub page: String,
+    /// The language it is in.
+    pub lang: Lang,
+    /// Its state in a canonical spelling (`0:2,3:1`); empty for the first state.
+    pub state: String,
+}
+
+/// Pages rendered once and kept while their content is served. Belongs to one [`Snapshot`],
+/// so a reload starts it afresh. Bounded by bytes: pages in their first state may fill
+/// [`PageCache::BUDGET`], pages in other states only half of it, so that requests for many
+/// states never keep the first ones out.
 #[derive(Debug, Default)]
 pub struct PageCache {
-    pages: RwLock<HashMap<String, Bytes>>,
+    pages: RwLock<(HashMap<PageKey, Bytes>, usize)>,
 }
 
 impl PageCache {
-    /// At most this many pages are kept.
-    const LIMIT: usize = 2048;
+    /// At most this many bytes of pages are kept (16 MiB).
+    pub const BUDGET: usize = 16 << 20;
 
     /// The page stored under `key`.
-    pub fn get(&self, key: &str) -> Option<Bytes> {
+    pub fn get(&self, key: &PageKey) -> Option<Bytes> {
         self.pages
             .read()
             .unwrap_or_else(|e| e.into_inner())
+            .0
             .get(key)
             .cloned()
     }
 
-    /// Stores `page` under `key`, unless the cache is full.
-    pub fn put(&self, key: String, page: Bytes) {
-        let mut pages = self.pages.write().unwrap_or_else(|e| e.into_inner());
-        if pages.len() < Self::LIMIT {
-            pages.insert(key, page);
+    /// Stores `page` under `key`, unless that would take the cache over its budget.
+    pub fn put(&self, key: PageKey, page: Bytes) {
+        let budget = if key.state.is_empty() {
+            Self::BUDGET
+        } else {
+            Self::BUDGET / 2
+        };
+        let mut guard = self.pages.write().unwrap_or_else(|e| e.into_inner());
+        let (pages, bytes) = &mut *guard;
+        if pages.contains_key(&key) || *bytes + page.len() > budget {
+            return;
         }
+        *bytes += page.len();
+        pages.insert(key, page);
+    }
+
+    /// The bytes of pages kept.
+    pub fn bytes(&self) -> usize {
+        self.pages.read().unwrap_or_else(|e| e.into_inner()).1
     }
 }
 
@@ -54,11 +87,13 @@ pub struct AppState {
 
 enum Source {
     Embedded(Snapshot),
-    Folder {
-        folder: Folder,
-        loaded: RwLock<(Stamp, Snapshot)>,
-    },
+    /// A folder: a watcher thread reads it again when a file changes and swaps the new
+    /// snapshot in; the lock is held only to clone or replace the snapshot.
+    Folder(RwLock<Snapshot>),
 }
+
+/// How often the watcher looks at the content folder's files (their times and sizes).
+pub const WATCH_INTERVAL: Duration = Duration::from_millis(250);
 
 impl AppState {
     /// Serves the content built into the binary.
@@ -90,38 +125,49 @@ impl AppState {
         }
     }
 
-    /// Serves the content of `folder`, read again whenever a file in it changes.
+    /// Serves the content of `folder`, read again whenever a file in it changes: a thread
+    /// looks at the files every [`WATCH_INTERVAL`], builds the new library when one changed
+    /// and swaps it in. Requests never wait for a reload: until the swap they get the last
+    /// snapshot. The thread ends when the last clone of this state is dropped.
     pub fn folder(folder: Folder) -> AppState {
-        let stamp = folder.stamp();
+        let mut stamp = folder.stamp();
         let snapshot = read_folder(&folder, None);
-        AppState {
-            inner: Arc::new(Source::Folder {
-                folder,
-                loaded: RwLock::new((stamp, snapshot)),
-            }),
+        let inner = Arc::new(Source::Folder(RwLock::new(snapshot)));
+        let watched = Arc::downgrade(&inner);
+        let spawned = std::thread::Builder::new()
+            .name("qiyuan-watch".into())
+            .spawn(move || loop {
+                std::thread::sleep(WATCH_INTERVAL);
+                if watched.strong_count() == 0 {
+                    return;
+                }
+                let now = folder.stamp();
+                if now == stamp {
+                    continue;
+                }
+                stamp = now;
+                let Some(source) = watched.upgrade() else {
+                    return;
+                };
+                let Source::Folder(current) = &*source else {
+                    return;
+                };
+                let last = current.read().unwrap_or_else(|e| e.into_inner()).clone();
+                let next = read_folder(&folder, Some(&last));
+                *current.write().unwrap_or_else(|e| e.into_inner()) = next;
+            });
+        if let Err(e) = spawned {
+            eprintln!("qiyuan: cannot watch the content folder, changes will not show: {e}");
         }
+        AppState { inner }
     }
 
-    /// The content to serve now. In folder mode, reads the folder again if a file changed;
-    /// if the new content has errors, the last good library stays, with the errors.
+    /// The content to serve now: the built-in library, or the folder's last snapshot (if the
+    /// folder's new content has errors, the last good library, with the errors).
     pub fn snapshot(&self) -> Snapshot {
         match &*self.inner {
             Source::Embedded(s) => s.clone(),
-            Source::Folder { folder, loaded } => {
-                let stamp = folder.stamp();
-                {
-                    let guard = loaded.read().unwrap_or_else(|e| e.into_inner());
-                    if guard.0 == stamp {
-                        return guard.1.clone();
-                    }
-                }
-                let mut guard = loaded.write().unwrap_or_else(|e| e.into_inner());
-                if guard.0 != stamp {
-                    let next = read_folder(folder, Some(&guard.1));
-                    *guard = (stamp, next);
-                }
-                guard.1.clone()
-            }
+            Source::Folder(current) => current.read().unwrap_or_else(|e| e.into_inner()).clone(),
         }
     }
 }

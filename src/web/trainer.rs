@@ -2,12 +2,13 @@
 //! the problem page. The same code serves links (no script) and `POST /api/attempt`.
 
 use super::i18n::{fill, Ui};
-use super::pages::{enc, find_set, missing, respond, Chrome, Item, Req};
-use super::state::AppState;
-use crate::content::{Action, BoardRequest, Game, Problem, ProblemSet, Text, Verdict};
+use super::pages::{enc, missing, respond, At, Chrome, FoundSet, Item, ProblemAt, Req};
+use super::urls;
+use crate::content::{
+    Action, BoardRequest, Game, Input as Takes, Problem, ProblemSet, RecordFormat, Text, Verdict,
+};
 use crate::lang::Lang;
 use askama::Template;
-use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
@@ -128,16 +129,21 @@ pub(crate) fn judge(problem: &Problem, progress: Progress, input: Input) -> Judg
         judged.progress.selected = None;
         return judged;
     }
+    // What the learner sent comes back in the reply: no square is longer than 4 bytes, and
+    // no move or count than 32 characters, so longer ones are cut before they are judged.
     let play = match input {
         Input::None => return judged,
         Input::Select(square) => {
-            judged.progress.selected = square;
+            judged.progress.selected = square.filter(|s| s.len() <= 4);
             return judged;
         }
         Input::Choose { from, to } => {
             judged.choices = puzzle.choices(&progress.moves, &from, &to);
-            judged.progress.selected = Some(from);
+            judged.progress.selected = Some(from).filter(|s| s.len() <= 4);
             return judged;
+        }
+        Input::Play(play) if play.chars().count() > 32 => {
+            play.chars().take(32).chain(['…']).collect()
         }
         Input::Play(play) => play,
     };
@@ -176,7 +182,7 @@ pub(crate) fn judge(problem: &Problem, progress: Progress, input: Input) -> Judg
 
 /// The address of a problem.
 pub(crate) fn problem_href(game: Game, set: &ProblemSet, problem: &Problem) -> String {
-    format!("/{}/problems/{}/{}", game.slug(), set.slug, problem.id)
+    urls::problem(game, &set.slug, &problem.id)
 }
 
 /// The board of a problem as SVG, with links when it takes clicks.
@@ -231,7 +237,7 @@ pub(crate) fn status(
     problem: &Problem,
     judged: &Judged,
     lang: Lang,
-) -> String {
+) -> Result<String, askama::Error> {
     let ui = Ui::get(lang);
     let base = problem_href(game, set, problem);
     let total = problem.puzzle.select_total();
@@ -250,26 +256,23 @@ pub(crate) fn status(
     };
     let (kind, headline, message) = match &judged.verdict {
         None if judged.solved => ("solved", ui.solved.clone(), String::new()),
-        None => match total {
-            Some(_) => (
+        None => match problem.puzzle.input() {
+            Takes::Pick { .. } => (
                 "ready",
                 ui.your_pick.clone(),
                 progress(judged.progress.picked.len()),
             ),
-            None if !judged.choices.is_empty() => (
+            Takes::Count(_) => ("ready", ui.your_count.clone(), String::new()),
+            Takes::Piece { choose } if !judged.choices.is_empty() => (
                 "ready",
-                if game == Game::Shogi {
-                    ui.choose_promotion_shogi.clone()
-                } else {
-                    ui.choose_promotion.clone()
-                },
+                ui.key(choose).unwrap_or(choose).to_string(),
                 String::new(),
             ),
-            None if judged.progress.selected.is_some() => {
+            _ if judged.progress.selected.is_some() => {
                 ("ready", ui.your_destination.clone(), String::new())
             }
-            None if game == Game::Go => ("ready", ui.your_move.clone(), String::new()),
-            None => ("ready", ui.your_piece.clone(), String::new()),
+            Takes::Point => ("ready", ui.your_move.clone(), String::new()),
+            Takes::Piece { .. } => ("ready", ui.your_piece.clone(), String::new()),
         },
         Some(Verdict::Correct { solved: true, .. }) | Some(Verdict::Found { solved: true, .. }) => {
             ("solved", ui.solved.clone(), String::new())
@@ -383,7 +386,6 @@ pub(crate) fn status(
             .map(|p| link(problem_href(game, set, p), &ui.next_problem)),
     }
     .render()
-    .unwrap_or_default()
 }
 
 /// The solution, shown step by step: the main line's first `step` moves (or, for a `select`
@@ -394,7 +396,7 @@ pub(crate) fn solution(
     problem: &Problem,
     step: usize,
     lang: Lang,
-) -> (String, String) {
+) -> Result<(String, String), askama::Error> {
     let ui = Ui::get(lang);
     let base = problem_href(game, set, problem);
     let main = problem.puzzle.lines().main_line();
@@ -467,9 +469,8 @@ pub(crate) fn solution(
             .next_after(&problem.id)
             .map(|p| link(problem_href(game, set, p), ui.next_problem.clone())),
     }
-    .render()
-    .unwrap_or_default();
-    (board, status)
+    .render()?;
+    Ok((board, status))
 }
 
 #[derive(Template)]
@@ -488,8 +489,8 @@ struct ProblemPage {
     status: String,
     hint: String,
     solution_href: String,
-    /// The SGF download of a Go problem.
-    sgf_href: Option<String>,
+    /// The record download (SGF for a Go problem).
+    record_href: Option<String>,
     /// `black`, `white` or `result` for a count problem, where the learner types the answer.
     count: String,
     key: String,
@@ -505,14 +506,10 @@ struct ProblemPage {
 
 /// `GET /{game}/problems/{set}/{id}?m=…&p=…&sel=…&play=…`.
 pub async fn page(
-    State(state): State<AppState>,
-    req: Req,
-    Path((game, set, id)): Path<(String, String, String)>,
+    found: FoundSet,
+    At(ProblemAt { id, .. }): At<ProblemAt>,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, set)) = find_set(&snap, &game, &set) else {
-        return missing(&req, &snap);
-    };
+    let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let Some(index) = set.problems.iter().position(|p| p.id == id) else {
         return missing(&req, &snap);
     };
@@ -523,12 +520,14 @@ pub async fn page(
         input = Input::Select(Some(sel.to_string()));
     }
     let judged = judge(problem, Progress::from_query(&req), input);
-    let (board_svg, status_html) = match req.param("solution").and_then(|s| s.parse().ok()) {
+    let shown = match req.param("solution").and_then(|s| s.parse().ok()) {
         Some(step) => solution(shelf.game, set, problem, step, req.lang),
-        None => (
-            board(shelf.game, set, problem, &judged, req.lang),
-            status(shelf.game, set, problem, &judged, req.lang),
-        ),
+        None => status(shelf.game, set, problem, &judged, req.lang)
+            .map(|status| (board(shelf.game, set, problem, &judged, req.lang), status)),
+    };
+    let (board_svg, status_html) = match shown {
+        Ok(shown) => shown,
+        Err(e) => return respond(&req, StatusCode::OK, Err(e)),
     };
     let label = fill(&ui.problem, &[("n", &(index + 1).to_string())]);
     let game = shelf.game;
@@ -539,27 +538,26 @@ pub async fn page(
             format!("{} · {}", set.title.get(req.lang), label),
         ),
         game_name: game.name(req.lang),
-        game_href: format!("/{}", game.slug()),
+        game_href: urls::game(game),
         set_title: set.title.get(req.lang).to_string(),
-        set_href: format!("/{}/problems/{}", game.slug(), set.slug),
+        set_href: urls::set(game, &set.slug),
         label,
         prompt: problem.prompt.get(req.lang).to_string(),
         to_play: problem
             .puzzle
             .to_play()
-            .map(|t| t.get(req.lang).to_string())
+            .map(|key| ui.key(key).unwrap_or(key).to_string())
             .unwrap_or_default(),
         difficulty: "●".repeat(problem.difficulty as usize),
         board: board_svg,
         status: status_html,
         solution_href: format!("{}?solution=1", problem_href(game, set, problem)),
-        sgf_href: (game == Game::Go).then(|| format!("{}/sgf", problem_href(game, set, problem))),
+        record_href: (problem.puzzle.record() == Some(RecordFormat::Sgf))
+            .then(|| urls::problem_record(game, &set.slug, &problem.id)),
         key: super::pages::progress_key(game, set, problem),
-        count: match problem.puzzle.count_ask() {
-            None => String::new(),
-            Some(crate::content::go::CountAsk::Black) => "black".into(),
-            Some(crate::content::go::CountAsk::White) => "white".into(),
-            Some(crate::content::go::CountAsk::Result) => "result".into(),
+        count: match problem.puzzle.input() {
+            Takes::Count(ask) => ask.name().to_string(),
+            _ => String::new(),
         },
         hint: problem
             .hint
@@ -602,14 +600,10 @@ struct WorksheetPage {
 
 /// `GET /go/problems/{set}/{id}/sgf`: a Go problem as an SGF file, with its lines.
 pub async fn problem_sgf(
-    State(state): State<AppState>,
-    req: Req,
-    Path((game, set, id)): Path<(String, String, String)>,
+    found: FoundSet,
+    At(ProblemAt { id, .. }): At<ProblemAt>,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((_, set)) = find_set(&snap, &game, &set) else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
+    let (req, set) = (&found.req, found.set());
     match set
         .problem(&id)
         .and_then(|p| crate::import::sgf::problem_to_sgf(p, req.lang))
@@ -621,14 +615,9 @@ pub async fn problem_sgf(
 
 /// `GET /{game}/worksheets/{set}`: every problem of a set on A4 pages, answers at the end.
 pub async fn worksheet(
-    State(state): State<AppState>,
-    req: Req,
-    Path((game, set)): Path<(String, String)>,
+    found: FoundSet,
 ) -> Response {
-    let snap = state.snapshot();
-    let Some((shelf, set)) = find_set(&snap, &game, &set) else {
-        return missing(&req, &snap);
-    };
+    let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let lang = req.lang;
     let problems = set
         .problems
@@ -636,10 +625,7 @@ pub async fn worksheet(
         .enumerate()
         .map(|(i, problem)| {
             let judged = judge(problem, Progress::default(), Input::None);
-            let answer = match problem.puzzle.select_total() {
-                Some(_) => problem.puzzle.answer().join(" "),
-                None => problem.puzzle.lines().main_line().join(" "),
-            };
+            let answer = problem.puzzle.answer_key();
             SheetProblem {
                 number: i + 1,
                 prompt: problem.prompt.get(lang).to_string(),
@@ -658,7 +644,7 @@ pub async fn worksheet(
     let page = WorksheetPage {
         chrome: Chrome::new(&req, &snap, set.title.get(lang).to_string()),
         title: set.title.get(lang).to_string(),
-        set_href: format!("/{}/problems/{}", shelf.game.slug(), set.slug),
+        set_href: urls::set(shelf.game, &set.slug),
         problems,
     };
     respond(&req, StatusCode::OK, page.render())

@@ -148,6 +148,19 @@ pub enum Illegal {
         /// A piece giving check and its square.
         attacker: (Role, Square),
     },
+    /// An en-passant capture that uncovers the mover's king: the pawn it would take was
+    /// shielding the king (on its own, or together with the capturing pawn when both stand
+    /// on the king's rank between it and a rook or queen).
+    EnPassantUncoversKing {
+        /// The square the capturing pawn would move to.
+        to: Square,
+        /// The square of the pawn it would take.
+        captured: Square,
+        /// The capturing pawn's square, when it stood in the line of fire too.
+        own_pawn: Option<Square>,
+        /// The piece that would give check and its square.
+        attacker: (Role, Square),
+    },
     /// Castling is not allowed now, and why.
     Castling(CastlingRefused),
     /// An en-passant capture that is no longer (or never was) available: it is allowed only
@@ -453,6 +466,46 @@ impl Illegal {
                 "Your king is in check from {}, and this move does not get it out of check. In check you must move the king, capture the checking piece, or block the check.",
                 piece_on(*attacker, lang)
             ),
+            (
+                Illegal::EnPassantUncoversKing {
+                    to,
+                    captured,
+                    own_pawn,
+                    attacker,
+                },
+                Lang::Zh,
+            ) => {
+                let (to, captured, by) = (sq(to), sq(captured), piece_on(*attacker, lang));
+                match own_pawn {
+                    None => format!(
+                        "不能在 {to} 吃过路兵：要吃掉的 {captured} 上的兵正挡在你的王和{by}之间，吃掉它，你的王就会被将军。"
+                    ),
+                    Some(from) => format!(
+                        "不能在 {to} 吃过路兵：{captured} 上的兵和你 {} 上的兵一起挡在你的王和{by}之间；吃过路兵会让这两个兵同时离开这条横线，你的王就会被将军。",
+                        sq(from)
+                    ),
+                }
+            }
+            (
+                Illegal::EnPassantUncoversKing {
+                    to,
+                    captured,
+                    own_pawn,
+                    attacker,
+                },
+                Lang::En,
+            ) => {
+                let (to, captured, by) = (sq(to), sq(captured), piece_on(*attacker, lang));
+                match own_pawn {
+                    None => format!(
+                        "You cannot capture en passant on {to}: the pawn it would take, on {captured}, stands between your king and {by}, and with it gone your king would be in check."
+                    ),
+                    Some(from) => format!(
+                        "You cannot capture en passant on {to}: the pawn on {captured} and your pawn on {} together stand between your king and {by}; the capture takes both off that rank, and your king would be in check.",
+                        sq(from)
+                    ),
+                }
+            }
             (Illegal::Castling(why), Lang::Zh) => format!("不能王车易位：{}", why.explain(lang)),
             (Illegal::Castling(why), Lang::En) => format!("You cannot castle: {}", why.explain(lang)),
             (Illegal::EnPassantGone { to }, Lang::Zh) => format!(
@@ -559,6 +612,22 @@ impl fmt::Display for Illegal {
             }
             Illegal::InCheck { attacker } => {
                 write!(f, "does not get out of check from the {}", piece(attacker))
+            }
+            Illegal::EnPassantUncoversKing {
+                to,
+                captured,
+                own_pawn,
+                attacker,
+            } => {
+                write!(
+                    f,
+                    "en passant on {to} would uncover the king to the {}: ",
+                    piece(attacker)
+                )?;
+                match own_pawn {
+                    None => write!(f, "the captured pawn on {captured} shields it"),
+                    Some(from) => write!(f, "the pawns on {from} and {captured} shield it"),
+                }
             }
             Illegal::Castling(why) => write!(f, "cannot castle: {why}"),
             Illegal::EnPassantGone { to } => write!(
@@ -727,6 +796,12 @@ fn resolve_san(pos: &Chess, legal: &MoveList, san: San, text: &str) -> Result<Mo
         } => (role, file, rank, to, promotion),
         _ => return Err(Illegal::NotAMove(text.to_string())),
     };
+    // A pawn move without a from-file (`f3`) is a push: a pawn capture always names the
+    // file it leaves (`exf3`), so the bare destination never stands for one.
+    let file = match (role, file) {
+        (Role::Pawn, None) => Some(to.file()),
+        _ => file,
+    };
     let from_ok = |from: Square| {
         file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank())
     };
@@ -749,16 +824,18 @@ fn resolve_san(pos: &Chess, legal: &MoveList, san: San, text: &str) -> Result<Mo
     }
     // Which of our pieces could the learner have meant?
     let us = pos.turn();
-    let mut candidates = pos.board().by_piece(role.of(us));
-    if role == Role::Pawn && file.is_none() {
-        candidates &= Bitboard::from_file(to.file());
-    }
+    let candidates = pos.board().by_piece(role.of(us));
     if role == Role::King {
-        // `Kg1` from e1 is an attempt to castle.
-        if let Some(king) = pos.board().king_of(us) {
+        // `Kg1` from e1 is an attempt to castle. When castling is legal, the king's
+        // destination written as a king move (`Kg1`, `Kc8`) means it: no king move can.
+        if let Some(king) = pos.board().king_of(us).filter(|&k| from_ok(k)) {
             if let Some(side) = castling_attempt(pos, king, to) {
                 if let Some(why) = castling_refused(pos, side) {
                     return Err(Illegal::Castling(why));
+                }
+                let castle = legal.iter().find(|m| m.castling_side() == Some(side));
+                if let (true, Some(m)) = (to == side.king_to(us) && promotion.is_none(), castle) {
+                    return Ok(*m);
                 }
             }
         }
@@ -798,6 +875,7 @@ fn depth(e: &Illegal) -> usize {
         Illegal::OwnPieceOnTarget { .. } => 5,
         Illegal::KingIntoCheck { .. }
         | Illegal::LeavesKingInCheck { .. }
+        | Illegal::EnPassantUncoversKing { .. }
         | Illegal::InCheck { .. } => 6,
     }
 }
@@ -1025,6 +1103,28 @@ fn king_safety(
     }
     if let Some(c) = (pos.checkers() & attackers).first() {
         return Some(Illegal::InCheck { attacker: named(c) });
+    }
+    if let Some(captured) = en_passant {
+        // Pinned is the capturing pawn only if leaving its square alone opens the line.
+        let mut pawn_gone = pos.board().clone();
+        pawn_gone.discard_piece_at(from);
+        pawn_gone.set_piece_at(to, piece);
+        if pawn_gone
+            .attacks_to(king, !us, pawn_gone.occupied())
+            .is_empty()
+        {
+            let mut captured_gone = pos.board().clone();
+            captured_gone.discard_piece_at(captured);
+            let alone = !captured_gone
+                .attacks_to(king, !us, captured_gone.occupied())
+                .is_empty();
+            return Some(Illegal::EnPassantUncoversKing {
+                to,
+                captured,
+                own_pawn: (!alone).then_some(from),
+                attacker: named(first),
+            });
+        }
     }
     Some(Illegal::LeavesKingInCheck {
         attacker: named(first),

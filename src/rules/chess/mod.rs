@@ -423,7 +423,10 @@ impl Position {
 
     /// Reads a FEN (the board alone is enough: missing fields default to `w - - 0 1`).
     ///
-    /// Castling fields in X-FEN or Shredder-FEN that standard chess cannot express set up a
+    /// A castling field of `KQkq` letters is read as standard chess, and a letter whose king
+    /// or rook is not on its starting square is dropped (as python-chess does), unless only a
+    /// Chess960 reading (X-FEN: `K` the outermost rook on the king's side) gives any of the
+    /// letters a meaning. Castling fields that name rook files (Shredder-FEN, X-FEN) set up a
     /// Chess960 position. Positions with more pieces than a game can produce, or with checks
     /// no game can produce, are accepted: composed problems have them and the rules still
     /// apply. The history starts empty.
@@ -461,10 +464,15 @@ impl Position {
         if setup.pockets.is_some() || setup.remaining_checks.is_some() {
             return Err(BadFen::Variant);
         }
-        let mode = CastlingMode::detect(&setup);
+        let standard_letters = field_text(2).chars().all(|c| "KQkq-".contains(c));
+        let mode = castling_mode(&setup, standard_letters);
         Chess::from_setup(setup.clone(), mode)
             .or_else(PositionError::ignore_too_much_material)
             .or_else(PositionError::ignore_impossible_check)
+            .or_else(|e| match (mode, standard_letters) {
+                (CastlingMode::Standard, true) => e.ignore_invalid_castling_rights(),
+                _ => Err(e),
+            })
             .map(Position::with_chess)
             .map_err(|e| bad_setup(&setup, mode, e.kinds(), e.to_string()))
     }
@@ -527,8 +535,10 @@ impl Position {
     /// Plays a move given in SAN (`Nf3`, `exd6`, `O-O`, `e8=Q`, `Qxf7#`) or UCI (`g1f3`,
     /// `e7e8q`, `e1g1` for castling).
     ///
-    /// SAN is read leniently: `0-0` for `O-O`, `e8Q` for `e8=Q`, and a missing or extra
-    /// capture mark `x` or check mark are all accepted, as are annotations like `!?`. UCI may
+    /// SAN is read leniently: `0-0` for `O-O`, `e8Q` for `e8=Q`, `Kg1` / `Kc8` (the king to
+    /// its castling square) for `O-O` / `O-O-O` when castling is legal, and a missing or
+    /// extra capture mark `x` or check mark are all accepted, as are annotations like `!?`.
+    /// A pawn move without a from-file (`f3`) is a push, never a capture. UCI may
     /// separate the squares with `-` (`e2-e4`); a Chess960-style king-takes-rook castling
     /// (`e1h1`) is accepted too. When the move is illegal, the error says why.
     pub fn play(&self, mv: &str) -> Result<(Position, Played), Illegal> {
@@ -681,6 +691,26 @@ impl fmt::Debug for Position {
 /// en-passant captures that are actually possible).
 fn key(chess: &Chess) -> u64 {
     chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// How to read the castling rights of `setup`: shakmaty's guess (Chess960 as soon as that
+/// reading keeps more of the rights than standard chess), except that a field of `KQkq`
+/// letters (`standard_letters`) stays standard chess whenever standard chess can keep one of
+/// its rights. `r2r3k/p7/3p4/8/8/P6P/8/R3K2R w KQq` is standard chess without `q`, not a
+/// Chess960 game where the king on h8 castles with the rook on a8.
+fn castling_mode(setup: &Setup, standard_letters: bool) -> CastlingMode {
+    let detected = CastlingMode::detect(setup);
+    if detected.is_standard() || !standard_letters {
+        return detected;
+    }
+    let standard = shakmaty::Castles::from_setup(setup, CastlingMode::Standard)
+        .unwrap_or_else(|c| c)
+        .castling_rights();
+    if standard.is_empty() {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    }
 }
 
 /// Turns shakmaty's reasons for refusing a setup into the first one to fix.

@@ -326,7 +326,10 @@ fn explains_en_passant_that_would_expose_the_king() {
     let e = refused("8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1", "exd3");
     assert_eq!(
         e,
-        Illegal::LeavesKingInCheck {
+        Illegal::EnPassantUncoversKing {
+            to: sq("d3"),
+            captured: sq("d4"),
+            own_pawn: Some(sq("e4")),
             attacker: (Role::Queen, sq("h4"))
         }
     );
@@ -755,7 +758,10 @@ fn explains_bad_fens() {
         Position::from_fen("4k3/8/8/8/8/8/8/P3K3 w - - 0 1"),
         Err(BadFen::PawnOnBackRank { square: sq("a1") })
     );
-    let e = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w K - 0 1").unwrap_err();
+    // A standard castling letter that fits no rook is dropped (see
+    // `impossible_castling_letter_is_dropped_in_standard_chess`); read as Chess960 (the king
+    // on d1, `Q` the rook on b1), the `K` that fits nothing is an error.
+    let e = Position::from_fen("4k3/8/8/8/8/8/8/1R1K4 w KQ - 0 1").unwrap_err();
     assert_eq!(
         e,
         BadFen::CastlingRights {
@@ -852,6 +858,18 @@ fn every_illegal() -> Vec<Illegal> {
             by,
         }),
         Illegal::EnPassantGone { to: sq("d6") },
+        Illegal::EnPassantUncoversKing {
+            to: sq("d6"),
+            captured: sq("d5"),
+            own_pawn: None,
+            attacker: by,
+        },
+        Illegal::EnPassantUncoversKing {
+            to: sq("d6"),
+            captured: sq("d5"),
+            own_pawn: Some(e5),
+            attacker: (Role::Rook, sq("h5")),
+        },
         Illegal::PromotionRequired { to: sq("e8") },
         Illegal::BadPromotion {
             from: e7,
@@ -1027,4 +1045,184 @@ fn black_castles_and_is_refused_too() {
     assert!(pos("r3k2r/8/8/8/8/B7/8/R3K2R b KQkq - 0 1")
         .play("O-O-O")
         .is_ok());
+}
+
+// ---- moves python-chess reads differently (issue 9) ----
+
+#[test]
+fn bare_pawn_destination_is_a_push_never_a_capture() {
+    //  . . . r . r k .     8
+    //  . p b . q p . p     7
+    //  . . p . . . p .     6
+    //  p . . . . . . .     5
+    //  P . . N p P . R     4   f2-f4 was just played: e4xf3 en passant is legal
+    //  . P . . . . . P     3
+    //  . B P . . . P .     2
+    //  . . . Q . B K .     1
+    let fen = "3r1rk1/1pb1qp1p/2p3p1/p7/P2NpP1R/1P5P/1BP3P1/3Q1BK1 b - f3 0 1";
+    assert_eq!(pos(fen).play("exf3").unwrap().1.uci, "e4f3");
+    assert_eq!(pos(fen).play("ef3").unwrap().1.uci, "e4f3");
+    // `f3` names the pawn of the f-file, which is on f7 and cannot get there.
+    assert_eq!(
+        refused(fen, "f3"),
+        Illegal::CannotMoveThatWay {
+            role: Role::Pawn,
+            from: sq("f7"),
+            to: sq("f3")
+        }
+    );
+    // An ordinary capture is not read from a bare destination either: after 1.e4 d5,
+    // `d5` is no move of White's (python-chess refuses it too), `exd5` is.
+    let p = line(&["e4", "d5"]);
+    assert_eq!(p.play("exd5").unwrap().1.uci, "e4d5");
+    assert_eq!(
+        p.play("d5").unwrap_err(),
+        Illegal::CannotMoveThatWay {
+            role: Role::Pawn,
+            from: sq("d2"),
+            to: sq("d5")
+        }
+    );
+    // Pushes are still found from the destination alone.
+    assert_eq!(p.play("d4").unwrap().1.uci, "d2d4");
+}
+
+#[test]
+fn king_written_to_its_castling_square_castles() {
+    // Decided: `Kg8` / `Kc8` (and White's `Kg1` / `Kc1`) with the king on its home square
+    // is read as castling when castling is legal, because no king move can be meant;
+    // python-chess refuses these. `Kh8` (king onto its rook) is not SAN for castling.
+    //  r . . . k . . r     8
+    //  p p p . . p p p     7
+    //  . . n . b q . .     6
+    //  . . b p . . N .     5
+    //  . . B p . . . .     4
+    //  . . . . . . . .     3
+    //  P P P . . P P P     2
+    //  R N B Q R . K .     1
+    let fen = "r3k2r/ppp2ppp/2n1bq2/2bp2N1/2Bp4/8/PPP2PPP/RNBQR1K1 b kq - 3 9";
+    let (after, played) = pos(fen).play("Kg8").unwrap();
+    assert_eq!((played.san.as_str(), played.uci.as_str()), ("O-O", "e8g8"));
+    assert_eq!(after.piece_at(sq("f8")), Some((Color::Black, Role::Rook)));
+    assert_eq!(pos(fen).play("Kc8").unwrap().1.san, "O-O-O");
+    assert!(matches!(
+        refused(fen, "Kh8"),
+        Illegal::CannotMoveThatWay {
+            role: Role::King,
+            ..
+        } | Illegal::OwnPieceOnTarget { .. }
+    ));
+    let white = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_eq!(white.play("Kg1").unwrap().1.uci, "e1g1");
+    assert_eq!(white.play("Kc1").unwrap().1.uci, "e1c1");
+    // When castling is not allowed, the reason is still the castling rule.
+    assert_eq!(
+        refused("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "Kg1"),
+        Illegal::Castling(CastlingRefused::RookMoved {
+            side: CastlingSide::KingSide
+        })
+    );
+}
+
+#[test]
+fn en_passant_that_takes_away_the_shield_says_so() {
+    //  b . . . k . . .     8   the bishop on a8 looks down the long diagonal
+    //  …
+    //  . . . p P . . .     5   d7-d5 was just played: the pawn on d5 shields the king
+    //  . . . . . . . .     4
+    //  . . . . . K . .     3
+    let fen = "b3k3/8/8/3pP3/8/5K2/8/8 w - d6 0 2";
+    let e = refused(fen, "e5d6");
+    assert_eq!(
+        e,
+        Illegal::EnPassantUncoversKing {
+            to: sq("d6"),
+            captured: sq("d5"),
+            own_pawn: None,
+            attacker: (Role::Bishop, sq("a8"))
+        }
+    );
+    assert!(
+        e.explain(Lang::En)
+            .contains("the pawn it would take, on d5"),
+        "{}",
+        e.explain(Lang::En)
+    );
+    assert!(
+        e.explain(Lang::Zh).contains("d5 上的兵"),
+        "{}",
+        e.explain(Lang::Zh)
+    );
+    assert!(!e.explain(Lang::En).contains("pinned"));
+    // Both pawns on the king's rank: together they shield it from the rook on h5.
+    //  . . . . . . . .
+    //  . . p . . . . .     7   c7-c5 comes next
+    //  . . . p . . . .     6
+    //  K P . . . . . r     5
+    //  . R . . . p . k     4
+    let after = pos("8/2p5/3p4/KP5r/1R3p1k/4P3/6P1/8 b - - 0 1")
+        .play("c5")
+        .unwrap()
+        .0;
+    let e = after.play("b5c6").unwrap_err();
+    assert_eq!(
+        e,
+        Illegal::EnPassantUncoversKing {
+            to: sq("c6"),
+            captured: sq("c5"),
+            own_pawn: Some(sq("b5")),
+            attacker: (Role::Rook, sq("h5"))
+        }
+    );
+    assert!(
+        e.explain(Lang::En).contains("your pawn on b5"),
+        "{}",
+        e.explain(Lang::En)
+    );
+    assert!(
+        e.explain(Lang::Zh).contains("b5"),
+        "{}",
+        e.explain(Lang::Zh)
+    );
+    // A capturing pawn that is pinned itself is still just pinned.
+    //  . . . . r . . k     8   the rook on e8 pins the pawn on e5
+    //  …
+    //  . . . p P . . .     5
+    //  …
+    //  . . . . K . . .     1
+    assert_eq!(
+        refused("4r2k/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6"),
+        Illegal::LeavesKingInCheck {
+            attacker: (Role::Rook, sq("e8"))
+        }
+    );
+}
+
+#[test]
+fn impossible_castling_letter_is_dropped_in_standard_chess() {
+    //  r . . r . . . k     8   `q`: the black king on h8 cannot castle
+    //  p . . . . . . .
+    //  . . . p . . . .
+    //  …
+    //  P . . . . . . P     3
+    //  . . . . . . . .
+    //  R . . . K . . R     1
+    let p = pos("r2r3k/p7/3p4/8/8/P6P/8/R3K2R w KQq");
+    assert!(!p.is_chess960());
+    assert_eq!(p.fen(), "r2r3k/p7/3p4/8/8/P6P/8/R3K2R w KQ - 0 1");
+    let mut castles: Vec<String> = p
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.san.starts_with("O-O"))
+        .map(|m| m.uci)
+        .collect();
+    castles.sort();
+    assert_eq!(castles, ["e1c1", "e1g1"]);
+    // A castling letter with no rook at all is dropped too.
+    assert_eq!(
+        pos("4k3/8/8/8/8/8/8/4K3 w K - 0 1").fen(),
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    );
+    // A field only Chess960 can read stays Chess960 (X-FEN: `Q` is the rook on c1).
+    assert!(pos("8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q -").is_chess960());
 }

@@ -153,7 +153,7 @@ mod tests {
     #[test]
     fn white_plays_first() {
         let pos = handicap_position(19, 4).unwrap();
-        assert_eq!(pos.to_play(), Color::White);
+        assert_eq!(pos.turn(), Color::White);
         assert_eq!(pos.board().stones(Color::Black).count(), 4);
     }
 }

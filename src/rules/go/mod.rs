@@ -5,7 +5,7 @@
 //! use qiyuan::rules::go::{Move, Position};
 //! let pos = Position::empty(9).unwrap();
 //! let d4 = pos.board().point("D4").unwrap();
-//! let pos = pos.play(Move::Play(d4)).unwrap();
+//! let pos = pos.play_move(Move::Play(d4)).unwrap();
 //! assert_eq!(pos.board().liberties(d4).len(), 4);
 //! ```
 

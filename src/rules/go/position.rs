@@ -34,17 +34,20 @@ impl Move {
     }
 }
 
-/// Why a move is refused. Each variant is one rule a learner can be told about.
+/// Why a move is refused. Each variant is one rule a learner can be told about; `size` is
+/// the board's, so that the point can be named.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Illegal {
+    /// The text is not a point of this board, nor `pass`.
+    NotAMove(String),
     /// A stone is already on the point.
-    Occupied { point: Point, stone: Color },
+    Occupied { point: Point, size: u8, stone: Color },
     /// The stone would have no liberties and captures nothing: a forbidden point (禁着点).
-    Suicide { point: Point },
+    Suicide { point: Point, size: u8 },
     /// Retaking a ko at once would repeat the position before the last move (打劫).
-    Ko { point: Point },
+    Ko { point: Point, size: u8 },
     /// The move would repeat an earlier whole-board position (全局同形再现).
-    Superko { point: Point },
+    Superko { point: Point, size: u8 },
     /// It is the other side's turn.
     NotYourTurn { to_play: Color },
     /// The point lies outside the board.
@@ -52,39 +55,45 @@ pub enum Illegal {
 }
 
 impl Illegal {
-    /// A sentence for the learner in `lang`, naming points on a board of `size`.
-    pub fn explain(&self, lang: Lang, size: u8) -> String {
+    /// A sentence for the learner in `lang`.
+    pub fn explain(&self, lang: Lang) -> String {
         match (self, lang) {
-            (Illegal::Occupied { point, .. }, Lang::Zh) => {
-                format!("{} 已经有棋子了，只能下在空的交叉点上。", point.name(size))
+            (Illegal::NotAMove(text), Lang::Zh) => {
+                format!("“{text}”不是棋盘上的点：请写像 D4 这样的坐标，或者“pass”（停一手）。")
             }
-            (Illegal::Occupied { point, .. }, Lang::En) => format!(
+            (Illegal::NotAMove(text), Lang::En) => format!(
+                "“{text}” is not a point of this board: write a point such as D4, or pass."
+            ),
+            (Illegal::Occupied { point, size, .. }, Lang::Zh) => {
+                format!("{} 已经有棋子了，只能下在空的交叉点上。", point.name(*size))
+            }
+            (Illegal::Occupied { point, size, .. }, Lang::En) => format!(
                 "There is already a stone on {}: stones go on empty points only.",
-                point.name(size)
+                point.name(*size)
             ),
-            (Illegal::Suicide { point }, Lang::Zh) => format!(
+            (Illegal::Suicide { point, size }, Lang::Zh) => format!(
                 "{} 是禁着点：棋子下在这里立即没有气，又不能提掉对方的棋子。",
-                point.name(size)
+                point.name(*size)
             ),
-            (Illegal::Suicide { point }, Lang::En) => format!(
+            (Illegal::Suicide { point, size }, Lang::En) => format!(
                 "{} is a forbidden point: a stone there would have no liberties and captures nothing.",
-                point.name(size)
+                point.name(*size)
             ),
-            (Illegal::Ko { point }, Lang::Zh) => format!(
+            (Illegal::Ko { point, size }, Lang::Zh) => format!(
                 "打劫：不能马上在 {} 提回，否则棋盘会回到上一手之前的样子。请先在别处下一手（找劫材）。",
-                point.name(size)
+                point.name(*size)
             ),
-            (Illegal::Ko { point }, Lang::En) => format!(
+            (Illegal::Ko { point, size }, Lang::En) => format!(
                 "Ko: you may not retake at {} at once, because the board would repeat the position before the last move. Play elsewhere first (a ko threat).",
-                point.name(size)
+                point.name(*size)
             ),
-            (Illegal::Superko { point }, Lang::Zh) => format!(
+            (Illegal::Superko { point, size }, Lang::Zh) => format!(
                 "{} 会使全局出现与之前完全相同的局面（全局同形再现），这是禁止的。",
-                point.name(size)
+                point.name(*size)
             ),
-            (Illegal::Superko { point }, Lang::En) => format!(
+            (Illegal::Superko { point, size }, Lang::En) => format!(
                 "{} would repeat an earlier whole-board position, which the rules forbid (superko).",
-                point.name(size)
+                point.name(*size)
             ),
             (Illegal::NotYourTurn { to_play }, Lang::Zh) => format!(
                 "现在轮到{}下。",
@@ -104,6 +113,7 @@ impl Illegal {
 impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Illegal::NotAMove(text) => write!(f, "not a point or pass: {text:?}"),
             Illegal::Occupied { .. } => f.write_str("point is occupied"),
             Illegal::Suicide { .. } => f.write_str("forbidden point: suicide"),
             Illegal::Ko { .. } => f.write_str("ko: immediate recapture"),
@@ -140,10 +150,10 @@ impl std::error::Error for Illegal {}
 ///     . . . . .").unwrap();
 /// let pos = Position::new(board, Color::Black);
 /// let a = pos.board().point("C3").unwrap();
-/// assert_eq!(pos.play(Move::Play(a)), Err(Illegal::Suicide { point: a }));
+/// assert_eq!(pos.play_move(Move::Play(a)), Err(Illegal::Suicide { point: a, size: 5 }));
 /// // White may fill its own eye.
-/// let pos = pos.play(Move::Pass).unwrap();
-/// assert!(pos.play(Move::Play(a)).is_ok());
+/// let pos = pos.play_move(Move::Pass).unwrap();
+/// assert!(pos.play_move(Move::Play(a)).is_ok());
 /// ```
 #[derive(Clone)]
 pub struct Position {
@@ -193,7 +203,7 @@ impl Position {
     }
 
     /// The side to play.
-    pub fn to_play(&self) -> Color {
+    pub fn turn(&self) -> Color {
         self.to_play
     }
 
@@ -228,8 +238,25 @@ impl Position {
     }
 
     /// Plays `mv` for the side to play.
-    pub fn play(&self, mv: Move) -> Result<Position, Illegal> {
+    pub fn play_move(&self, mv: Move) -> Result<Position, Illegal> {
         self.play_as(self.to_play, mv)
+    }
+
+    /// Plays a written move (`D4`, `d4`, `pass`) for the side to play: the position after it
+    /// and the move read.
+    ///
+    /// ```
+    /// use qiyuan::rules::go::{Illegal, Move, Position};
+    /// let pos = Position::empty(9).unwrap();
+    /// let (after, mv) = pos.play("d4").unwrap();
+    /// assert_eq!(mv.name(9), "D4");
+    /// assert!(matches!(after.play("D4"), Err(Illegal::Occupied { .. })));
+    /// assert!(matches!(pos.play("Z9"), Err(Illegal::NotAMove(_))));
+    /// ```
+    pub fn play(&self, text: &str) -> Result<(Position, Move), Illegal> {
+        let mv = Move::parse(text, self.size())
+            .map_err(|_| Illegal::NotAMove(text.trim().to_string()))?;
+        Ok((self.play_move(mv)?, mv))
     }
 
     /// Plays `mv` for `color`, which must be the side to play.
@@ -255,10 +282,17 @@ impl Position {
             return Err(Illegal::OffBoard { point });
         }
         if let Some(stone) = self.board.get(point) {
-            return Err(Illegal::Occupied { point, stone });
+            return Err(Illegal::Occupied {
+                point,
+                size: self.board.size(),
+                stone,
+            });
         }
         if self.ko == Some(point) {
-            return Err(Illegal::Ko { point });
+            return Err(Illegal::Ko {
+                point,
+                size: self.board.size(),
+            });
         }
         let mut board = self.board.clone();
         board.set(point, Some(color));
@@ -276,11 +310,17 @@ impl Position {
         }
         // 第五条: a stone without liberties that captures nothing stands on a forbidden point.
         if captured.is_empty() && !board.has_liberty(point) {
-            return Err(Illegal::Suicide { point });
+            return Err(Illegal::Suicide {
+                point,
+                size: board.size(),
+            });
         }
         // 第六条: no whole-board position may repeat.
         if self.history.contains(&hash) {
-            return Err(Illegal::Superko { point });
+            return Err(Illegal::Superko {
+                point,
+                size: board.size(),
+            });
         }
         // A single stone that captured a single stone and has one liberty starts a ko:
         // the opponent may not take back at once.
@@ -309,7 +349,7 @@ impl Position {
 
     /// Whether `mv` is legal for the side to play.
     pub fn is_legal(&self, mv: Move) -> bool {
-        self.play(mv).is_ok()
+        self.play_move(mv).is_ok()
     }
 
     /// Every legal move for the side to play, the pass last.
@@ -399,7 +439,7 @@ mod tests {
             Color::Black,
         );
         let d3 = pt(&p, "D3");
-        let next = p.play(Move::Play(d3)).unwrap();
+        let next = p.play_move(Move::Play(d3)).unwrap();
         assert_eq!(next.captured(), &[pt(&p, "C3")]);
         assert_eq!(next.board().get(pt(&p, "C3")), None);
         assert_eq!(next.prisoners(Color::Black), 1);
@@ -412,7 +452,7 @@ mod tests {
             ". X X . .\nX O O . .\n. X X . .\n. . . . .\n. . . . .",
             Color::Black,
         );
-        let next = p.play(Move::Play(pt(&p, "D4"))).unwrap();
+        let next = p.play_move(Move::Play(pt(&p, "D4"))).unwrap();
         assert_eq!(next.captured().len(), 2);
     }
 
@@ -425,7 +465,7 @@ mod tests {
             Color::Black,
         );
         let b5 = pt(&p, "B5");
-        let next = p.play(Move::Play(b5)).unwrap();
+        let next = p.play_move(Move::Play(b5)).unwrap();
         assert_eq!(next.board().get(b5), Some(Color::Black));
         for gone in ["A5", "C5", "B4"] {
             assert_eq!(next.board().get(pt(&p, gone)), None, "{gone}");
@@ -442,9 +482,10 @@ mod tests {
         );
         let c4 = pt(&p, "C4");
         assert_eq!(
-            p.play(Move::Play(c4)),
+            p.play_move(Move::Play(c4)),
             Err(Illegal::Occupied {
                 point: c4,
+                size: 5,
                 stone: Color::Black
             })
         );
@@ -461,17 +502,17 @@ mod tests {
             Color::Black,
         );
         let c4 = pt(&p, "C4");
-        let taken = p.play(Move::Play(c4)).unwrap();
+        let taken = p.play_move(Move::Play(c4)).unwrap();
         assert_eq!(taken.captured(), &[pt(&p, "B4")]);
         let b4 = pt(&p, "B4");
-        assert_eq!(taken.play(Move::Play(b4)), Err(Illegal::Ko { point: b4 }));
+        assert_eq!(taken.play_move(Move::Play(b4)), Err(Illegal::Ko { point: b4, size: 5 }));
         // After an exchange elsewhere White may retake.
         let later = taken
-            .play(Move::Play(pt(&p, "E1")))
+            .play_move(Move::Play(pt(&p, "E1")))
             .unwrap()
-            .play(Move::Play(pt(&p, "D1")))
+            .play_move(Move::Play(pt(&p, "D1")))
             .unwrap();
-        assert!(later.play(Move::Play(b4)).is_ok());
+        assert!(later.play_move(Move::Play(b4)).is_ok());
     }
 
     #[test]
@@ -482,10 +523,10 @@ mod tests {
             ". . . . .\n. X X O .\nX O . X O\n. X X O .\n. . . . .",
             Color::White,
         );
-        let next = p.play(Move::Play(pt(&p, "C3"))).unwrap();
+        let next = p.play_move(Move::Play(pt(&p, "C3"))).unwrap();
         assert_eq!(next.captured(), &[pt(&p, "D3")]);
         assert_eq!(next.ko_point(), None);
-        let back = next.play(Move::Play(pt(&p, "D3"))).unwrap();
+        let back = next.play_move(Move::Play(pt(&p, "D3"))).unwrap();
         assert_eq!(back.captured().len(), 2);
     }
 
@@ -503,18 +544,19 @@ mod tests {
     #[test]
     fn two_passes_are_counted() {
         let p = Position::empty(9).unwrap();
-        let p = p.play(Move::Pass).unwrap().play(Move::Pass).unwrap();
+        let p = p.play_move(Move::Pass).unwrap().play_move(Move::Pass).unwrap();
         assert_eq!(p.consecutive_passes(), 2);
-        assert_eq!(p.to_play(), Color::Black);
+        assert_eq!(p.turn(), Color::Black);
     }
 
     #[test]
     fn explains_in_both_languages() {
         let e = Illegal::Suicide {
             point: Point::new(3, 5),
+            size: 9,
         };
-        assert!(e.explain(Lang::Zh, 9).contains("禁着点"));
-        assert!(e.explain(Lang::En, 9).contains("forbidden point"));
-        assert!(e.explain(Lang::En, 9).contains("D4"));
+        assert!(e.explain(Lang::Zh).contains("禁着点"));
+        assert!(e.explain(Lang::En).contains("forbidden point"));
+        assert!(e.explain(Lang::En).contains("D4"));
     }
 }

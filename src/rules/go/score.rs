@@ -187,13 +187,35 @@ pub enum Ending {
     Resigned(Color),
 }
 
+impl Ending {
+    /// A sentence for the learner in `lang`.
+    pub fn explain(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Ending::TwoPasses, Lang::Zh) => "双方连续停一手，对局结束：开始数棋。".into(),
+            (Ending::TwoPasses, Lang::En) => {
+                "Both sides passed in a row: the game is over, and the board is counted.".into()
+            }
+            (Ending::Resigned(c), Lang::Zh) => format!(
+                "{}认输，{}中盘胜。",
+                if *c == Color::Black { "黑方" } else { "白方" },
+                if *c == Color::Black { "白方" } else { "黑方" }
+            ),
+            (Ending::Resigned(c), Lang::En) => format!(
+                "{} resigned; {} wins.",
+                if *c == Color::Black { "Black" } else { "White" },
+                if *c == Color::Black { "White" } else { "Black" }
+            ),
+        }
+    }
+}
+
 /// Whether the game in `pos` is over by two passes in a row.
 ///
 /// ```
 /// use qiyuan::rules::go::{game_over, Move, Position};
-/// let pos = Position::empty(9).unwrap().play(Move::Pass).unwrap();
+/// let pos = Position::empty(9).unwrap().play_move(Move::Pass).unwrap();
 /// assert!(!game_over(&pos));
-/// assert!(game_over(&pos.play(Move::Pass).unwrap()));
+/// assert!(game_over(&pos.play_move(Move::Pass).unwrap()));
 /// ```
 pub fn game_over(pos: &Position) -> bool {
     pos.consecutive_passes() >= 2
@@ -1033,12 +1055,12 @@ mod tests {
     #[test]
     fn two_passes_end_the_game_and_a_move_resets_the_count() {
         let pos = Position::empty(9).unwrap();
-        let once = pos.play(Move::Pass).unwrap();
+        let once = pos.play_move(Move::Pass).unwrap();
         assert!(!game_over(&once));
         let d4 = Move::Play(Point::new(3, 5));
-        let moved = once.play(d4).unwrap();
-        assert!(!game_over(&moved.play(Move::Pass).unwrap()));
-        assert!(game_over(&once.play(Move::Pass).unwrap()));
+        let moved = once.play_move(d4).unwrap();
+        assert!(!game_over(&moved.play_move(Move::Pass).unwrap()));
+        assert!(game_over(&once.play_move(Move::Pass).unwrap()));
     }
 
     #[test]

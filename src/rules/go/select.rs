@@ -117,16 +117,16 @@ impl Ask {
             Ask::Captures => board
                 .points()
                 .filter(|&p| {
-                    pos.play(Move::Play(p))
+                    pos.play_move(Move::Play(p))
                         .is_ok_and(|next| !next.captured().is_empty())
                 })
                 .collect(),
             Ask::Atari => {
-                let them = pos.to_play().opponent();
+                let them = pos.turn().opponent();
                 board
                     .points()
                     .filter(|&p| {
-                        pos.play(Move::Play(p)).is_ok_and(|next| {
+                        pos.play_move(Move::Play(p)).is_ok_and(|next| {
                             let b = next.board();
                             b.liberties(p).len() > 1
                                 && b.neighbours(p).any(|n| {

@@ -20,11 +20,13 @@
 
 mod geometry;
 mod illegal;
+mod notation;
 mod position;
 pub mod select;
 mod tsume;
 mod types;
 
 pub use illegal::{Illegal, Outcome};
+pub use notation::{japanese, kanji_square};
 pub use position::{BadSfen, Played, Position, START_SFEN};
 pub use types::{Color, Kind, Square};

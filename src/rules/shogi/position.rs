@@ -322,7 +322,7 @@ impl Position {
     }
 
     /// The piece on `sq`, if any.
-    pub fn piece(&self, sq: Square) -> Option<(Color, Kind)> {
+    pub fn piece_at(&self, sq: Square) -> Option<(Color, Kind)> {
         piece_at(&self.inner, sq.to_rs())
     }
 

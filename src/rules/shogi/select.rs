@@ -100,7 +100,7 @@ impl Ask {
     pub fn answer(&self, pos: &Position) -> Result<Vec<Square>, BadAsk> {
         let mut squares = match *self {
             Ask::Moves(from) => {
-                let Some((color, _)) = pos.piece(from) else {
+                let Some((color, _)) = pos.piece_at(from) else {
                     return Err(BadAsk::EmptySquare(from));
                 };
                 let mover = if color == pos.turn() {
@@ -119,7 +119,7 @@ impl Ask {
                     .unwrap_or_default()
             }
             Ask::Attacks(from) => {
-                let Some((color, kind)) = pos.piece(from) else {
+                let Some((color, kind)) = pos.piece_at(from) else {
                     return Err(BadAsk::EmptySquare(from));
                 };
                 pos.grid().attacks(from, color, kind)

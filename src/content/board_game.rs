@@ -1,0 +1,870 @@
+//! The puzzle of a game of pieces on squares (chess, shogi), written once over the engine
+//! interface: diagram steps, problem reading (position, orientation, lines, mate proofs,
+//! `select` questions, wrong lines), replay, judging and the clickable board. Each game's file
+//! keeps only what differs: notation, orientation words, drops, promotion choices, pictures.
+
+use super::diagnostic::{Ctx, Diagnostic};
+use super::lines::{self, LineTree};
+use super::marks::{with_marks, BoardMarks, MarkSpec, Sq};
+use super::problem::{shared, Action, BoardRequest, GamePuzzle, Input, Problem, Puzzle, Verdict};
+use super::text::Text;
+use super::{Diagram, Frame};
+use crate::lang::Lang;
+use crate::rules::{Explain, Rules};
+use std::fmt;
+use toml::Spanned;
+
+/// What a click on a board picks: a square (`e4`, `5e`), or a kind of piece in the hand of
+/// the side to move (`P*`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A square, by its name.
+    Square(String),
+    /// A piece in hand, as `P*`.
+    Hand(String),
+    /// A place that picks nothing (a piece in the opponent's hand).
+    Nothing,
+}
+
+/// Everything a game's picture shows besides the position.
+pub struct View<'a> {
+    /// The second player at the bottom.
+    pub flipped: bool,
+    /// Shade the promotion zones (shogi).
+    pub zones: bool,
+    /// The last move, if any.
+    pub last: Option<(Option<Sq>, Sq)>,
+    /// Marks, with the picked-up piece's destinations as dots.
+    pub marks: &'a BoardMarks,
+    /// The piece picked up.
+    pub selected: Option<&'a Target>,
+    /// A link on every square and piece in hand.
+    pub link: Option<&'a dyn Fn(Target) -> String>,
+    /// The language of accessible names.
+    pub lang: Lang,
+    /// What the picture shows.
+    pub title: &'a str,
+}
+
+/// What one game of pieces on squares adds to the shared puzzle.
+pub trait PieceGame: fmt::Debug + Send + Sync + Sized + 'static {
+    /// The engine's position.
+    type Pos: Rules + PartialEq;
+    /// A `select` question.
+    type Ask: Clone + fmt::Debug + Send + Sync;
+
+    /// The position key of diagrams and problems: `fen`, `sfen`.
+    const POSITION: &'static str;
+    /// The other game's position key, refused with a hint.
+    const OTHER_POSITION: &'static str;
+    /// A square, for error messages: `e4`, `5e`.
+    const SQUARE_EXAMPLE: &'static str;
+    /// The goal proven by search: `mate`, `tsume`.
+    const MATE_GOAL: &'static str;
+    /// An example question: `moves:e1`.
+    const SELECT_EXAMPLE: &'static str;
+    /// The orientation words, the first player's side first: `["white", "black"]`.
+    const ORIENTATION: [&'static str; 2];
+    /// Whether the game has pieces in hand (`drops_of`) and promotion zones (`zones`).
+    const HANDS: bool;
+    /// The locale key asked when several moves join two squares.
+    const CHOOSE: &'static str;
+
+    /// The starting position of a game.
+    fn start() -> Self::Pos;
+    /// Reads a written position.
+    fn read_position(text: &str) -> Result<Self::Pos, String>;
+    /// The position as text (frames of twin lessons are compared by it).
+    fn position_text(pos: &Self::Pos) -> String;
+    /// Whether the second player is to move (they are then drawn at the bottom).
+    fn second_to_move(pos: &Self::Pos) -> bool;
+    /// The locale key of who is to move.
+    fn to_play_key(pos: &Self::Pos) -> &'static str;
+
+    /// Reads a square name.
+    fn parse_square(text: &str) -> Option<Sq>;
+    /// The canonical name of a square.
+    fn square_name(sq: Sq) -> String;
+    /// Whether a piece stands on `sq`, and whether it belongs to the side to move.
+    fn piece_on(pos: &Self::Pos, sq: Sq) -> Option<bool>;
+    /// The squares of a move: from (none for a drop) and to.
+    fn squares(mv: &<Self::Pos as Rules>::Move) -> (Option<Sq>, Sq);
+    /// The piece dropped by a move, as `P*`.
+    fn dropped(mv: &<Self::Pos as Rules>::Move) -> Option<String>;
+    /// How a choice between moves joining the same squares is labelled (the promotion).
+    fn choice_label(mv: &<Self::Pos as Rules>::Move) -> Text;
+    /// Whether the move promotes (promoting choices are offered first).
+    fn promotes(mv: &<Self::Pos as Rules>::Move) -> bool;
+    /// Every square the piece on `sq` could go to, as if it were its side's turn.
+    fn moves_of(pos: &Self::Pos, sq: Sq) -> Vec<Sq>;
+    /// Every square where the side to move may drop `kind` (`P`), or why it is no piece.
+    fn drops_of(pos: &Self::Pos, kind: &str) -> Result<Vec<Sq>, String>;
+    /// The picture.
+    fn draw(pos: &Self::Pos, view: &View) -> String;
+
+    /// Reads a record of moves written in a diagram (`pgn` in chess): the moves as text.
+    fn record(text: &str) -> Result<Vec<String>, String>;
+    /// The step text of a record's move played from `before`: `12… Nf6`.
+    fn record_say(before: &Self::Pos, mv: &<Self::Pos as Rules>::Move) -> String;
+
+    /// Checks `mate_in` of a mate problem.
+    fn mate_length(n: u32) -> Result<(), String>;
+    /// What is proven, for messages: `mate in 2`.
+    fn mate_what(n: u32) -> String;
+    /// The error when the position has no such mate.
+    fn no_mate(n: u32) -> String;
+    /// How much of a mate in `n` is left after `played` moves (learner and replies).
+    fn left(n: u32, played: usize) -> Option<u32>;
+    /// The first moves that force mate in `n` (canonical names).
+    fn mating_moves(pos: &Self::Pos, n: u32) -> Vec<String>;
+    /// Whether `mv` forces mate within `left`.
+    fn forces(pos: &Self::Pos, mv: &str, left: u32) -> bool;
+    /// The most stubborn defence when the attacker has `left` to mate after it (the defender
+    /// to move).
+    fn best_defence(pos: &Self::Pos, left: u32) -> Option<String>;
+    /// Whether the side to move is mated, by the goal's rules.
+    fn is_mated(pos: &Self::Pos) -> bool;
+    /// Why `mv`, played from `pos`, does not force mate within `left`.
+    fn not_forcing(pos: &Self::Pos, mv: &<Self::Pos as Rules>::Move, left: u32) -> Text;
+
+    /// Reads a `select` question and answers it (square names).
+    fn ask(text: &str, pos: &Self::Pos) -> Result<(Self::Ask, Vec<String>), String>;
+    /// Whether the question asks about a piece rather than for a move.
+    fn asks_nobody(ask: &Self::Ask) -> bool;
+    /// Why a clicked square is not part of the answer.
+    fn miss(ask: &Self::Ask, square: &str) -> Text;
+}
+
+with_marks! {
+    /// A `chess` or `shogi` block.
+    struct DiagramSpec {
+        fen: Option<Spanned<String>>,
+        sfen: Option<Spanned<String>>,
+        orientation: Option<Spanned<String>>,
+        zones: Option<Spanned<bool>>,
+        caption: Option<String>,
+        drops_of: Option<Spanned<String>>,
+        pgn: Option<Spanned<String>>,
+        #[serde(default)]
+        steps: Vec<Spanned<StepSpec>>,
+    }
+}
+
+with_marks! {
+    /// One `[[steps]]` table of a diagram.
+    struct StepSpec {
+        play: Option<Spanned<String>>,
+        say: Option<String>,
+        drops_of: Option<Spanned<String>>,
+    }
+}
+
+with_marks! {
+    /// One `[[problem]]` of a chess or shogi set.
+    struct ProblemSpec {
+        id: Spanned<String>,
+        prompt: Text,
+        fen: Option<Spanned<String>>,
+        sfen: Option<Spanned<String>>,
+        orientation: Option<Spanned<String>>,
+        zones: Option<Spanned<bool>>,
+        goal: Spanned<String>,
+        mate_in: Option<Spanned<u32>>,
+        ask: Option<Spanned<String>>,
+        difficulty: Option<Spanned<u8>>,
+        #[serde(default)]
+        solutions: Vec<Spanned<String>>,
+        hint: Option<Text>,
+        explanation: Option<Text>,
+        drops_of: Option<Spanned<String>>,
+        #[serde(default)]
+        tags: Vec<String>,
+        #[serde(default)]
+        wrong: Vec<WrongSpec>,
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WrongSpec {
+    line: Spanned<String>,
+    why: Text,
+}
+
+/// The id of a problem spec, for duplicate checks.
+pub(crate) fn problem_id(spec: &ProblemSpec) -> &Spanned<String> {
+    &spec.id
+}
+
+/// The position key: the game's own, never the other game's.
+fn position<G: PieceGame>(
+    ctx: &Ctx,
+    fen: Option<&Spanned<String>>,
+    sfen: Option<&Spanned<String>>,
+    required: Option<&Spanned<String>>,
+) -> Result<G::Pos, Diagnostic> {
+    let (own, other) = if G::POSITION == "fen" {
+        (fen, sfen)
+    } else {
+        (sfen, fen)
+    };
+    if let Some(o) = other {
+        return Err(ctx.err(
+            o.span(),
+            format!(
+                "`{}` is not used here: write the position as `{}`",
+                G::OTHER_POSITION,
+                G::POSITION
+            ),
+        ));
+    }
+    match own {
+        None if required.is_some() => Err(ctx.err(
+            required.map_or(0..0, |r| r.span()),
+            format!("the problem needs `{}`: its position", G::POSITION),
+        )),
+        None => Ok(G::start()),
+        Some(f) => G::read_position(f.get_ref()).map_err(|e| ctx.err(f.span(), e)),
+    }
+}
+
+/// `orientation`: the side at the bottom.
+fn flipped<G: PieceGame>(
+    ctx: &Ctx,
+    orientation: Option<&Spanned<String>>,
+    default: bool,
+) -> Result<bool, Diagnostic> {
+    let [first, second] = G::ORIENTATION;
+    match orientation.map(|o| (o, o.get_ref().as_str())) {
+        None => Ok(default),
+        Some((_, w)) if w == first => Ok(false),
+        Some((_, w)) if w == second => Ok(true),
+        Some((o, other)) => Err(ctx.err(
+            o.span(),
+            format!("orientation `{other}` should be \"{first}\" or \"{second}\" (the side at the bottom)"),
+        )),
+    }
+}
+
+/// `zones`, only in a game with promotion zones.
+fn zones<G: PieceGame>(ctx: &Ctx, zones: Option<&Spanned<bool>>) -> Result<bool, Diagnostic> {
+    match zones {
+        Some(z) if !G::HANDS => Err(ctx.err(z.span(), "`zones` is only used on shogi boards")),
+        z => Ok(z.is_some_and(|z| *z.get_ref())),
+    }
+}
+
+/// Reads the marks of a block, with `moves_of` and `drops_of` computed in `pos`.
+fn read_marks<G: PieceGame>(
+    spec: MarkSpec,
+    drops_of: Option<&Spanned<String>>,
+    ctx: &Ctx,
+    pos: &G::Pos,
+) -> Result<BoardMarks, Diagnostic> {
+    let mut marks = spec.read(ctx, &G::parse_square, G::SQUARE_EXAMPLE)?;
+    if let Some(name) = spec.moves_of {
+        let from = G::parse_square(name.get_ref()).ok_or_else(|| {
+            ctx.err(
+                name.span(),
+                format!(
+                    "`{}` is not a square: write it like {}",
+                    name.get_ref(),
+                    G::SQUARE_EXAMPLE
+                ),
+            )
+        })?;
+        if G::piece_on(pos, from).is_none() {
+            return Err(ctx.err(
+                name.span(),
+                format!("moves_of: there is no piece on {}", name.get_ref()),
+            ));
+        }
+        marks.dots = G::moves_of(pos, from);
+    }
+    if let Some(kind) = drops_of {
+        if !G::HANDS {
+            return Err(ctx.err(kind.span(), "`drops_of` is only used on shogi boards"));
+        }
+        let dots = G::drops_of(pos, kind.get_ref()).map_err(|e| ctx.err(kind.span(), e))?;
+        marks.dots.extend(dots);
+    }
+    Ok(marks)
+}
+
+/// Plays one written move, for line building.
+fn play_text<P: Rules>(pos: &P, text: &str) -> Result<(P, String), String> {
+    pos.play(text)
+        .map(|(next, played)| {
+            let name = pos.move_name(&played);
+            (next, name)
+        })
+        .map_err(|e| format!("{text} is illegal: {}", e.explain(Lang::En)))
+}
+
+struct Shot<G: PieceGame> {
+    position: G::Pos,
+    last: Option<(Option<Sq>, Sq)>,
+    marks: BoardMarks,
+    say: Option<String>,
+}
+
+/// Reads a `chess` or `shogi` block and plays its steps.
+pub(crate) fn diagram<G: PieceGame>(
+    ctx: &Ctx,
+    body: &str,
+    id: Option<String>,
+    lang: Lang,
+) -> Result<Diagram, Diagnostic> {
+    let spec: DiagramSpec = toml::from_str(body).map_err(|e| ctx.toml_error(&e))?;
+    let start = position::<G>(ctx, spec.fen.as_ref(), spec.sfen.as_ref(), None)?;
+    let flip = flipped::<G>(ctx, spec.orientation.as_ref(), false)?;
+    let zones = zones::<G>(ctx, spec.zones.as_ref())?;
+    let mut shots: Vec<Shot<G>> = vec![Shot {
+        marks: read_marks::<G>(spec.marks(), spec.drops_of.as_ref(), ctx, &start)?,
+        position: start.clone(),
+        last: None,
+        say: spec.caption.clone(),
+    }];
+    let mut pos = start;
+    if let Some(record) = &spec.pgn {
+        if G::POSITION != "fen" {
+            return Err(ctx.err(record.span(), "`pgn` is only used on chess boards"));
+        }
+        if !spec.steps.is_empty() {
+            return Err(ctx.err(record.span(), "give either `pgn` or `[[steps]]`, not both"));
+        }
+        let moves = G::record(record.get_ref()).map_err(|e| ctx.err(record.span(), e))?;
+        for (n, mv) in moves.iter().enumerate() {
+            let (next, played) = pos.play(mv).map_err(|e| {
+                ctx.err(
+                    record.span(),
+                    format!(
+                        "pgn move {} ({mv}) is illegal: {}",
+                        n + 1,
+                        e.explain(Lang::En)
+                    ),
+                )
+            })?;
+            let say = G::record_say(&pos, &played);
+            pos = next;
+            shots.push(Shot {
+                position: pos.clone(),
+                last: Some(G::squares(&played)),
+                marks: BoardMarks::default(),
+                say: Some(say),
+            });
+        }
+    }
+    for (n, step) in spec.steps.iter().enumerate() {
+        let n = n + 1;
+        let span = step.span();
+        let step = step.get_ref();
+        let mut last = None;
+        if let Some(play) = &step.play {
+            let moves: Vec<&str> = play.get_ref().split_whitespace().collect();
+            if moves.is_empty() {
+                return Err(ctx.err(play.span(), format!("step {n}: `play` has no moves")));
+            }
+            for mv in moves {
+                let (next, played) = pos.play(mv).map_err(|e| {
+                    ctx.err(
+                        play.span(),
+                        format!("step {n}: {mv} is illegal: {}", e.explain(Lang::En)),
+                    )
+                })?;
+                pos = next;
+                last = Some(G::squares(&played));
+            }
+        } else if step.say.is_none() {
+            return Err(ctx.err(
+                span,
+                format!("step {n} does nothing: give it `play` or `say`"),
+            ));
+        }
+        shots.push(Shot {
+            marks: read_marks::<G>(step.marks(), step.drops_of.as_ref(), ctx, &pos)?,
+            position: pos.clone(),
+            last,
+            say: step.say.clone(),
+        });
+    }
+    let title = spec.caption.clone().unwrap_or_default();
+    Ok(Diagram {
+        id,
+        go_line: None,
+        caption: spec.caption,
+        frames: shots
+            .into_iter()
+            .map(|f| Frame {
+                svg: G::draw(
+                    &f.position,
+                    &View {
+                        flipped: flip,
+                        zones,
+                        last: f.last,
+                        marks: &f.marks,
+                        selected: None,
+                        link: None,
+                        lang,
+                        title: &title,
+                    },
+                ),
+                key: format!(
+                    "{}|{:?}|{:?}|{zones}",
+                    G::position_text(&f.position),
+                    f.last,
+                    f.marks
+                ),
+                say: f.say,
+            })
+            .collect(),
+    })
+}
+
+/// What a chess or shogi problem asks.
+#[derive(Clone, Debug)]
+pub enum Goal<A> {
+    /// Mate (chess: in `n` moves of the side to move; shogi: tsume in `n` plies), proven by
+    /// search.
+    Mate(u32),
+    /// Follow the written lines.
+    Lines,
+    /// Click every square of the engine's answer (square names).
+    Select {
+        /// The question.
+        ask: A,
+        /// The squares that answer it.
+        answer: Vec<String>,
+    },
+}
+
+/// A chess or shogi problem, ready to judge attempts.
+#[derive(Clone, Debug)]
+pub struct BoardPuzzle<G: PieceGame> {
+    /// The position the learner starts from.
+    pub start: G::Pos,
+    /// The second player at the bottom.
+    pub flipped: bool,
+    zones: bool,
+    marks: BoardMarks,
+    /// What is asked.
+    pub goal: Goal<G::Ask>,
+    /// Correct and wrong lines.
+    pub lines: LineTree,
+}
+
+/// Reads one problem; every error found is returned.
+pub(crate) fn problem<G: PieceGame>(
+    ctx: &Ctx,
+    spec: ProblemSpec,
+    wrap: fn(BoardPuzzle<G>) -> Puzzle,
+) -> Result<Problem, Vec<Diagnostic>> {
+    let start = position::<G>(ctx, spec.fen.as_ref(), spec.sfen.as_ref(), Some(&spec.id))
+        .map_err(|e| vec![e])?;
+    let mut errors = Vec::new();
+    let mut keep = |r: Result<_, Diagnostic>, default| {
+        r.unwrap_or_else(|e| {
+            errors.push(e);
+            default
+        })
+    };
+    let flip = keep(
+        flipped::<G>(ctx, spec.orientation.as_ref(), G::second_to_move(&start)),
+        false,
+    );
+    let zones = keep(zones::<G>(ctx, spec.zones.as_ref()), false);
+    let marks = read_marks::<G>(spec.marks(), spec.drops_of.as_ref(), ctx, &start)
+        .unwrap_or_else(|e| {
+            errors.push(e);
+            BoardMarks::default()
+        });
+    let wrong: Vec<_> = spec.wrong.iter().map(|w| (&w.line, &w.why)).collect();
+    let (lines, ends) = lines::build(
+        ctx,
+        &start,
+        &play_text::<G::Pos>,
+        &spec.solutions,
+        &wrong,
+        &mut errors,
+    );
+    let goal_name = spec.goal.get_ref().as_str();
+    let goal = match goal_name {
+        g if g == G::MATE_GOAL => match &spec.mate_in {
+            None => {
+                errors.push(ctx.err(
+                    spec.goal.span(),
+                    format!(
+                        "goal `{g}` needs `mate_in`, like mate_in = {}",
+                        if G::HANDS { 3 } else { 2 }
+                    ),
+                ));
+                Goal::Lines
+            }
+            Some(n) => match G::mate_length(*n.get_ref()) {
+                Err(e) => {
+                    errors.push(ctx.err(n.span(), e));
+                    Goal::Lines
+                }
+                Ok(()) => {
+                    let n = *n.get_ref();
+                    let mating = G::mating_moves(&start, n);
+                    let what = G::mate_what(n);
+                    if mating.is_empty() {
+                        errors.push(ctx.err(spec.goal.span(), G::no_mate(n)));
+                    }
+                    shared::mate_lines(
+                        ctx,
+                        &what,
+                        &spec.solutions,
+                        &ends,
+                        &mating,
+                        |mv| start.play(mv).ok().map(|(_, m)| start.move_name(&m)),
+                        G::is_mated,
+                        &mut errors,
+                    );
+                    Goal::Mate(n)
+                }
+            },
+        },
+        "best" => {
+            shared::needs_lines(ctx, &spec.goal, &spec.solutions, &mut errors);
+            Goal::Lines
+        }
+        "select" => shared::select(
+            ctx,
+            &spec.goal,
+            spec.ask.as_ref(),
+            G::SELECT_EXAMPLE,
+            |text| G::ask(text, &start),
+            &mut errors,
+        )
+        .map_or(Goal::Lines, |(ask, answer)| Goal::Select { ask, answer }),
+        other => {
+            errors.push(ctx.err(
+                spec.goal.span(),
+                format!(
+                    "unknown goal `{other}`: use {}, best or select",
+                    G::MATE_GOAL
+                ),
+            ));
+            Goal::Lines
+        }
+    };
+    shared::only_with(
+        ctx,
+        "mate_in",
+        spec.mate_in.as_ref(),
+        goal_name,
+        G::MATE_GOAL,
+        &mut errors,
+    );
+    shared::only_with(
+        ctx,
+        "ask",
+        spec.ask.as_ref(),
+        goal_name,
+        "select",
+        &mut errors,
+    );
+    let difficulty = shared::difficulty(ctx, &spec.difficulty, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let _ = spec.tags;
+    Ok(Problem {
+        id: spec.id.get_ref().clone(),
+        prompt: spec.prompt,
+        difficulty,
+        hint: spec.hint,
+        explanation: spec.explanation,
+        goal: goal_name.to_string(),
+        puzzle: wrap(BoardPuzzle {
+            start,
+            flipped: flip,
+            zones,
+            marks,
+            goal,
+            lines,
+        }),
+    })
+}
+
+impl<G: PieceGame> BoardPuzzle<G> {
+    /// The position after `moves`, if they are all legal.
+    pub fn replay(&self, moves: &[String]) -> Option<G::Pos> {
+        moves
+            .iter()
+            .try_fold(self.start.clone(), |pos, m| pos.play(m).ok().map(|(p, _)| p))
+    }
+
+    /// The last of `moves`, as the engine describes it.
+    fn last_move(&self, moves: &[String]) -> Option<<G::Pos as Rules>::Move> {
+        let (last, before) = moves.split_last()?;
+        self.replay(before)?.play(last).ok().map(|(_, m)| m)
+    }
+
+    /// The link of a click on `target` in `pos`, with `selected` picked up.
+    fn action(&self, pos: &G::Pos, selected: Option<&Target>, target: Target) -> Action {
+        if matches!(self.goal, Goal::Select { .. }) {
+            return match target {
+                Target::Square(name) => Action::Play(name),
+                Target::Hand(_) | Target::Nothing => Action::Select(None),
+            };
+        }
+        let name = match target {
+            Target::Hand(piece) if selected == Some(&Target::Hand(piece.clone())) => {
+                return Action::Select(None)
+            }
+            Target::Hand(piece) => return Action::Select(Some(piece)),
+            Target::Nothing => return Action::Select(None),
+            Target::Square(name) => name,
+        };
+        let Some(sq) = G::parse_square(&name) else {
+            return Action::Select(None);
+        };
+        let piece = G::piece_on(pos, sq);
+        match selected {
+            Some(Target::Hand(piece)) => Action::Play(format!("{piece}{name}")),
+            Some(Target::Nothing) => Action::Select(None),
+            Some(Target::Square(from)) if *from == name => Action::Select(None),
+            _ if piece == Some(true) => Action::Select(Some(name)),
+            // Nothing picked up: a piece (even the opponent's, to learn why it may not move)
+            // can be picked up; an empty square does nothing.
+            None if piece.is_some() => Action::Select(Some(name)),
+            None => Action::Select(None),
+            Some(Target::Square(from)) => {
+                let from_sq = G::parse_square(from);
+                let options: Vec<_> = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| G::squares(m) == (from_sq, sq))
+                    .collect();
+                match options.as_slice() {
+                    [only] => Action::Play(pos.move_name(only)),
+                    [_, _, ..] => Action::Choose {
+                        from: from.clone(),
+                        to: name,
+                    },
+                    // Illegal: played, so that the learner hears why.
+                    [] => Action::Play(format!("{from}{name}")),
+                }
+            }
+        }
+    }
+}
+
+/// Reads what the learner picked up: a square, or a piece in hand (`P*`).
+fn target(selected: &str) -> Target {
+    if selected.ends_with('*') {
+        Target::Hand(selected.to_string())
+    } else {
+        Target::Square(selected.to_string())
+    }
+}
+
+impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
+    fn input(&self) -> Input {
+        match &self.goal {
+            Goal::Select { answer, .. } => Input::Pick {
+                total: answer.len(),
+            },
+            _ => Input::Piece { choose: G::CHOOSE },
+        }
+    }
+
+    fn lines(&self) -> &LineTree {
+        &self.lines
+    }
+
+    fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>> {
+        let mut pos = self.start.clone();
+        let mut canonical = Vec::new();
+        for (i, m) in moves.iter().enumerate() {
+            if let Goal::Mate(n) = self.goal {
+                let left = G::left(n, i)?;
+                if i % 2 == 0 && !G::forces(&pos, m, left) {
+                    return None;
+                }
+            }
+            let (next, played) = pos.play(m).ok()?;
+            canonical.push(pos.move_name(&played));
+            pos = next;
+        }
+        match self.goal {
+            Goal::Mate(_) => Some(canonical),
+            _ => self.lines.follows(&canonical).then_some(canonical),
+        }
+    }
+
+    fn is_solved_by(&self, moves: &[String]) -> bool {
+        match self.goal {
+            Goal::Mate(_) => self.replay(moves).is_some_and(|p| G::is_mated(&p)),
+            _ => !moves.is_empty() && self.lines.ends_at(moves),
+        }
+    }
+
+    fn answer(&self) -> Vec<String> {
+        match &self.goal {
+            Goal::Select { answer, .. } => answer.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn valid_picks(&self, picked: &[String]) -> Vec<String> {
+        shared::valid_picks(&self.answer(), picked, |p| {
+            G::parse_square(p).map(G::square_name).unwrap_or_default()
+        })
+    }
+
+    fn to_play(&self) -> Option<&'static str> {
+        match &self.goal {
+            Goal::Select { ask, .. } if G::asks_nobody(ask) => None,
+            _ => Some(G::to_play_key(&self.start)),
+        }
+    }
+
+    fn notation(&self, before: &[String], mv: &str) -> String {
+        self.replay(before)
+            .and_then(|p| p.play(mv).ok().map(|(_, played)| p.notation(&played)))
+            .unwrap_or_else(|| mv.to_string())
+    }
+
+    fn choices(&self, moves: &[String], from: &str, to: &str) -> Vec<(Text, String)> {
+        let Some(pos) = self.replay(moves) else {
+            return Vec::new();
+        };
+        let (Some(from), Some(to)) = (G::parse_square(from), G::parse_square(to)) else {
+            return Vec::new();
+        };
+        let mut options: Vec<_> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| G::squares(m) == (Some(from), to))
+            .collect();
+        options.sort_by_key(|m| !G::promotes(m));
+        if options.len() < 2 {
+            return Vec::new();
+        }
+        options
+            .iter()
+            .map(|m| (G::choice_label(m), pos.move_name(m)))
+            .collect()
+    }
+
+    fn attempt(&self, moves: &[String], picked: &[String], play: &str) -> Verdict {
+        if let Goal::Select { ask, .. } = &self.goal {
+            let Some(square) = G::parse_square(play) else {
+                return Verdict::Invalid {
+                    why: Text {
+                        zh: format!("“{play}”不是棋盘上的格子。"),
+                        en: format!("“{play}” is not a square of the board."),
+                    },
+                };
+            };
+            let name = G::square_name(square);
+            let why = G::miss(ask, &name);
+            return shared::pick(&self.answer(), &self.valid_picks(picked), name, why);
+        }
+        let Some(moves) = self.valid_moves(moves) else {
+            return shared::off_the_lines();
+        };
+        let Some(pos) = self.replay(&moves) else {
+            return shared::off_the_lines();
+        };
+        let (after, played) = match pos.play(play) {
+            Ok(x) => x,
+            Err(e) => {
+                return Verdict::Illegal {
+                    reason: Text::from_fn(|lang| e.explain(lang)),
+                }
+            }
+        };
+        let name = pos.move_name(&played);
+        let mut line = match shared::from_lines(&self.lines, &moves, &name) {
+            Ok(verdict) => return verdict,
+            Err(line) => line,
+        };
+        let Goal::Mate(n) = self.goal else {
+            return Verdict::Wrong {
+                why: None,
+                shown: line,
+            };
+        };
+        let left = G::left(n, moves.len()).unwrap_or(0);
+        if G::is_mated(&after) && left >= 1 {
+            Verdict::Correct {
+                moves: line,
+                reply: None,
+                solved: true,
+            }
+        } else if left > 1 && G::forces(&pos, &name, left) {
+            let reply = G::best_defence(&after, left - 1);
+            if let Some(r) = &reply {
+                line.push(r.clone());
+            }
+            Verdict::Correct {
+                moves: line,
+                reply,
+                solved: false,
+            }
+        } else {
+            Verdict::Wrong {
+                why: Some(G::not_forcing(&pos, &played, left)),
+                shown: line,
+            }
+        }
+    }
+
+    fn board(&self, request: &BoardRequest) -> String {
+        let pos = self
+            .replay(request.shown)
+            .unwrap_or_else(|| self.start.clone());
+        let mut marks = self.marks.clone();
+        marks
+            .highlight
+            .extend(request.picked.iter().filter_map(|p| G::parse_square(p)));
+        let selected = request.selected.map(target);
+        match &selected {
+            Some(Target::Square(s)) => {
+                if let Some(sq) = G::parse_square(s.as_str()) {
+                    marks.dots = pos
+                        .legal_moves()
+                        .iter()
+                        .map(G::squares)
+                        .filter(|(from, _)| *from == Some(sq))
+                        .map(|(_, to)| to)
+                        .collect();
+                }
+            }
+            Some(Target::Hand(piece)) => {
+                marks.dots = pos
+                    .legal_moves()
+                    .iter()
+                    .filter(|m| G::dropped(m).as_deref() == Some(piece.as_str()))
+                    .map(|m| G::squares(m).1)
+                    .collect();
+            }
+            Some(Target::Nothing) | None => {}
+        }
+        marks.dots.sort();
+        marks.dots.dedup();
+        let link = request.href.map(|href| {
+            let pos = pos.clone();
+            let selected = selected.clone();
+            move |t: Target| href(self.action(&pos, selected.as_ref(), t))
+        });
+        G::draw(
+            &pos,
+            &View {
+                flipped: self.flipped,
+                zones: self.zones,
+                last: self.last_move(request.shown).map(|m| G::squares(&m)),
+                marks: &marks,
+                selected: selected.as_ref(),
+                link: link.as_ref().map(|l| l as &dyn Fn(Target) -> String),
+                lang: request.lang,
+                title: request.title,
+            },
+        )
+    }
+}

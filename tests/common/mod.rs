@@ -1,0 +1,26 @@
+//! What the integration tests share: the corpus folder and fresh content folders.
+#![allow(dead_code)] // each test file uses some of these
+
+use std::path::PathBuf;
+
+/// The test corpus (`QIYUAN_CORPUS`, else `../shared/corpus` beside the project), checked to
+/// hold `needed` (a file or folder inside it).
+pub fn corpus(needed: &str) -> PathBuf {
+    let dir = std::env::var_os("QIYUAN_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    assert!(
+        dir.join(needed).exists(),
+        "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding {needed}",
+        dir.display()
+    );
+    dir
+}
+
+/// A fresh temporary content folder for the test `name`, with an empty `problems/{game}`.
+pub fn temp_folder(name: &str, game: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qiyuan-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("problems").join(game)).unwrap();
+    dir
+}
