@@ -1,5 +1,5 @@
 //! Benchmark: random playouts on 19×19, the make/undo search board (`SearchBoard`) against
-//! the copying rules engine (`Position::play`), in the same run.
+//! the copying rules engine (`Position::play_move`), in the same run.
 //!
 //! Run with `cargo bench --bench playout`. Both play random legal moves that do not fill the
 //! mover's own single-point eyes until two passes (at most 1,000 moves); the search board
@@ -24,14 +24,14 @@ fn search_board_playout(board: &mut SearchBoard, seed: u64) -> usize {
     moves
 }
 
-/// The same policy with `Position::play`: the first legal non-eye point of a random order.
+/// The same policy with `Position::play_move`: the first legal non-eye point of a random order.
 fn position_playout(seed: u64) -> usize {
     let mut rng = SplitMix64(seed);
     let mut pos = Position::empty(SIZE).expect("19×19");
     let mut moves = 0;
     while moves < MAX_MOVES && pos.consecutive_passes() < 2 {
         let board = pos.board();
-        let color = pos.to_play();
+        let color = pos.turn();
         let mut empty: Vec<Point> = board.points().filter(|&p| board.get(p).is_none()).collect();
         let mut next = None;
         for i in 0..empty.len() {
@@ -41,14 +41,14 @@ fn position_playout(seed: u64) -> usize {
             if board.neighbours(p).all(|q| board.get(q) == Some(color)) {
                 continue;
             }
-            if let Ok(n) = pos.play(Move::Play(p)) {
+            if let Ok(n) = pos.play_move(Move::Play(p)) {
                 next = Some(n);
                 break;
             }
         }
         pos = match next {
             Some(n) => n,
-            None => pos.play(Move::Pass).expect("a pass is legal"),
+            None => pos.play_move(Move::Pass).expect("a pass is legal"),
         };
         moves += 1;
     }

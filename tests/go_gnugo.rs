@@ -607,7 +607,7 @@ impl Game<'_> {
             self.record
                 .push(format!("{n} {} {}", letter(color), mv.name(size)));
             self.pos = next;
-            if let Err(e) = self.fast.play(mv) {
+            if let Err(e) = self.fast.play_move(mv) {
                 return Err(self.mismatch(format!("the search board refuses {}: {e}", mv.name(size))));
             }
             self.stats.moves += 1;

@@ -1,6 +1,6 @@
 //! A make/undo Go board for search and playouts: incremental chains with liberty sets,
 //! captures, suicide refusal, simple ko and positional superko by incremental Zobrist
-//! hashing, and undo of every move. It follows the same rules as [`Position::play`] (and is
+//! hashing, and undo of every move. It follows the same rules as [`Position::play_move`] (and is
 //! tested move for move against it), but changes one board in place instead of copying it.
 //!
 //! ```
@@ -17,7 +17,7 @@
 //! let mut b = SearchBoard::new(&board, Color::Black);
 //! let c4 = board.point("C4").unwrap();
 //! let b4 = board.point("B4").unwrap();
-//! b.play(Move::Play(c4)).unwrap();
+//! b.play_move(Move::Play(c4)).unwrap();
 //! assert_eq!(b.captured(), vec![b4]);
 //! assert!(!b.is_legal(Move::Play(b4)));
 //! b.undo();
@@ -111,7 +111,6 @@ impl PointSet {
             })
         })
     }
-
 }
 
 /// One chain, stored at its representative stone.
@@ -187,8 +186,8 @@ struct Record {
     old_links: (u16, u16),
 }
 
-/// A Go board changed in place by [`play`](SearchBoard::play) and restored by
-/// [`undo`](SearchBoard::undo), with the rules of [`Position::play`]: captures first, then
+/// A Go board changed in place by [`play_move`](SearchBoard::play_move) and restored by
+/// [`undo`](SearchBoard::undo), with the rules of [`Position::play_move`]: captures first, then
 /// suicide is refused; the immediate ko recapture is refused; no move may recreate a
 /// whole-board position seen before (positional superko).
 ///
@@ -275,7 +274,7 @@ impl SearchBoard {
     /// A search board in the state of `position`: its stones, side to play, ko point,
     /// passes, prisoners and every whole-board position it has seen (for superko).
     pub fn from_position(position: &Position) -> SearchBoard {
-        let mut b = SearchBoard::new(position.board(), position.to_play());
+        let mut b = SearchBoard::new(position.board(), position.turn());
         b.ko = position.ko_point().map_or(0, |p| b.vertex(p) as u16);
         b.passes = position.consecutive_passes();
         b.prisoners = [
@@ -390,7 +389,7 @@ impl SearchBoard {
     }
 
     /// The side to play.
-    pub fn to_play(&self) -> Color {
+    pub fn turn(&self) -> Color {
         self.to_play
     }
 
@@ -527,20 +526,27 @@ impl SearchBoard {
     }
 
     /// Why `mv` would be refused for the side to play, with the reasons and their order of
-    /// [`Position::play`] (off the board, occupied, ko, suicide, superko).
+    /// [`Position::play_move`] (off the board, occupied, ko, suicide, superko).
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
         match mv {
             Move::Pass => Ok(()),
             Move::Play(p) => {
                 if !self.contains(p) {
-                    return Err(Illegal::OffBoard { point: p });
+                    return Err(Illegal::OffBoard {
+                        point: p,
+                        size: self.size,
+                    });
                 }
                 let v = self.vertex(p);
                 if let Some(stone) = self.cell(v) {
-                    return Err(Illegal::Occupied { point: p, stone });
+                    return Err(Illegal::Occupied {
+                        point: p,
+                        size: self.size,
+                        stone,
+                    });
                 }
                 self.check_vertex(v, self.to_play)
-                    .map_err(|why| why.at(p))
+                    .map_err(|why| why.at(p, self.size))
             }
         }
     }
@@ -587,7 +593,7 @@ impl SearchBoard {
     }
 
     /// Plays `mv` for the side to play; a refused move changes nothing.
-    pub fn play(&mut self, mv: Move) -> Result<(), Illegal> {
+    pub fn play_move(&mut self, mv: Move) -> Result<(), Illegal> {
         self.check(mv)?;
         match mv {
             Move::Pass => self.pass(),
@@ -1053,11 +1059,11 @@ pub(crate) enum Refusal {
 }
 
 impl Refusal {
-    fn at(self, point: Point) -> Illegal {
+    fn at(self, point: Point, size: u8) -> Illegal {
         match self {
-            Refusal::Ko => Illegal::Ko { point },
-            Refusal::Suicide => Illegal::Suicide { point },
-            Refusal::Superko => Illegal::Superko { point },
+            Refusal::Ko => Illegal::Ko { point, size },
+            Refusal::Suicide => Illegal::Suicide { point, size },
+            Refusal::Superko => Illegal::Superko { point, size },
         }
     }
 }
@@ -1097,7 +1103,7 @@ mod tests {
         let b = board(5, ". X X . .\nX O O . .\n. X X . .\n. . . . .\n. . . . .");
         let mut s = SearchBoard::new(&b, Color::Black);
         let before = s.hash();
-        s.play(Move::Play(b.point("D4").unwrap())).unwrap();
+        s.play_move(Move::Play(b.point("D4").unwrap())).unwrap();
         assert_eq!(s.captured().len(), 2);
         assert_eq!(s.prisoners(Color::Black), 2);
         assert_eq!(s.liberty_count(b.point("C5").unwrap()), Some(4));
@@ -1115,7 +1121,7 @@ mod tests {
         let c3 = b.point("C3").unwrap();
         assert_eq!(
             s.check(Move::Play(c3)),
-            Err(Illegal::Suicide { point: c3 })
+            Err(Illegal::Suicide { point: c3, size: 5 })
         );
     }
 
@@ -1124,7 +1130,7 @@ mod tests {
         let b = board(5, ". . . . .\n. X . X .\n. . . . .\n. . . . .\n. . . . .");
         let mut s = SearchBoard::new(&b, Color::Black);
         let c4 = b.point("C4").unwrap();
-        s.play(Move::Play(c4)).unwrap();
+        s.play_move(Move::Play(c4)).unwrap();
         assert_eq!(s.chain(c4).len(), 3);
         assert_eq!(s.liberty_count(c4), Some(8));
         s.undo();

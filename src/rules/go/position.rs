@@ -51,7 +51,7 @@ pub enum Illegal {
     /// It is the other side's turn.
     NotYourTurn { to_play: Color },
     /// The point lies outside the board.
-    OffBoard { point: Point },
+    OffBoard { point: Point, size: u8 },
 }
 
 impl Illegal {
@@ -102,8 +102,8 @@ impl Illegal {
             (Illegal::NotYourTurn { to_play }, Lang::En) => {
                 format!("It is {}'s turn.", to_play.as_str())
             }
-            (Illegal::OffBoard { .. }, Lang::Zh) => format!("这一点不在 {size}×{size} 的棋盘上。"),
-            (Illegal::OffBoard { .. }, Lang::En) => {
+            (Illegal::OffBoard { size, .. }, Lang::Zh) => format!("这一点不在 {size}×{size} 的棋盘上。"),
+            (Illegal::OffBoard { size, .. }, Lang::En) => {
                 format!("That point is not on the {size}×{size} board.")
             }
         }
@@ -121,7 +121,7 @@ impl fmt::Display for Illegal {
             Illegal::NotYourTurn { to_play } => {
                 write!(f, "not your turn: {} to play", to_play.as_str())
             }
-            Illegal::OffBoard { point } => {
+            Illegal::OffBoard { point, .. } => {
                 write!(f, "point ({}, {}) is off the board", point.col, point.row)
             }
         }
@@ -279,7 +279,10 @@ impl Position {
             Move::Play(p) => p,
         };
         if !self.board.contains(point) {
-            return Err(Illegal::OffBoard { point });
+            return Err(Illegal::OffBoard {
+                point,
+                size: self.board.size(),
+            });
         }
         if let Some(stone) = self.board.get(point) {
             return Err(Illegal::Occupied {
