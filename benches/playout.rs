@@ -1,5 +1,5 @@
 //! Benchmark: random playouts on 19×19, the make/undo search board (`SearchBoard`) against
-//! the copying rules engine (`Position::play`), in the same run.
+//! the copying rules engine (`Position::play_move`), in the same run.
 //!
 //! Run with `cargo bench --bench playout`. Both play random legal moves that do not fill the
 //! mover's own single-point eyes until two passes (at most 1,000 moves); the search board
@@ -24,7 +24,7 @@ fn search_board_playout(board: &mut SearchBoard, seed: u64) -> usize {
     moves
 }
 
-/// The same policy with `Position::play`: the first legal non-eye point of a random order.
+/// The same policy with `Position::play_move`: the first legal non-eye point of a random order.
 fn position_playout(seed: u64) -> usize {
     let mut rng = SplitMix64(seed);
     let mut pos = Position::empty(SIZE).expect("19×19");

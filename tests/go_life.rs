@@ -6,7 +6,9 @@
 //!
 //! Budgets are node counts only, so the results do not depend on the machine's speed.
 
-use qiyuan::import::tsumego_json;
+mod common;
+
+use qiyuan::import::{tsumego_json, Setup};
 use qiyuan::rules::go::life::{
     evaluate_move, infer_goal, solve, Budget, Goal, Outcome, Problem, Region, Target,
 };
@@ -38,7 +40,9 @@ fn moves(line: &str, size: u8) -> Vec<Move> {
 
 /// The `live`, `kill` and `ko` problems of `problems/go/{file}`.
 fn authored(file: &str) -> Vec<Authored> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/go").join(file);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("problems/go")
+        .join(file);
     let text = std::fs::read_to_string(&path).unwrap();
     let value: toml::Value = toml::from_str(&text).unwrap();
     let mut out = Vec::new();
@@ -53,7 +57,10 @@ fn authored(file: &str) -> Vec<Authored> {
             None => Board::from_text(size, text).unwrap(),
             Some(view) => {
                 let (a, b) = view.split_once(':').unwrap();
-                let (a, b) = (Point::parse(a, size).unwrap(), Point::parse(b, size).unwrap());
+                let (a, b) = (
+                    Point::parse(a, size).unwrap(),
+                    Point::parse(b, size).unwrap(),
+                );
                 let origin = Point::new(a.col.min(b.col), a.row.min(b.row));
                 let cols = a.col.abs_diff(b.col) + 1;
                 let rows = a.row.abs_diff(b.row) + 1;
@@ -70,7 +77,11 @@ fn authored(file: &str) -> Vec<Authored> {
         let wrong = p
             .get("wrong")
             .and_then(|v| v.as_array())
-            .map(|a| a.iter().map(|w| moves(w["line"].as_str().unwrap(), size)).collect())
+            .map(|a| {
+                a.iter()
+                    .map(|w| moves(w["line"].as_str().unwrap(), size))
+                    .collect()
+            })
             .unwrap_or_default();
         out.push(Authored {
             id: format!("{file} {}", p["id"].as_str().unwrap()),
@@ -85,7 +96,8 @@ fn authored(file: &str) -> Vec<Authored> {
 
 /// Plays `line` from `start`.
 fn after(start: &Position, line: &[Move]) -> Position {
-    line.iter().fold(start.clone(), |p, &m| p.play_move(m).unwrap())
+    line.iter()
+        .fold(start.clone(), |p, &m| p.play_move(m).unwrap())
 }
 
 #[test]
@@ -109,8 +121,13 @@ fn proves_the_repositorys_life_and_death_problems() {
             Outcome::Win if !wanted_ko => {}
             Outcome::Ko { .. } if wanted_ko => {}
             other => {
-                let shown: Vec<String> = verdict.line.iter().map(|m| m.name(start.size())).collect();
-                eprintln!("{}: the solver says {other:?} ({goal:?}): {}", a.id, shown.join(" "));
+                let shown: Vec<String> =
+                    verdict.line.iter().map(|m| m.name(start.size())).collect();
+                eprintln!(
+                    "{}: the solver says {other:?} ({goal:?}): {}",
+                    a.id,
+                    shown.join(" ")
+                );
                 findings.push(format!("{}: {}", a.id, other.as_str()));
                 continue;
             }
@@ -142,14 +159,26 @@ fn proves_the_repositorys_life_and_death_problems() {
             if !refuted {
                 let names: Vec<String> = line.iter().map(|m| m.name(start.size())).collect();
                 let shown: Vec<String> = v.line.iter().map(|m| m.name(start.size())).collect();
-                eprintln!("{}: wrong line {} works: {:?} {}", a.id, names.join(" "), v.outcome, shown.join(" "));
+                eprintln!(
+                    "{}: wrong line {} works: {:?} {}",
+                    a.id,
+                    names.join(" "),
+                    v.outcome,
+                    shown.join(" ")
+                );
                 findings.push(format!("{}: {}", a.id, names.join(" ")));
             }
             checked_wrong += 1;
         }
     }
-    assert!(checked_wrong >= 20, "only {checked_wrong} wrong lines checked");
-    assert_eq!(findings, AUTHORS_WRONG_LINES_THAT_WORK, "authors' wrong lines the solver finds working");
+    assert!(
+        checked_wrong >= 20,
+        "only {checked_wrong} wrong lines checked"
+    );
+    assert_eq!(
+        findings, AUTHORS_WRONG_LINES_THAT_WORK,
+        "authors' wrong lines the solver finds working"
+    );
 }
 
 /// Where the solver and an author disagree: content errors for the author to fix, listed
@@ -166,30 +195,27 @@ const AUTHORS_WRONG_LINES_THAT_WORK: &[&str] = &[
     "life-and-death.toml 25: loss",
 ];
 
-fn corpus() -> PathBuf {
-    let dir = std::env::var_os("QIYUAN_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    assert!(
-        dir.is_dir(),
-        "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding go/cho-elementary.jsonl",
-        dir.display()
-    );
-    dir
-}
-
 /// Cho problems whose book answer the solver refutes (each examined in docs/performance.md).
 const BOOK_ERRORS: &[&str] = &["39", "40"];
 
 #[test]
 fn proves_a_sample_of_cho_elementary_problems_as_the_book_answers() {
-    let text = std::fs::read_to_string(corpus().join("go/cho-elementary.jsonl")).unwrap();
+    let text = std::fs::read_to_string(
+        common::corpus("go/cho-elementary.jsonl").join("go/cho-elementary.jsonl"),
+    )
+    .unwrap();
     let imported = tsumego_json::import("cho-elementary.jsonl", &text, Some(SAMPLE_FROM));
-    let nodes = if cfg!(debug_assertions) { 20_000 } else { 200_000 };
+    let nodes = if cfg!(debug_assertions) {
+        20_000
+    } else {
+        200_000
+    };
     let (mut proven, mut tried) = (0, 0);
     for p in &imported.problems {
         tried += 1;
-        let start = p.setup.go().expect("a Go problem");
+        let Setup::Go { start, .. } = &p.setup else {
+            continue;
+        };
         let goal = infer_goal(start);
         let problem = Problem::new(start, goal, Target::Inferred, Region::Auto).unwrap();
         let v = solve(start, &problem, budget(nodes));

@@ -1,4 +1,4 @@
-//! The search board (`SearchBoard`, make/undo) against the rules engine's `Position::play`
+//! The search board (`SearchBoard`, make/undo) against the rules engine's `Position::play_move`
 //! (itself compared with GNU Go in `tests/go_gnugo.rs`): random games on boards 5×5 to
 //! 19×19, with random take-backs, comparing after every move the stones, the captures, the
 //! prisoners, the ko point and the legality of moves for both sides.
@@ -6,8 +6,15 @@
 use qiyuan::rules::go::{Board, Color, Illegal, Move, Point, Position, SearchBoard, SplitMix64};
 
 /// What the two engines say about one point, reason included.
-fn verdicts(pos: &Position, board: &SearchBoard, p: Point) -> (Result<(), Illegal>, Result<(), Illegal>) {
-    (pos.play_move(Move::Play(p)).map(|_| ()), board.check(Move::Play(p)))
+fn verdicts(
+    pos: &Position,
+    board: &SearchBoard,
+    p: Point,
+) -> (Result<(), Illegal>, Result<(), Illegal>) {
+    (
+        pos.play_move(Move::Play(p)).map(|_| ()),
+        board.check(Move::Play(p)),
+    )
 }
 
 /// Points to ask about: all of them on small boards; on large ones the ko point, the points
@@ -38,21 +45,43 @@ fn compare(pos: &Position, board: &SearchBoard, rng: &mut SplitMix64, context: &
     assert_eq!(&board.board(), pos.board(), "{context}: boards differ");
     assert_eq!(board.turn(), pos.turn(), "{context}: side to play");
     assert_eq!(board.ko_point(), pos.ko_point(), "{context}: ko point");
-    assert_eq!(board.captured(), pos.captured(), "{context}: captured stones");
+    assert_eq!(
+        board.captured(),
+        pos.captured(),
+        "{context}: captured stones"
+    );
     for c in [Color::Black, Color::White] {
         assert_eq!(board.prisoners(c), pos.prisoners(c), "{context}: prisoners");
     }
-    assert_eq!(board.consecutive_passes(), pos.consecutive_passes(), "{context}: passes");
+    assert_eq!(
+        board.consecutive_passes(),
+        pos.consecutive_passes(),
+        "{context}: passes"
+    );
     for p in points_to_check(pos, rng) {
         let (ours, fast) = verdicts(pos, board, p);
         assert_eq!(fast, ours, "{context}: legality of {}", p.name(pos.size()));
     }
     // Chains and liberties of a few stones.
-    for p in pos.board().points().filter(|&p| pos.board().get(p).is_some()).take(4) {
+    for p in pos
+        .board()
+        .points()
+        .filter(|&p| pos.board().get(p).is_some())
+        .take(4)
+    {
         let mut chain = pos.board().chain(p);
         chain.sort();
-        assert_eq!(board.chain(p), chain, "{context}: chain of {}", p.name(pos.size()));
-        assert_eq!(board.liberties(p), pos.board().liberties(p), "{context}: liberties");
+        assert_eq!(
+            board.chain(p),
+            chain,
+            "{context}: chain of {}",
+            p.name(pos.size())
+        );
+        assert_eq!(
+            board.liberties(p),
+            pos.board().liberties(p),
+            "{context}: liberties"
+        );
     }
 }
 
@@ -87,10 +116,19 @@ fn search_board_agrees_with_position_play_on_random_games() {
                         assert!(board.undo());
                         undos += 1;
                     }
-                    compare(stack.last().unwrap(), &board, &mut rng, &format!("{context}, undo"));
+                    compare(
+                        stack.last().unwrap(),
+                        &board,
+                        &mut rng,
+                        &format!("{context}, undo"),
+                    );
                     continue;
                 }
-                let mv = if rng.below(60) == 0 { Move::Pass } else { board.random_move(&mut rng) };
+                let mv = if rng.below(60) == 0 {
+                    Move::Pass
+                } else {
+                    board.random_move(&mut rng)
+                };
                 let next = pos
                     .play_move(mv)
                     .unwrap_or_else(|e| panic!("{context}: Position refuses {mv:?}: {e}"));
@@ -112,23 +150,34 @@ fn search_board_agrees_with_position_play_on_random_games() {
     }
     eprintln!("{moves} moves, {captures} stones captured, {undos} moves taken back");
     assert!(moves > 2_000, "only {moves} moves");
-    assert!(captures > 300 && undos > 30, "{captures} captures, {undos} undos");
+    assert!(
+        captures > 300 && undos > 30,
+        "{captures} captures, {undos} undos"
+    );
 }
 
 #[test]
 fn search_board_refuses_superko_like_position() {
     // A board whose history makes a capture illegal: start from a Position with history.
-    let b = Board::from_text(
-        5,
-        ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .",
-    )
-    .unwrap();
+    let b = Board::from_text(5, ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .").unwrap();
     let pos = Position::new(b.clone(), Color::Black);
     let c4 = b.point("C4").unwrap();
     let b4 = b.point("B4").unwrap();
     // Black takes, both pass (the ko ban ends), White's retake repeats the first board.
-    let pos = pos.play_move(Move::Play(c4)).unwrap().play_move(Move::Pass).unwrap().play_move(Move::Pass).unwrap();
+    let pos = pos
+        .play_move(Move::Play(c4))
+        .unwrap()
+        .play_move(Move::Pass)
+        .unwrap()
+        .play_move(Move::Pass)
+        .unwrap();
     let board = SearchBoard::from_position(&pos);
-    assert_eq!(board.check(Move::Play(b4)), pos.play_move(Move::Play(b4)).map(|_| ()));
-    assert!(matches!(board.check(Move::Play(b4)), Err(Illegal::Superko { .. })));
+    assert_eq!(
+        board.check(Move::Play(b4)),
+        pos.play_move(Move::Play(b4)).map(|_| ())
+    );
+    assert!(matches!(
+        board.check(Move::Play(b4)),
+        Err(Illegal::Superko { .. })
+    ));
 }

@@ -1,6 +1,6 @@
 //! A make/undo Go board for search and playouts: incremental chains with liberty sets,
 //! captures, suicide refusal, simple ko and positional superko by incremental Zobrist
-//! hashing, and undo of every move. It follows the same rules as [`Position::play`] (and is
+//! hashing, and undo of every move. It follows the same rules as [`Position::play_move`] (and is
 //! tested move for move against it), but changes one board in place instead of copying it.
 //!
 //! ```
@@ -111,7 +111,6 @@ impl PointSet {
             })
         })
     }
-
 }
 
 /// One chain, stored at its representative stone.
@@ -187,8 +186,8 @@ struct Record {
     old_links: (u16, u16),
 }
 
-/// A Go board changed in place by [`play`](SearchBoard::play) and restored by
-/// [`undo`](SearchBoard::undo), with the rules of [`Position::play`]: captures first, then
+/// A Go board changed in place by [`play_move`](SearchBoard::play_move) and restored by
+/// [`undo`](SearchBoard::undo), with the rules of [`Position::play_move`]: captures first, then
 /// suicide is refused; the immediate ko recapture is refused; no move may recreate a
 /// whole-board position seen before (positional superko).
 ///
@@ -527,7 +526,7 @@ impl SearchBoard {
     }
 
     /// Why `mv` would be refused for the side to play, with the reasons and their order of
-    /// [`Position::play`] (off the board, occupied, ko, suicide, superko).
+    /// [`Position::play_move`] (off the board, occupied, ko, suicide, superko).
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
         match mv {
             Move::Pass => Ok(()),
@@ -535,19 +534,19 @@ impl SearchBoard {
                 if !self.contains(p) {
                     return Err(Illegal::OffBoard {
                         point: p,
-                        size: self.size(),
+                        size: self.size,
                     });
                 }
                 let v = self.vertex(p);
                 if let Some(stone) = self.cell(v) {
                     return Err(Illegal::Occupied {
                         point: p,
-                        size: self.size(),
+                        size: self.size,
                         stone,
                     });
                 }
                 self.check_vertex(v, self.to_play)
-                    .map_err(|why| why.at(p, self.size()))
+                    .map_err(|why| why.at(p, self.size))
             }
         }
     }

