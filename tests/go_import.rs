@@ -210,10 +210,15 @@ fn a_tsumego_sgf_round_trips_through_the_trainer() {
         }
         other => panic!("R18: {other:?}"),
     }
-    assert!(matches!(
-        puzzle.attempt(&[], &[], "A1"),
-        Verdict::Wrong { why: None, .. }
-    ));
+    // A move the file does not foresee is refuted by the life-and-death solver, on the
+    // board and with the reason.
+    match puzzle.attempt(&[], &[], "A1") {
+        Verdict::Wrong { why, shown } => {
+            assert!(why.is_some(), "A1: the solver says why");
+            assert!(shown.len() >= 2 && shown[0] == "A1", "A1 refuted: {shown:?}");
+        }
+        other => panic!("A1: {other:?}"),
+    }
     assert!(matches!(
         puzzle.attempt(&[], &[], "Q18"),
         Verdict::Illegal { .. }
