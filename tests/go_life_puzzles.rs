@@ -5,13 +5,8 @@
 
 use qiyuan::content::{Library, Verdict};
 
-const SET: &str = r#"[set]
-title = { zh = "死活", en = "Life and death" }
-
-[[problem]]
-id = "straight-three"
-prompt = { zh = "黑先活。", en = "Black to live." }
-size = 19
+/// A straight three on the right edge of a 19×19 board (T2, T3, T4), in Black's group.
+const STRAIGHT_THREE: &str = r#"size = 19
 view = "N1:T7"
 board = """
 . . . . . . .
@@ -22,6 +17,15 @@ board = """
 . . . . O X .
 . . . . O X X
 """
+"#;
+
+const SET: &str = r#"[set]
+title = { zh = "死活", en = "Life and death" }
+
+[[problem]]
+id = "straight-three"
+prompt = { zh = "黑先活。", en = "Black to live." }
+STRAIGHT_THREE
 to_play = "black"
 goal = "live"
 solutions = ["T3"]
@@ -29,17 +33,7 @@ solutions = ["T3"]
 [[problem]]
 id = "kill-straight-three"
 prompt = { zh = "白先杀。", en = "White to kill." }
-size = 19
-view = "N1:T7"
-board = """
-. . . . . . .
-. . . . . O O
-. . . . O X X
-. . . . O X .
-. . . . O X .
-. . . . O X .
-. . . . O X X
-"""
+STRAIGHT_THREE
 to_play = "white"
 goal = "kill"
 solutions = ["T3"]
@@ -64,7 +58,8 @@ solutions = ["T3"]
 "#;
 
 fn library() -> Library {
-    let (library, errors) = Library::load(&[("problems/go/ld.toml".into(), SET.into())]);
+    let set = SET.replace("STRAIGHT_THREE\n", STRAIGHT_THREE);
+    let (library, errors) = Library::load(&[("problems/go/ld.toml".into(), set)]);
     assert!(errors.is_empty(), "{errors:?}");
     library
 }

@@ -7,7 +7,7 @@
 //! desktop. No gradients, filters, ids or external files are used, so any number of
 //! diagrams can share one page.
 
-use super::svg::{push_escaped, FONT};
+use super::svg::{marked, push_escaped, FONT};
 use super::Marks;
 use crate::lang::Lang;
 use crate::rules::go::{column_letter, star_points, Board, Color, Point};
@@ -188,14 +188,7 @@ pub fn svg(diagram: &GoDiagram) -> String {
         }
     };
     let marks = diagram.marks;
-    for &p in marks
-        .triangles
-        .iter()
-        .chain(&marks.squares)
-        .chain(&marks.circles)
-        .chain(&marks.crosses)
-        .chain(marks.labels.iter().map(|(_, p)| p))
-    {
+    for &p in marked(marks) {
         flag(p, F_MARK);
     }
     for &p in diagram.liberties {

@@ -8,7 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub(crate) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
 
 /// Passes a `u64` key through (other writes are mixed, should a caller hash anything
-/// else).
+/// else); the mate searches' tables and the Go search board's history both use it.
 #[derive(Default)]
 pub(crate) struct KeyHasher(u64);
 

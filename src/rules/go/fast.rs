@@ -29,7 +29,7 @@ use super::board::{Board, Color};
 use super::point::{Point, MAX_SIZE};
 use super::position::{zobrist, Illegal, Move, Position};
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// Words of a point set: enough bits for the padded 27×27 grid of a 25×25 board.
 const WORDS: usize = 12;
@@ -146,23 +146,7 @@ impl Chain {
     }
 }
 
-/// A hasher for keys that are already Zobrist hashes: uses them as they are.
-#[derive(Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
+pub(crate) use crate::rules::key_map::KeyHasher;
 
 type HashHistory = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
