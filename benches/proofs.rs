@@ -63,7 +63,8 @@ impl Set {
     fn time(&mut self, id: &str, prove: impl FnOnce() -> Vec<String>) {
         let start = Instant::now();
         let firsts = prove();
-        self.times.push((start.elapsed().as_secs_f64(), id.to_string()));
+        self.times
+            .push((start.elapsed().as_secs_f64(), id.to_string()));
         if !firsts.is_empty() {
             self.proven += 1;
         }
@@ -155,7 +156,10 @@ fn mate_positions() -> Vec<(String, String, u32)> {
             let Some(first) = moves.split(' ').next() else {
                 continue;
             };
-            if let Ok((after, _)) = chess::Position::from_fen(fen).expect("corpus fen").play(first) {
+            if let Ok((after, _)) = chess::Position::from_fen(fen)
+                .expect("corpus fen")
+                .play(first)
+            {
                 lichess.insert(id.to_string(), after.fen());
             }
         }
@@ -170,8 +174,7 @@ fn mate_positions() -> Vec<(String, String, u32)> {
     let mut out = Vec::new();
     for line in MATES.lines().filter(|l| !l.starts_with('#')) {
         let mut parts = line.splitn(3, ' ');
-        let (Some(source), Some(n), Some(rest)) = (parts.next(), parts.next(), parts.next())
-        else {
+        let (Some(source), Some(n), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
             continue;
         };
         let n: u32 = n.parse().expect("mate length");
@@ -216,7 +219,11 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|n| n.parse().ok())
         .unwrap_or(6);
-    if let Some(path) = args.iter().position(|a| a == "--dump").and_then(|i| args.get(i + 1)) {
+    if let Some(path) = args
+        .iter()
+        .position(|a| a == "--dump")
+        .and_then(|i| args.get(i + 1))
+    {
         let _ = std::fs::remove_file(path);
         DUMP.set(PathBuf::from(path)).expect("set once");
     }

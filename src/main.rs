@@ -236,7 +236,12 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
         ),
         ImportFrom::Kif { files, set } => {
             let origin = format!("Imported by `qiyuan import kif` from {}", names(&files));
-            (Game::Shogi, import::kif::import_files(&read_all(&files)?), set, origin)
+            (
+                Game::Shogi,
+                import::kif::import_files(&read_all(&files)?),
+                set,
+                origin,
+            )
         }
     };
     if !import::is_slug(&set.set) {

@@ -503,16 +503,18 @@ async fn solve_by_clicking(b: &Browser, library: &Library) -> Result<()> {
 /// status speaks of counting, and the solved state survives a reload.
 async fn count_by_the_form(b: &Browser, library: &Library) -> Result<()> {
     let ui = Ui::get(EN);
-    let Some((set, problem)) = library
-        .shelf(Game::Go)
-        .and_then(|s| content::problems(s).find(|(_, p)| matches!(p.puzzle.input(), Input::Count(_))))
-    else {
+    let Some((set, problem)) = library.shelf(Game::Go).and_then(|s| {
+        content::problems(s).find(|(_, p)| matches!(p.puzzle.input(), Input::Count(_)))
+    }) else {
         bail!("the Go content has no counting problem");
     };
     let path = problem_path(Game::Go, set, problem);
     b.open(&format!("{path}?lang=en")).await?;
     let (headline, _) = verdict(b, "ready").await?;
-    ensure!(headline == ui.your_count, "{path}: the status says {headline:?}");
+    ensure!(
+        headline == ui.your_count,
+        "{path}: the status says {headline:?}"
+    );
     let answer = problem.puzzle.answer().remove(0);
     let fill_in = |name: &str, value: &str| {
         format!(
@@ -532,10 +534,16 @@ async fn count_by_the_form(b: &Browser, library: &Library) -> Result<()> {
             b.js(&fill_in("count", &answer), vec![]).await?;
         }
     }
-    b.find("form.count-form button[type=submit]").await?.click().await?;
+    b.find("form.count-form button[type=submit]")
+        .await?
+        .click()
+        .await?;
     b.after_reload().await?;
     let (headline, _) = verdict(b, "solved").await.context(path.clone())?;
-    ensure!(headline == ui.solved, "{path}: {headline:?} after the count {answer}");
+    ensure!(
+        headline == ui.solved,
+        "{path}: {headline:?} after the count {answer}"
+    );
     b.reload().await?;
     verdict(b, "solved")
         .await
@@ -1338,7 +1346,9 @@ async fn the_trainer_in_headless_chromium() {
     runner
         .run("solve by clicking", solve_by_clicking(b, lib))
         .await;
-    runner.run("count by the form", count_by_the_form(b, lib)).await;
+    runner
+        .run("count by the form", count_by_the_form(b, lib))
+        .await;
     runner.run("wrong move", wrong_then_take_back(b, lib)).await;
     runner.run("illegal move", illegal_move(b, lib)).await;
     runner.run("hint", hint(b, lib)).await;

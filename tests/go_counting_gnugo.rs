@@ -334,7 +334,11 @@ fn answers() -> Vec<(String, String, String)> {
             paths.push(format!("lessons/go/{name}"));
         }
     }
-    assert_eq!(paths.len(), 6, "both counting lessons in both languages: {paths:?}");
+    assert_eq!(
+        paths.len(),
+        6,
+        "both counting lessons in both languages: {paths:?}"
+    );
     let files: Vec<(String, String)> = paths
         .iter()
         .map(|p| {

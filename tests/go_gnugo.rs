@@ -481,7 +481,8 @@ impl Game<'_> {
         });
         if n.is_multiple_of(7) {
             let mut points: Vec<Point> = board.points().collect();
-            if let Some(p) = rng.first(&mut points, |p| self.pos.play_move(Move::Play(p)).is_err()) {
+            if let Some(p) = rng.first(&mut points, |p| self.pos.play_move(Move::Play(p)).is_err())
+            {
                 asks.push((mover, p));
             }
         }
@@ -608,7 +609,9 @@ impl Game<'_> {
                 .push(format!("{n} {} {}", letter(color), mv.name(size)));
             self.pos = next;
             if let Err(e) = self.fast.play_move(mv) {
-                return Err(self.mismatch(format!("the search board refuses {}: {e}", mv.name(size))));
+                return Err(
+                    self.mismatch(format!("the search board refuses {}: {e}", mv.name(size)))
+                );
             }
             self.stats.moves += 1;
             self.stats.passes += usize::from(mv == Move::Pass);

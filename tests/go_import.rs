@@ -215,7 +215,10 @@ fn a_tsumego_sgf_round_trips_through_the_trainer() {
     match puzzle.attempt(&[], &[], "A1") {
         Verdict::Wrong { why, shown } => {
             assert!(why.is_some(), "A1: the solver says why");
-            assert!(shown.len() >= 2 && shown[0] == "A1", "A1 refuted: {shown:?}");
+            assert!(
+                shown.len() >= 2 && shown[0] == "A1",
+                "A1 refuted: {shown:?}"
+            );
         }
         other => panic!("A1: {other:?}"),
     }

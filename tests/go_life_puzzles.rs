@@ -98,7 +98,11 @@ fn an_unlisted_correct_move_is_accepted() {
     for end in ["T2", "T4"] {
         match three.attempt(&[], &[], end) {
             Verdict::Wrong { shown, why } => {
-                assert_eq!(shown.get(1).map(String::as_str), Some("T3"), "{end}: {shown:?}");
+                assert_eq!(
+                    shown.get(1).map(String::as_str),
+                    Some("T3"),
+                    "{end}: {shown:?}"
+                );
                 assert!(why.is_some(), "{end}: the solver says why");
             }
             other => panic!("White {end} should be refuted, got {other:?}"),

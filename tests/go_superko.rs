@@ -63,7 +63,10 @@ fn cycle_ends_in_superko(start: &Position, moves: &str) -> Position {
     let refused = pos.play_move(Move::Play(point));
     assert_eq!(
         refused,
-        Err(Illegal::Superko { point, size: pos.size() }),
+        Err(Illegal::Superko {
+            point,
+            size: pos.size()
+        }),
         "{last} would repeat an earlier whole-board position"
     );
     let why = refused.unwrap_err();

@@ -474,7 +474,10 @@ async fn solved_count_survives_reload_and_the_form() {
     let m = answer.replace('+', "%2B");
     let (status, reloaded, _) = get(&state, &format!("{base}?m={m}&lang=en"), &[]).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(reloaded.contains("Solved!"), "?m={answer} should load solved");
+    assert!(
+        reloaded.contains("Solved!"),
+        "?m={answer} should load solved"
+    );
     assert!(!reloaded.contains("Click a point"));
     // The form without script: a count given as the form sends it.
     let query = match answer.split_once('+') {

@@ -473,8 +473,8 @@ pub(crate) fn problem<G: PieceGame>(
         false,
     );
     let zones = keep(zones::<G>(ctx, spec.zones.as_ref()), false);
-    let marks = read_marks::<G>(spec.marks(), spec.drops_of.as_ref(), ctx, &start)
-        .unwrap_or_else(|e| {
+    let marks =
+        read_marks::<G>(spec.marks(), spec.drops_of.as_ref(), ctx, &start).unwrap_or_else(|e| {
             errors.push(e);
             BoardMarks::default()
         });
@@ -592,9 +592,9 @@ pub(crate) fn problem<G: PieceGame>(
 impl<G: PieceGame> BoardPuzzle<G> {
     /// The position after `moves`, if they are all legal.
     pub fn replay(&self, moves: &[String]) -> Option<G::Pos> {
-        moves
-            .iter()
-            .try_fold(self.start.clone(), |pos, m| pos.play(m).ok().map(|(p, _)| p))
+        moves.iter().try_fold(self.start.clone(), |pos, m| {
+            pos.play(m).ok().map(|(p, _)| p)
+        })
     }
 
     /// The last of `moves`, as the engine describes it.

@@ -121,9 +121,9 @@ impl PieceGame for Chess {
                 (sq(s), c)
             })
             .collect();
-        let link = view.link.map(|link| {
-            move |s: Sq| link(Target::Square(draw::square_name(s)))
-        });
+        let link = view
+            .link
+            .map(|link| move |s: Sq| link(Target::Square(draw::square_name(s))));
         let selected = match view.selected {
             Some(Target::Square(s)) => rules::parse_square(s).map(sq),
             _ => None,

@@ -1114,9 +1114,8 @@ impl GamePuzzle for GoPuzzle {
                     else {
                         return false;
                     };
-                    life::evaluate_move(&pos, &judge.problem, mv, LIFE_BUDGET).is_ok_and(|j| {
-                        judge.keeps_goal(j.outcome) && j.reply.is_none()
-                    })
+                    life::evaluate_move(&pos, &judge.problem, mv, LIFE_BUDGET)
+                        .is_ok_and(|j| judge.keeps_goal(j.outcome) && j.reply.is_none())
                 }
                 _ => false,
             },

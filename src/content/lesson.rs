@@ -1,9 +1,9 @@
 //! Lessons: Markdown with TOML front matter and board diagrams.
 
-use super::diagnostic::Ctx;
-use super::diagnostic::{Diagnostic, Locator};
 use super::board_game;
 use super::chess::Chess;
+use super::diagnostic::Ctx;
+use super::diagnostic::{Diagnostic, Locator};
 use super::go;
 use super::shogi::Shogi;
 use super::Diagram;

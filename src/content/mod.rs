@@ -17,10 +17,10 @@ pub mod shogi;
 pub mod source;
 mod text;
 
+pub use board_game::{BoardPuzzle, Goal, Target};
 pub use diagnostic::{Diagnostic, Locator};
 pub use lesson::{LessonText, Segment};
 pub use lines::{LineTree, Step, WrongMove};
-pub use board_game::{BoardPuzzle, Goal, Target};
 pub use problem::{
     Action, BoardRequest, CountAsk, GamePuzzle, Input, Problem, ProblemSet, Puzzle, RecordFormat,
     Verdict,

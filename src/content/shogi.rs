@@ -144,7 +144,10 @@ impl PieceGame for Shogi {
         let mut hands = [[0u8; 7]; 2];
         for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
             for (kind, count) in pos.hand(color) {
-                if let Some(j) = draw::HAND_ORDER.iter().position(|&c| c == kind.sfen_letter()) {
+                if let Some(j) = draw::HAND_ORDER
+                    .iter()
+                    .position(|&c| c == kind.sfen_letter())
+                {
                     hands[i][j] = count;
                 }
             }
@@ -219,7 +222,10 @@ impl PieceGame for Shogi {
     }
 
     fn mating_moves(pos: &Position, n: u32) -> Vec<String> {
-        pos.tsume_first_moves(n).into_iter().map(|m| m.usi).collect()
+        pos.tsume_first_moves(n)
+            .into_iter()
+            .map(|m| m.usi)
+            .collect()
     }
 
     fn forces(pos: &Position, mv: &str, left: u32) -> bool {

@@ -399,8 +399,15 @@ mod tests {
         assert!(got.skipped.is_empty(), "{:?}", got.skipped);
         let p = &got.problems[0];
         assert_eq!(p.id, "0kdws");
-        assert!(p.source.starts_with("t.csv:2 (lichess 0kDWS) https://"), "{}", p.source);
-        assert_eq!(p.setup.notation().unwrap(), "1r6/1PN5/3p4/3nkpp1/1R6/P7/K1P5/8 w - - 1 50");
+        assert!(
+            p.source.starts_with("t.csv:2 (lichess 0kDWS) https://"),
+            "{}",
+            p.source
+        );
+        assert_eq!(
+            p.setup.notation().unwrap(),
+            "1r6/1PN5/3p4/3nkpp1/1R6/P7/K1P5/8 w - - 1 50"
+        );
         assert_eq!(p.solutions, [["b4b5", "b8b7", "b5b7"]]);
         assert_eq!(p.goal, Goal::Best);
         assert_eq!(p.difficulty, Some(4));

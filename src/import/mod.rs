@@ -572,7 +572,9 @@ pub fn check(game: Game, slug: &str, shown: &str, toml: &str) -> (Library, Vec<D
 
 /// The lines of JSON-lines text, numbered from 1, with a byte-order mark and blank lines left
 /// out; each line is parsed, or gives why it cannot be.
-pub fn json_lines(text: &str) -> impl Iterator<Item = (usize, Result<serde_json::Value, String>)> + '_ {
+pub fn json_lines(
+    text: &str,
+) -> impl Iterator<Item = (usize, Result<serde_json::Value, String>)> + '_ {
     text.strip_prefix('\u{feff}')
         .unwrap_or(text)
         .lines()
@@ -752,7 +754,9 @@ mod tests {
             .toml
             .contains("# note: the trainer's search refused"));
         assert!(checked.toml.contains("tags = [\"mate\"]"));
-        assert!(check(Game::Chess, "t", "t.toml", &checked.toml).1.is_empty());
+        assert!(check(Game::Chess, "t", "t.toml", &checked.toml)
+            .1
+            .is_empty());
     }
 
     #[test]
@@ -782,7 +786,10 @@ mod tests {
     fn diagnostics_name_the_file_as_written() {
         let (_, errors) = check(Game::Go, "t", "out/my-set.toml", "[set]\ntitle = 1\n");
         assert!(!errors.is_empty());
-        assert!(errors.iter().all(|e| e.path == "out/my-set.toml"), "{errors:?}");
+        assert!(
+            errors.iter().all(|e| e.path == "out/my-set.toml"),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -42,12 +42,7 @@ pub const MAX_TSUME_PLIES: usize = 11;
 
 /// Reads the JSON lines of `text`: at most `limit` problems (lines left out do not count),
 /// and only those of at most `max_plies` plies (longer ones are left out, and said so).
-pub fn import(
-    path: &str,
-    text: &str,
-    limit: Option<usize>,
-    max_plies: Option<usize>,
-) -> Imported {
+pub fn import(path: &str, text: &str, limit: Option<usize>, max_plies: Option<usize>) -> Imported {
     let mut out = Imported::default();
     let mut taken = HashSet::new();
     for (n, value) in super::json_lines(text) {

@@ -24,8 +24,8 @@
 //! ```
 
 use super::{
-    one_language, unique_id, play_all, standard_prompt, view_for, Goal, Imported, ImportedProblem, Setup,
-    Skipped,
+    one_language, play_all, standard_prompt, unique_id, view_for, Goal, Imported, ImportedProblem,
+    Setup, Skipped,
 };
 use crate::content::Text;
 use crate::lang::Lang;

@@ -14,8 +14,8 @@
 //! [`super::shogi`].
 
 use super::svg::{
-    arrows, escape, halo, hints, marked, marks, open_svg, tints, F_CHECK, F_DOT, F_HIGHLIGHT,
-    F_LAST, F_MARK, F_SELECTED, FONT, TINT_HIGHLIGHT, TINT_LAST, TINT_SELECTED,
+    arrows, escape, halo, hints, marked, marks, open_svg, tints, FONT, F_CHECK, F_DOT, F_HIGHLIGHT,
+    F_LAST, F_MARK, F_SELECTED, TINT_HIGHLIGHT, TINT_LAST, TINT_SELECTED,
 };
 use super::Marks;
 use crate::lang::Lang;
@@ -64,7 +64,6 @@ const FRAME_EDGE: &str = "#4a3220";
 const COORD_INK: &str = "#f1dfc0";
 const LIGHT: &str = "#f0dcb8";
 const DARK: &str = "#b5835a";
-
 
 /// White pieces: body, then inner lines.
 const WHITE_BODY: &str =
@@ -125,7 +124,6 @@ const SHAPES: [(char, &str, &str); 6] = [
         "M39.9 54.5H60.1",
     ),
 ];
-
 
 /// The name of a square, such as `e4`.
 pub fn square_name(sq: Sq) -> String {

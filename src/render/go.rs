@@ -776,7 +776,10 @@ mod tests {
         assert!(svg.contains(">&lt;b&gt;</text>"));
         assert!(svg.contains("href=\"/a?b=&quot;c&quot;&amp;d=&#39;e&#39;&lt;f&gt;\""));
         assert!(!svg.contains("<script") && !svg.contains("<b>"));
-        assert_eq!(crate::render::escape("a&b<c>\"'ü"), "a&amp;b&lt;c&gt;&quot;&#39;ü");
+        assert_eq!(
+            crate::render::escape("a&b<c>\"'ü"),
+            "a&amp;b&lt;c&gt;&quot;&#39;ü"
+        );
     }
 
     #[test]

@@ -10,8 +10,8 @@
 //! [`ShogiDiagram::flipped`]; the upper player's pieces, in hand too, point down the board.
 
 use super::svg::{
-    arrows, escape, halo, hints, marked, marks, num, open_svg, tints, F_CHECK, F_DOT, F_HIGHLIGHT,
-    F_LAST, F_MARK, F_SELECTED, FONT, TINT_HIGHLIGHT, TINT_LAST, TINT_SELECTED,
+    arrows, escape, halo, hints, marked, marks, num, open_svg, tints, FONT, F_CHECK, F_DOT,
+    F_HIGHLIGHT, F_LAST, F_MARK, F_SELECTED, TINT_HIGHLIGHT, TINT_LAST, TINT_SELECTED,
 };
 use super::Marks;
 use crate::lang::Lang;
@@ -121,7 +121,6 @@ const CJK: &str = "font-family=\"'Noto Serif CJK SC','Noto Sans CJK SC','Hiragin
 /// Pieces in hand, in the order of [`ShogiDiagram::hands`].
 /// The order pieces in hand are drawn in (and counted in [`ShogiDiagram::hands`]).
 pub const HAND_ORDER: [char; 7] = ['R', 'B', 'G', 'S', 'N', 'L', 'P'];
-
 
 /// The USI name of a square, such as `5e` (file 5, rank 5).
 pub fn square_name(sq: Sq) -> String {

@@ -56,7 +56,6 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-
 /// Every point that carries a mark.
 pub(crate) fn marked<P>(marks: &Marks<P>) -> impl Iterator<Item = &P> {
     marks
@@ -293,7 +292,6 @@ pub(crate) fn marks<P: Copy>(
     out.push_str("</g>");
 }
 
-
 /// Helpers for the boards' tests: counting and cutting out parts of a picture.
 #[cfg(test)]
 pub(crate) mod testing {
@@ -316,7 +314,10 @@ mod tests {
 
     #[test]
     fn escapes_markup_and_quotes() {
-        assert_eq!(escape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+        assert_eq!(
+            escape("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
         assert_eq!(escape("黑先"), "黑先");
     }
 }

@@ -530,9 +530,7 @@ struct LessonPage {
 }
 
 /// `GET /{game}/lessons/{slug}`.
-pub async fn lesson(
-    found: FoundLesson,
-) -> Response {
+pub async fn lesson(found: FoundLesson) -> Response {
     let (req, snap, shelf, lesson) = (&found.req, &found.snap, found.shelf(), found.lesson());
     let text = lesson.text(req.lang);
     let steps = steps_from(&req, &text.diagrams);
@@ -636,9 +634,7 @@ enum PrintPart<'a> {
 }
 
 /// `GET /{game}/lessons/{slug}/print`: the lesson with every frame of every diagram.
-pub async fn lesson_print(
-    found: FoundLesson,
-) -> Response {
+pub async fn lesson_print(found: FoundLesson) -> Response {
     let (req, snap, shelf, lesson) = (&found.req, &found.snap, found.shelf(), found.lesson());
     let ui = req.ui();
     let text = lesson.text(req.lang);
@@ -730,24 +726,14 @@ pub async fn diagram_sgf(
 }
 
 /// `GET /{game}/lessons/{slug}/diagram/{index}?s=…`: one diagram figure, for the script.
-pub async fn diagram(
-    found: FoundLesson,
-    At(DiagramAt { index, .. }): At<DiagramAt>,
-) -> Response {
+pub async fn diagram(found: FoundLesson, At(DiagramAt { index, .. }): At<DiagramAt>) -> Response {
     let (req, shelf, lesson) = (&found.req, found.shelf(), found.lesson());
     let text = lesson.text(req.lang);
     if index >= text.diagrams.len() {
         return StatusCode::NOT_FOUND.into_response();
     }
     let steps = steps_from(&req, &text.diagrams);
-    let html = render_diagram(
-        &req,
-        shelf.game,
-        lesson,
-        &text.diagrams,
-        &steps,
-        index,
-    );
+    let html = render_diagram(&req, shelf.game, lesson, &text.diagrams, &steps, index);
     respond(&req, StatusCode::OK, html)
 }
 
@@ -765,9 +751,7 @@ struct SetPage {
 }
 
 /// `GET /{game}/problems/{set}`.
-pub async fn set(
-    found: FoundSet,
-) -> Response {
+pub async fn set(found: FoundSet) -> Response {
     let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let ui = req.ui();
     let page = SetPage {

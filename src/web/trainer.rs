@@ -505,10 +505,7 @@ struct ProblemPage {
 }
 
 /// `GET /{game}/problems/{set}/{id}?m=…&p=…&sel=…&play=…`.
-pub async fn page(
-    found: FoundSet,
-    At(ProblemAt { id, .. }): At<ProblemAt>,
-) -> Response {
+pub async fn page(found: FoundSet, At(ProblemAt { id, .. }): At<ProblemAt>) -> Response {
     let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let Some(index) = set.problems.iter().position(|p| p.id == id) else {
         return missing(&req, &snap);
@@ -599,10 +596,7 @@ struct WorksheetPage {
 }
 
 /// `GET /go/problems/{set}/{id}/sgf`: a Go problem as an SGF file, with its lines.
-pub async fn problem_sgf(
-    found: FoundSet,
-    At(ProblemAt { id, .. }): At<ProblemAt>,
-) -> Response {
+pub async fn problem_sgf(found: FoundSet, At(ProblemAt { id, .. }): At<ProblemAt>) -> Response {
     let (req, set) = (&found.req, found.set());
     match set
         .problem(&id)
@@ -614,9 +608,7 @@ pub async fn problem_sgf(
 }
 
 /// `GET /{game}/worksheets/{set}`: every problem of a set on A4 pages, answers at the end.
-pub async fn worksheet(
-    found: FoundSet,
-) -> Response {
+pub async fn worksheet(found: FoundSet) -> Response {
     let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let lang = req.lang;
     let problems = set

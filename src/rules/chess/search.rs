@@ -13,7 +13,9 @@
 
 use super::super::key_map::KeyMap;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{attacks, Board, Chess, Color, EnPassantMode, Move, MoveList, Position as _, Square};
+use shakmaty::{
+    attacks, Board, Chess, Color, EnPassantMode, Move, MoveList, Position as _, Square,
+};
 
 /// What the table knows of one position.
 #[derive(Clone, Copy)]

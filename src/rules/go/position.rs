@@ -41,7 +41,11 @@ pub enum Illegal {
     /// The text is not a point of this board, nor `pass`.
     NotAMove(String),
     /// A stone is already on the point.
-    Occupied { point: Point, size: u8, stone: Color },
+    Occupied {
+        point: Point,
+        size: u8,
+        stone: Color,
+    },
     /// The stone would have no liberties and captures nothing: a forbidden point (禁着点).
     Suicide { point: Point, size: u8 },
     /// Retaking a ko at once would repeat the position before the last move (打劫).
@@ -508,7 +512,10 @@ mod tests {
         let taken = p.play_move(Move::Play(c4)).unwrap();
         assert_eq!(taken.captured(), &[pt(&p, "B4")]);
         let b4 = pt(&p, "B4");
-        assert_eq!(taken.play_move(Move::Play(b4)), Err(Illegal::Ko { point: b4, size: 5 }));
+        assert_eq!(
+            taken.play_move(Move::Play(b4)),
+            Err(Illegal::Ko { point: b4, size: 5 })
+        );
         // After an exchange elsewhere White may retake.
         let later = taken
             .play_move(Move::Play(pt(&p, "E1")))
@@ -547,7 +554,11 @@ mod tests {
     #[test]
     fn two_passes_are_counted() {
         let p = Position::empty(9).unwrap();
-        let p = p.play_move(Move::Pass).unwrap().play_move(Move::Pass).unwrap();
+        let p = p
+            .play_move(Move::Pass)
+            .unwrap()
+            .play_move(Move::Pass)
+            .unwrap();
         assert_eq!(p.consecutive_passes(), 2);
         assert_eq!(p.turn(), Color::Black);
     }

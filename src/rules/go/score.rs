@@ -197,8 +197,16 @@ impl Ending {
             }
             (Ending::Resigned(c), Lang::Zh) => format!(
                 "{}认输，{}中盘胜。",
-                if *c == Color::Black { "黑方" } else { "白方" },
-                if *c == Color::Black { "白方" } else { "黑方" }
+                if *c == Color::Black {
+                    "黑方"
+                } else {
+                    "白方"
+                },
+                if *c == Color::Black {
+                    "白方"
+                } else {
+                    "黑方"
+                }
             ),
             (Ending::Resigned(c), Lang::En) => format!(
                 "{} resigned; {} wins.",

@@ -154,7 +154,10 @@ fn hand_change(pos: &rb::Position, mv: Move32) -> (Option<HandPiece>, Option<Han
         if captured == Piece::NONE {
             (None, None)
         } else {
-            (HandPiece::from_piece_type(captured.piece_type().demote()), None)
+            (
+                HandPiece::from_piece_type(captured.piece_type().demote()),
+                None,
+            )
         }
     }
 }
@@ -339,7 +342,10 @@ impl Solver {
         if let Some(p) = spent {
             *mover = minus(*mover, p);
         }
-        (board_key_after(pos, mv) ^ self.defender_mix(defender), attacker)
+        (
+            board_key_after(pos, mv) ^ self.defender_mix(defender),
+            attacker,
+        )
     }
 
     /// Whether a check just given leaves the defender a chance to interpose: a single
@@ -447,9 +453,10 @@ impl Solver {
                 Known::Proof { .. } => true,
             });
             entries.push(Known::Disproof { hand, plies: d });
-        } else if let Some(Known::Open { n: old, .. }) = entries.iter_mut().find(
-            |e| matches!(e, Known::Open { hand: h, plies, .. } if *h == hand && *plies == d),
-        ) {
+        } else if let Some(Known::Open { n: old, .. }) = entries
+            .iter_mut()
+            .find(|e| matches!(e, Known::Open { hand: h, plies, .. } if *h == hand && *plies == d))
+        {
             *old = n;
         } else {
             let open = entries
@@ -559,7 +566,10 @@ impl Solver {
             let mut captured = Vec::new();
             let mut waits_for = None;
             let first = if m.is_drop() {
-                squares.iter().find(|q| q.0 == m.to_sq()).map(|q| (q.1, q.2.clone()))
+                squares
+                    .iter()
+                    .find(|q| q.0 == m.to_sq())
+                    .map(|q| (q.1, q.2.clone()))
             } else {
                 None
             };
@@ -588,7 +598,10 @@ impl Solver {
                     key ^= FREE_CAPTURE;
                     // The defender's hand is the same after the capture as after the drop.
                     let mix = self.defender_mix(pos.hand(self.attacker.flip()));
-                    captured = frees.iter().map(|&c| board_key_after(pos, c) ^ mix).collect();
+                    captured = frees
+                        .iter()
+                        .map(|&c| board_key_after(pos, c) ^ mix)
+                        .collect();
                 }
                 if m.is_drop() {
                     let boards = captured
@@ -650,10 +663,12 @@ impl Solver {
         }
         let gained = c.mv.dropped_piece().and_then(HandPiece::from_piece_type)?;
         let after = plus(c.hand, gained);
-        c.captured.iter().find_map(|&k| match self.probe(k, after, c.plies + 1) {
-            Probe::Proven(h) => Some(combine(minus(h, gained), c.hand, false)),
-            _ => None,
-        })
+        c.captured
+            .iter()
+            .find_map(|&k| match self.probe(k, after, c.plies + 1) {
+                Probe::Proven(h) => Some(combine(minus(h, gained), c.hand, false)),
+                _ => None,
+            })
     }
 
     /// The numbers of the child `c` of a node (attacker to move if `or`), (1, 1) if
@@ -750,7 +765,8 @@ impl Solver {
             let mut best_delta = INF;
             let mut second_delta = INF;
             let mut best_phi = 0;
-            let numbers: Vec<Numbers> = children.iter().map(|c| self.child_numbers(c, or)).collect();
+            let numbers: Vec<Numbers> =
+                children.iter().map(|c| self.child_numbers(c, or)).collect();
             for (i, c) in children.iter().enumerate() {
                 if let Some(first) = c.waits_for {
                     let (p, q) = numbers[first];
@@ -1001,7 +1017,12 @@ mod tests {
             for &m in legal_rs(&pos).iter() {
                 let predicted = board_key_after(&pos, m);
                 pos.apply_move32(m);
-                assert_eq!(predicted, pos.board_key().low_u64(), "{sfen} {}", m.to_usi());
+                assert_eq!(
+                    predicted,
+                    pos.board_key().low_u64(),
+                    "{sfen} {}",
+                    m.to_usi()
+                );
                 pos.undo_move32(m).unwrap();
             }
         }
