@@ -1241,11 +1241,13 @@ impl GamePuzzle for GoPuzzle {
             let why = miss(*ask, &mv);
             return shared::pick(&self.answer(), &self.valid_picks(picked), mv, why);
         }
-        let Some(pos) = self
-            .valid_moves(moves)
-            .filter(|valid| valid.as_slice() == moves)
-            .and_then(|_| self.replay(moves))
-        else {
+        // On the written lines the tree decides (cheap); only progress off them is asked of
+        // the solver again.
+        let fits = self.lines.follows(moves)
+            || self
+                .valid_moves(moves)
+                .is_some_and(|valid| valid.as_slice() == moves);
+        let Some(pos) = fits.then(|| self.replay(moves)).flatten() else {
             return shared::off_the_lines();
         };
         let parsed = Move::parse(&mv, size).expect("canonical move parses");
