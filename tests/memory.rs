@@ -3,6 +3,8 @@
 //! what a request sends is echoed bounded. (A lesson's growth with its diagrams is in
 //! `tests/lesson_size.rs`, which would disturb the measure here.)
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
@@ -144,31 +146,13 @@ async fn echoes_are_bounded() {
     // The attempt API: a 30 KB `select` does not come back.
     let body =
         json!({ "game": "chess", "set": set.slug, "id": problem.id, "select": big, "lang": "en" });
-    let response = app(state.clone())
-        .oneshot(
-            Request::post("/api/attempt")
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let reply = response.into_body().collect().await.unwrap().to_bytes();
+    let (status, reply) = common::post_json(app(state.clone()), "/api/attempt", &body).await;
+    assert_eq!(status, StatusCode::OK);
     assert!(reply.len() < 30_000, "the reply has {} bytes", reply.len());
     // Nor a 30 KB move.
     let body =
         json!({ "game": "chess", "set": set.slug, "id": problem.id, "play": big, "lang": "en" });
-    let response = app(state.clone())
-        .oneshot(
-            Request::post("/api/attempt")
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    let reply = response.into_body().collect().await.unwrap().to_bytes();
+    let (_, reply) = common::post_json(app(state.clone()), "/api/attempt", &body).await;
     assert!(reply.len() < 30_000, "the reply has {} bytes", reply.len());
     // A body over the limit is refused before it is read whole.
     let huge = json!({ "game": "chess", "set": set.slug, "id": problem.id, "select": "e".repeat(1 << 20) });

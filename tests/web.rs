@@ -1,5 +1,7 @@
 //! The router: every page answers in both languages, and the attempt API judges moves.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use http_body_util::BodyExt;
@@ -38,17 +40,7 @@ async fn get(
 }
 
 async fn attempt(state: &AppState, body: Value) -> (StatusCode, Value) {
-    let response = app(state.clone())
-        .oneshot(
-            Request::post("/api/attempt")
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let (status, bytes) = common::post_json(app(state.clone()), "/api/attempt", &body).await;
     (
         status,
         serde_json::from_slice(&bytes).unwrap_or(Value::Null),

@@ -6,6 +6,8 @@
 //! installed, as `scripts/test.sh` does), the pages open with no dialog, no CSP violation
 //! and no link or image to anything but the web, mail or this site.
 
+mod common;
+
 #[allow(dead_code)]
 #[path = "browser/harness.rs"]
 mod harness;
@@ -488,17 +490,9 @@ async fn no_live_script_on_any_page() {
                 for play in plays(shelf.game) {
                     let play = play.replace("%2B", "+");
                     let body = json!({ "game": shelf.game.slug(), "set": set.slug, "id": p.id, "play": play, "lang": "en" });
-                    let response = app(state.clone())
-                        .oneshot(
-                            Request::post("/api/attempt")
-                                .header(header::CONTENT_TYPE, "application/json")
-                                .body(Body::from(body.to_string()))
-                                .unwrap(),
-                        )
-                        .await
-                        .unwrap();
-                    assert_eq!(response.status(), StatusCode::OK);
-                    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+                    let (status, bytes) =
+                        common::post_json(app(state.clone()), "/api/attempt", &body).await;
+                    assert_eq!(status, StatusCode::OK);
                     let reply: Value = serde_json::from_slice(&bytes).unwrap();
                     for field in ["svg", "status"] {
                         let html = reply[field].as_str().unwrap();

@@ -24,3 +24,25 @@ pub fn temp_folder(name: &str, game: &str) -> PathBuf {
     std::fs::create_dir_all(dir.join("problems").join(game)).unwrap();
     dir
 }
+
+/// POSTs `body` as JSON to `path` of `router`: the status and the reply's bytes.
+pub async fn post_json(
+    router: axum::Router,
+    path: &str,
+    body: &serde_json::Value,
+) -> (axum::http::StatusCode, Vec<u8>) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let response = router
+        .oneshot(
+            axum::http::Request::post(path)
+                .header(axum::http::header::CONTENT_TYPE, "application/json")
+                .body(axum::body::Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, bytes.to_vec())
+}
