@@ -10,6 +10,7 @@
 pub mod content;
 pub mod import;
 pub mod lang;
+pub mod play;
 pub mod render;
 pub mod rules;
 pub mod web;
