@@ -611,50 +611,87 @@ impl<G: PieceGame> BoardPuzzle<G> {
                 Target::Hand(_) | Target::Nothing => Action::Select(None),
             };
         }
-        let name = match target {
-            Target::Hand(piece) if selected == Some(&Target::Hand(piece.clone())) => {
-                return Action::Select(None)
-            }
-            Target::Hand(piece) => return Action::Select(Some(piece)),
-            Target::Nothing => return Action::Select(None),
-            Target::Square(name) => name,
-        };
-        let Some(sq) = G::parse_square(&name) else {
-            return Action::Select(None);
-        };
-        let piece = G::piece_on(pos, sq);
-        match selected {
-            Some(Target::Hand(piece)) => Action::Play(format!("{piece}{name}")),
-            Some(Target::Nothing) => Action::Select(None),
-            Some(Target::Square(from)) if *from == name => Action::Select(None),
-            _ if piece == Some(true) => Action::Select(Some(name)),
-            // Nothing picked up: a piece (even the opponent's, to learn why it may not move)
-            // can be picked up; an empty square does nothing.
-            None if piece.is_some() => Action::Select(Some(name)),
-            None => Action::Select(None),
-            Some(Target::Square(from)) => {
-                let from_sq = G::parse_square(from);
-                let options: Vec<_> = pos
-                    .legal_moves()
-                    .into_iter()
-                    .filter(|m| G::squares(m) == (from_sq, sq))
-                    .collect();
-                match options.as_slice() {
-                    [only] => Action::Play(pos.move_name(only)),
-                    [_, _, ..] => Action::Choose {
-                        from: from.clone(),
-                        to: name,
-                    },
-                    // Illegal: played, so that the learner hears why.
-                    [] => Action::Play(format!("{from}{name}")),
-                }
+        action::<G>(pos, selected, target)
+    }
+}
+
+/// The link of a click on `target` in `pos` when the learner plays a move, with `selected`
+/// picked up: pick a piece up or put it down, play the one move between two squares, or ask
+/// which when there are several (a promotion). Problems and played games share it.
+pub fn action<G: PieceGame>(pos: &G::Pos, selected: Option<&Target>, target: Target) -> Action {
+    let name = match target {
+        Target::Hand(piece) if selected == Some(&Target::Hand(piece.clone())) => {
+            return Action::Select(None)
+        }
+        Target::Hand(piece) => return Action::Select(Some(piece)),
+        Target::Nothing => return Action::Select(None),
+        Target::Square(name) => name,
+    };
+    let Some(sq) = G::parse_square(&name) else {
+        return Action::Select(None);
+    };
+    let piece = G::piece_on(pos, sq);
+    match selected {
+        Some(Target::Hand(piece)) => Action::Play(format!("{piece}{name}")),
+        Some(Target::Nothing) => Action::Select(None),
+        Some(Target::Square(from)) if *from == name => Action::Select(None),
+        _ if piece == Some(true) => Action::Select(Some(name)),
+        // Nothing picked up: a piece (even the opponent's, to learn why it may not move)
+        // can be picked up; an empty square does nothing.
+        None if piece.is_some() => Action::Select(Some(name)),
+        None => Action::Select(None),
+        Some(Target::Square(from)) => {
+            let from_sq = G::parse_square(from);
+            let options: Vec<_> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| G::squares(m) == (from_sq, sq))
+                .collect();
+            match options.as_slice() {
+                [only] => Action::Play(pos.move_name(only)),
+                [_, _, ..] => Action::Choose {
+                    from: from.clone(),
+                    to: name,
+                },
+                // Illegal: played, so that the learner hears why.
+                [] => Action::Play(format!("{from}{name}")),
             }
         }
     }
 }
 
+/// Draws `pos` with `marks`, the destinations of the picked-up piece (`view.selected`) as dots;
+/// `view.marks` is ignored (the marks are `marks`). Problems and played games share it.
+pub fn draw_position<G: PieceGame>(pos: &G::Pos, mut marks: BoardMarks, view: &View) -> String {
+    match view.selected {
+        Some(Target::Square(s)) => {
+            if let Some(sq) = G::parse_square(s.as_str()) {
+                marks.dots = pos
+                    .legal_moves()
+                    .iter()
+                    .map(G::squares)
+                    .filter(|(from, _)| *from == Some(sq))
+                    .map(|(_, to)| to)
+                    .collect();
+            }
+        }
+        Some(Target::Hand(piece)) => {
+            marks.dots = pos
+                .legal_moves()
+                .iter()
+                .filter(|m| G::dropped(m).as_deref() == Some(piece.as_str()))
+                .map(|m| G::squares(m).1)
+                .collect();
+        }
+        Some(Target::Nothing) | None => {}
+    }
+    marks.dots.sort();
+    marks.dots.dedup();
+    G::draw(pos, &View { marks: &marks, ..*view })
+}
+
 /// Reads what the learner picked up: a square, or a piece in hand (`P*`).
-fn target(selected: &str) -> Target {
+pub fn target(selected: &str) -> Target {
     if selected.ends_with('*') {
         Target::Hand(selected.to_string())
     } else {
@@ -824,42 +861,19 @@ impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
             .highlight
             .extend(request.picked.iter().filter_map(|p| G::parse_square(p)));
         let selected = request.selected.map(target);
-        match &selected {
-            Some(Target::Square(s)) => {
-                if let Some(sq) = G::parse_square(s.as_str()) {
-                    marks.dots = pos
-                        .legal_moves()
-                        .iter()
-                        .map(G::squares)
-                        .filter(|(from, _)| *from == Some(sq))
-                        .map(|(_, to)| to)
-                        .collect();
-                }
-            }
-            Some(Target::Hand(piece)) => {
-                marks.dots = pos
-                    .legal_moves()
-                    .iter()
-                    .filter(|m| G::dropped(m).as_deref() == Some(piece.as_str()))
-                    .map(|m| G::squares(m).1)
-                    .collect();
-            }
-            Some(Target::Nothing) | None => {}
-        }
-        marks.dots.sort();
-        marks.dots.dedup();
         let link = request.href.map(|href| {
             let pos = pos.clone();
             let selected = selected.clone();
             move |t: Target| href(self.action(&pos, selected.as_ref(), t))
         });
-        G::draw(
+        draw_position::<G>(
             &pos,
+            marks,
             &View {
                 flipped: self.flipped,
                 zones: self.zones,
                 last: self.last_move(request.shown).map(|m| G::squares(&m)),
-                marks: &marks,
+                marks: &BoardMarks::default(),
                 selected: selected.as_ref(),
                 link: link.as_ref().map(|l| l as &dyn Fn(Target) -> String),
                 lang: request.lang,

@@ -6,6 +6,10 @@
 //! records share.
 
 
+pub mod computer;
+pub mod lobby;
+pub mod table;
+
 use crate::content::Game;
 use crate::rules::go;
 use serde::{Deserialize, Serialize};

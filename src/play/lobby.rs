@@ -1,0 +1,449 @@
+//! The lobby: every table of one server, found by a short code, with the seats' secrets, a
+//! version that wakes the watchers of a table, and bounds on how many tables live and for how
+//! long.
+
+use super::table::{Action, BadStart, Match, Phase, Seat, Table};
+use super::{Finish, Level, Reason, Side, Start};
+use crate::lang::Lang;
+use crate::rules::{chess, go, shogi, Explain};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// How many tables a server keeps and for how long.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Tables kept at most (finished ones are dropped first, oldest first).
+    pub tables: usize,
+    /// A game with no move for this long ends as abandoned.
+    pub idle: Duration,
+    /// A finished game stays this long for replay and download.
+    pub keep: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            tables: 2_000,
+            idle: Duration::from_secs(60 * 60),
+            keep: Duration::from_secs(24 * 60 * 60),
+        }
+    }
+}
+
+/// Who the opponent of the creator is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The computer at a level.
+    Computer(Level),
+    /// A person who joins by the code.
+    Human,
+}
+
+/// A table to open.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Where the game starts.
+    pub start: Start,
+    /// Who plays the creator.
+    pub opponent: Opponent,
+    /// The creator's side.
+    pub side: Side,
+}
+
+/// Why a table cannot be opened or joined.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LobbyError {
+    /// The start is not possible.
+    Start(BadStart),
+    /// No table has this code (or it has been cleared away).
+    NoSuchGame(String),
+    /// Both seats are taken: watch instead.
+    Full,
+    /// The token belongs to no seat of this table.
+    NotAPlayer,
+    /// The server has as many live games as it keeps.
+    Busy,
+}
+
+impl Explain for LobbyError {
+    fn explain(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        match self {
+            LobbyError::Start(e) => e.explain(lang),
+            LobbyError::NoSuchGame(id) if zh => {
+                format!("没有代码为 “{id}” 的对局：请检查代码，或者新开一局。")
+            }
+            LobbyError::NoSuchGame(id) => {
+                format!("No game has the code “{id}”: check the code, or start a new game.")
+            }
+            LobbyError::Full if zh => "两个座位都有人了：你可以观战。".to_string(),
+            LobbyError::Full => "Both seats are taken: you can watch.".to_string(),
+            LobbyError::NotAPlayer if zh => {
+                "你不是这盘棋的对局者（口令不对），只能观战。".to_string()
+            }
+            LobbyError::NotAPlayer => {
+                "You are not a player of this game (the token does not match): you can watch."
+                    .to_string()
+            }
+            LobbyError::Busy if zh => "服务器上的对局已满，请稍后再试。".to_string(),
+            LobbyError::Busy => "The server has all the games it can keep: try again later.".to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for LobbyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.explain(Lang::En))
+    }
+}
+
+impl std::error::Error for LobbyError {}
+
+/// One table and its watchers.
+#[derive(Debug)]
+pub struct Entry {
+    /// The short code.
+    pub id: String,
+    table: Mutex<Box<dyn Match>>,
+    last_move: Mutex<Instant>,
+    version: watch::Sender<u64>,
+}
+
+impl Entry {
+    /// The table, locked. Hold it briefly: never across a computer's think.
+    pub fn table(&self) -> MutexGuard<'_, Box<dyn Match>> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A receiver that wakes on every change of the table.
+    pub fn watch(&self) -> watch::Receiver<u64> {
+        self.version.subscribe()
+    }
+
+    /// The number of changes so far.
+    pub fn version(&self) -> u64 {
+        *self.version.borrow()
+    }
+
+    /// Tells the watchers the table changed.
+    pub fn changed(&self) {
+        *self.last_move.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.version.send_modify(|v| *v += 1);
+    }
+
+    /// The seat whose secret `token` is.
+    pub fn side_of(&self, token: &str) -> Option<Side> {
+        let table = self.table();
+        [Side::First, Side::Second].into_iter().find(|&side| {
+            let i = match side {
+                Side::First => 0,
+                Side::Second => 1,
+            };
+            matches!(&table.seats()[i], Seat::Human { token: Some(t) } if constant_eq(t, token))
+        })
+    }
+
+    /// Does `action` for the holder of `token`, and wakes the watchers.
+    pub fn act(&self, token: &str, action: &Action) -> Result<Side, ActError> {
+        let side = self.side_of(token).ok_or(ActError::NotAPlayer)?;
+        self.table().act(side, action).map_err(ActError::Refused)?;
+        self.changed();
+        Ok(side)
+    }
+
+    fn idle_for(&self) -> Duration {
+        self.last_move
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
+    }
+}
+
+/// Why an action at a table did nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ActError {
+    /// The token is no seat's.
+    NotAPlayer,
+    /// The table refused it.
+    Refused(super::table::Refused),
+}
+
+impl Explain for ActError {
+    fn explain(&self, lang: Lang) -> String {
+        match self {
+            ActError::NotAPlayer => LobbyError::NotAPlayer.explain(lang),
+            ActError::Refused(r) => r.explain(lang),
+        }
+    }
+}
+
+/// Compares secrets in time independent of where they differ.
+fn constant_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a
+            .bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// Every table of a server.
+#[derive(Debug, Default)]
+pub struct Lobby {
+    tables: Mutex<HashMap<String, Arc<Entry>>>,
+    limits: Limits,
+}
+
+/// The letters of codes: no 0/o, 1/l/i, so a code read aloud in a classroom is typed right.
+const CODE_LETTERS: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
+/// Letters in a code: 31⁶ ≈ 887 million codes.
+const CODE_LENGTH: usize = 6;
+
+fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut bytes = [0u8; N];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No system randomness: fall back on the clock and the address space, still unique.
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let mut x = t as u64 ^ (&bytes as *const _ as u64);
+        for b in bytes.iter_mut() {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            *b = (x >> 33) as u8;
+        }
+    }
+    bytes
+}
+
+fn new_code() -> String {
+    random_bytes::<CODE_LENGTH>()
+        .iter()
+        .map(|b| CODE_LETTERS[*b as usize % CODE_LETTERS.len()] as char)
+        .collect()
+}
+
+/// A seat's secret: 128 random bits as hex.
+fn new_token() -> String {
+    random_bytes::<16>()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Opens a table of the right game.
+fn open(start: Start, seats: [Seat; 2]) -> Result<Box<dyn Match>, BadStart> {
+    Ok(match start {
+        Start::Go { .. } => Box::new(Table::<go::Position>::new(start, seats)?),
+        Start::Chess { .. } => Box::new(Table::<chess::Position>::new(start, seats)?),
+        Start::Shogi { .. } => Box::new(Table::<shogi::Position>::new(start, seats)?),
+    })
+}
+
+impl Lobby {
+    /// An empty lobby with `limits`.
+    pub fn new(limits: Limits) -> Lobby {
+        Lobby {
+            tables: Mutex::new(HashMap::new()),
+            limits,
+        }
+    }
+
+    fn tables(&self) -> MutexGuard<'_, HashMap<String, Arc<Entry>>> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Opens a table: its code and the creator's token.
+    pub fn create(&self, new: NewGame) -> Result<(Arc<Entry>, String), LobbyError> {
+        let token = new_token();
+        let me = Seat::Human {
+            token: Some(token.clone()),
+        };
+        let them = match new.opponent {
+            Opponent::Computer(level) => Seat::Computer { level },
+            Opponent::Human => Seat::Human { token: None },
+        };
+        let seats = match new.side {
+            Side::First => [me, them],
+            Side::Second => [them, me],
+        };
+        let table = open(new.start, seats).map_err(LobbyError::Start)?;
+        self.sweep();
+        let mut tables = self.tables();
+        if tables.len() >= self.limits.tables {
+            return Err(LobbyError::Busy);
+        }
+        let id = loop {
+            let id = new_code();
+            if !tables.contains_key(&id) {
+                break id;
+            }
+        };
+        let entry = Arc::new(Entry {
+            id: id.clone(),
+            table: Mutex::new(table),
+            last_move: Mutex::new(Instant::now()),
+            version: watch::Sender::new(0),
+        });
+        tables.insert(id, entry.clone());
+        Ok((entry, token))
+    }
+
+    /// The table with code `id`.
+    pub fn get(&self, id: &str) -> Result<Arc<Entry>, LobbyError> {
+        self.tables()
+            .get(&id.trim().to_ascii_lowercase())
+            .cloned()
+            .ok_or_else(|| LobbyError::NoSuchGame(id.chars().take(20).collect()))
+    }
+
+    /// Takes the free seat of table `id`: the new player's side and token.
+    pub fn join(&self, id: &str) -> Result<(Arc<Entry>, Side, String), LobbyError> {
+        let entry = self.get(id)?;
+        let token = new_token();
+        let side = {
+            let mut table = entry.table();
+            if matches!(table.phase(), Phase::Over { .. }) {
+                return Err(LobbyError::Full);
+            }
+            let free = [Side::First, Side::Second].into_iter().find(|&s| {
+                let i = if s == Side::First { 0 } else { 1 };
+                matches!(table.seats()[i], Seat::Human { token: None })
+            });
+            let side = free.ok_or(LobbyError::Full)?;
+            *table.seat_mut(side) = Seat::Human {
+                token: Some(token.clone()),
+            };
+            side
+        };
+        entry.changed();
+        Ok((entry, side, token))
+    }
+
+    /// How many tables there are now.
+    pub fn len(&self) -> usize {
+        self.tables().len()
+    }
+
+    /// Whether there is no table.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Ends games nobody has moved in for too long, and clears away finished games kept long
+    /// enough, and the oldest finished ones when the lobby is full.
+    pub fn sweep(&self) {
+        let mut tables = self.tables();
+        let mut finished: Vec<(Duration, String)> = Vec::new();
+        for (id, entry) in tables.iter() {
+            let idle = entry.idle_for();
+            let over = matches!(entry.table().phase(), Phase::Over { .. });
+            if !over && idle >= self.limits.idle {
+                let text = [
+                    "很久没有人走棋，对局已结束（无人继续）。".to_string(),
+                    "Nobody moved for a long time: the game was ended as abandoned.".to_string(),
+                ];
+                entry.table().end_by(
+                    Finish {
+                        winner: None,
+                        reason: Reason::Abandoned,
+                    },
+                    text,
+                );
+                entry.version.send_modify(|v| *v += 1);
+            }
+            if over || idle >= self.limits.idle {
+                finished.push((idle, id.clone()));
+            }
+        }
+        finished.sort();
+        let mut room = tables.len();
+        while let Some((idle, id)) = finished.pop() {
+            if idle >= self.limits.keep || room >= self.limits.tables {
+                tables.remove(&id);
+                room -= 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess() -> NewGame {
+        NewGame {
+            start: Start::Chess {
+                fen: crate::rules::chess::Position::start().fen(),
+            },
+            opponent: Opponent::Human,
+            side: Side::First,
+        }
+    }
+
+    #[test]
+    fn codes_are_short_and_unambiguous() {
+        let code = new_code();
+        assert_eq!(code.len(), CODE_LENGTH);
+        assert!(code.bytes().all(|b| CODE_LETTERS.contains(&b)));
+        assert_ne!(new_token(), new_token());
+    }
+
+    #[test]
+    fn third_player_is_refused_and_tokens_are_checked() {
+        let lobby = Lobby::default();
+        let (entry, first) = lobby.create(chess()).unwrap();
+        let (_, side, second) = lobby.join(&entry.id).unwrap();
+        assert_eq!(side, Side::Second);
+        assert_eq!(lobby.join(&entry.id).unwrap_err(), LobbyError::Full);
+        assert_eq!(
+            entry.act("nope", &Action::parse("e4")).unwrap_err(),
+            ActError::NotAPlayer
+        );
+        assert!(matches!(
+            entry.act(&second, &Action::parse("e5")).unwrap_err(),
+            ActError::Refused(super::super::table::Refused::NotYourTurn)
+        ));
+        entry.act(&first, &Action::parse("e4")).unwrap();
+        entry.act(&second, &Action::parse("e5")).unwrap();
+        assert_eq!(entry.table().moves(), ["e2e4", "e7e5"]);
+        assert_eq!(entry.version(), 3);
+    }
+
+    #[test]
+    fn full_lobby_clears_finished_games_first() {
+        let lobby = Lobby::new(Limits {
+            tables: 2,
+            ..Limits::default()
+        });
+        let (a, token) = lobby.create(chess()).unwrap();
+        lobby.create(chess()).unwrap();
+        assert_eq!(lobby.create(chess()).unwrap_err(), LobbyError::Busy);
+        a.act(&token, &Action::Resign).unwrap();
+        lobby.create(chess()).unwrap();
+        assert!(lobby.get(&a.id).is_err());
+        assert_eq!(lobby.len(), 2);
+    }
+
+    #[test]
+    fn idle_games_end_as_abandoned() {
+        let lobby = Lobby::new(Limits {
+            idle: Duration::ZERO,
+            ..Limits::default()
+        });
+        let (a, _) = lobby.create(chess()).unwrap();
+        lobby.sweep();
+        assert!(matches!(
+            a.table().phase(),
+            Phase::Over {
+                finish: Finish {
+                    reason: Reason::Abandoned,
+                    ..
+                },
+                ..
+            }
+        ));
+    }
+}

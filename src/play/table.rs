@@ -1,0 +1,1039 @@
+//! A game table: one game in play, its seats, moves, take-backs, offers and end, the same for Go,
+//! chess and shogi. [`Playable`] is what each game adds; [`Match`] is the table as the web sees
+//! it, whatever the game.
+
+use super::computer::{self, Computer};
+use super::{Finish, Level, Reason, Side, Start};
+use crate::content::board_game::{self, PieceGame, Target, View};
+use crate::content::{Action as Click, Game};
+use crate::lang::Lang;
+use crate::render::go::{svg as go_svg, GoDiagram};
+use crate::render::Marks;
+use crate::rules::{chess, go, shogi, Explain, Rules};
+use std::fmt;
+
+/// What a learner does at the table, read from the text of `POST /api/games/{id}/moves`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A move in any notation the game reads (`D4`, `pass`, `e4`, `e2e4`, `P*5e`).
+    Move(String),
+    /// Give up the game.
+    Resign,
+    /// Take back the last move and the computer's reply (悔棋; against the computer only).
+    Undo,
+    /// Offer a draw, or accept the opponent's offer (chess, shogi).
+    Draw,
+    /// Go, after two passes: mark the chain at this point dead, or alive again.
+    Dead(String),
+    /// Go, after two passes: agree to the dead stones as marked.
+    Agree,
+    /// Go, after two passes: disagree and play on (第二十一条).
+    Resume,
+    /// Shogi: declare a win by 入玉 (the 27-point rule).
+    Declare,
+}
+
+impl Action {
+    /// Reads an action: `resign`, `undo`, `draw`, `agree`, `resume`, `declare`, `dead D4`, or a
+    /// move.
+    ///
+    /// ```
+    /// use qiyuan::play::table::Action;
+    /// assert_eq!(Action::parse("dead c3"), Action::Dead("c3".into()));
+    /// assert_eq!(Action::parse(" Resign "), Action::Resign);
+    /// assert_eq!(Action::parse("e2e4"), Action::Move("e2e4".into()));
+    /// ```
+    pub fn parse(text: &str) -> Action {
+        let text = text.trim();
+        match text.to_ascii_lowercase().as_str() {
+            "resign" => Action::Resign,
+            "undo" | "takeback" => Action::Undo,
+            "draw" => Action::Draw,
+            "agree" => Action::Agree,
+            "resume" => Action::Resume,
+            "declare" => Action::Declare,
+            lower => match lower.strip_prefix("dead ") {
+                Some(point) => Action::Dead(point.trim().to_string()),
+                None => Action::Move(text.to_string()),
+            },
+        }
+    }
+}
+
+/// Why an action is refused. Nothing at the table changes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Refused {
+    /// The rules forbid the move; the reason in Chinese and English.
+    Illegal {
+        /// 中文.
+        zh: String,
+        /// English.
+        en: String,
+    },
+    /// It is the other side's turn.
+    NotYourTurn,
+    /// The game is over.
+    Over,
+    /// Go: the dead stones are being marked; moves wait until play resumes.
+    Counting,
+    /// Go: `dead`, `agree` and `resume` are for after two passes.
+    NotCounting,
+    /// Go: the point holds no stone.
+    NoStone(String),
+    /// Nothing to take back, or the opponent is not the computer.
+    NoUndo,
+    /// Go has no draw offers: an even count is a draw.
+    NoDraws,
+    /// Shogi: the 入玉 declaration's conditions are not met; which one.
+    CannotDeclare {
+        /// 中文.
+        zh: String,
+        /// English.
+        en: String,
+    },
+    /// `declare` is a shogi action.
+    NotShogi,
+}
+
+impl Explain for Refused {
+    fn explain(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let pick = |z: &str, e: &str| if zh { z.to_string() } else { e.to_string() };
+        match self {
+            Refused::Illegal { zh: z, en: e } | Refused::CannotDeclare { zh: z, en: e } => {
+                pick(z, e)
+            }
+            Refused::NotYourTurn => pick("还没轮到你走。", "It is not your turn."),
+            Refused::Over => pick("这盘棋已经结束了。", "This game is over."),
+            Refused::Counting => pick(
+                "双方已经停着：先确认死子，或者选择“继续对局”。",
+                "Both sides have passed: agree on the dead stones first, or resume play.",
+            ),
+            Refused::NotCounting => pick(
+                "只有双方连续停一手之后，才能标记死子、同意或继续对局。",
+                "Dead stones are marked, agreed or disputed only after two passes in a row.",
+            ),
+            Refused::NoStone(p) => {
+                if zh {
+                    format!("{p} 上没有棋子，不能标记为死子。")
+                } else {
+                    format!("There is no stone on {p} to mark dead.")
+                }
+            }
+            Refused::NoUndo => pick(
+                "现在不能悔棋：只有和电脑下棋、而且已经走过棋时才可以悔棋。",
+                "Nothing to take back: take-backs are for games against the computer, after a move of yours.",
+            ),
+            Refused::NoDraws => pick(
+                "围棋没有提和：数棋结果相同才是和棋。",
+                "Go has no draw offers: a game is drawn only by an even count.",
+            ),
+            Refused::NotShogi => pick("只有将棋才能宣告入玉。", "Only shogi has the 入玉 declaration."),
+        }
+    }
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.explain(Lang::En))
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// Why a game cannot start as asked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BadStart {
+    /// Go boards are 9, 13 or 19.
+    Size(u8),
+    /// Go handicaps are 0 or 2 to 9 stones.
+    Handicap(u8),
+    /// Komi must be a whole or half number between -100 and 100.
+    Komi(f64),
+    /// The FEN or SFEN cannot be read; why.
+    Position(String),
+    /// The position is already over.
+    AlreadyOver,
+}
+
+impl Explain for BadStart {
+    fn explain(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        match self {
+            BadStart::Size(n) if zh => format!("没有 {n} 路的棋盘：请选择 9、13 或 19 路。"),
+            BadStart::Size(n) => format!("There is no {n}×{n} board: choose 9, 13 or 19."),
+            BadStart::Handicap(n) if zh => format!("不能让 {n} 子：让子数是 0 或 2 到 9。"),
+            BadStart::Handicap(n) => {
+                format!("A handicap of {n} stones is not possible: give 0 or 2 to 9.")
+            }
+            BadStart::Komi(k) if zh => format!("贴目 {k} 不行：请用 -100 到 100 之间的整数或半目。"),
+            BadStart::Komi(k) => {
+                format!("Komi {k} is not possible: give a whole or half number from -100 to 100.")
+            }
+            BadStart::Position(why) if zh => format!("读不懂这个局面：{why}"),
+            BadStart::Position(why) => format!("The position cannot be read: {why}"),
+            BadStart::AlreadyOver if zh => "这个局面里棋局已经结束，无法开始。".to_string(),
+            BadStart::AlreadyOver => "The game is already over in this position.".to_string(),
+        }
+    }
+}
+
+impl fmt::Display for BadStart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.explain(Lang::En))
+    }
+}
+
+impl std::error::Error for BadStart {}
+
+/// The count at the end of a Go game: the result and the count step by step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Count {
+    /// Who won and by how much.
+    pub finish: Finish,
+    /// The count explained, in Chinese and English.
+    pub text: [String; 2],
+    /// The result in a sentence (`黑胜3/4子`), in Chinese and English.
+    pub result: [String; 2],
+}
+
+/// What each game adds to a table.
+pub trait Playable: Rules + Computer {
+    /// The game.
+    const GAME: Game;
+
+    /// The position a start describes.
+    fn from_start(start: &Start) -> Result<Self, BadStart>;
+
+    /// The side of a colour.
+    fn side(color: Self::Color) -> Side;
+
+    /// How an ending of the position is recorded; `None` when play stops for a count (Go).
+    fn finish(&self, ending: &Self::Ending) -> Option<Finish>;
+
+    /// Go: the chain at `point` is toggled between dead and alive in `dead` (point names).
+    fn toggle_dead(&self, _dead: &mut Vec<String>, _point: &str) -> Result<(), Refused> {
+        Err(Refused::NotCounting)
+    }
+
+    /// Go: the computer's proposal of dead stones (point names).
+    fn dead_guess(&self, _seed: u64) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Go: the count with `dead` taken off.
+    fn count(&self, _start: &Start, _dead: &[String]) -> Option<Count> {
+        None
+    }
+
+    /// Shogi: the 入玉 declaration of the side to move, if its conditions are met.
+    fn declare(&self) -> Result<Finish, Refused> {
+        Err(Refused::NotShogi)
+    }
+
+    /// Go: the stones of chains in atari, to mark while teaching.
+    fn in_atari(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Who sits on one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person, once they have joined: `token` proves who they are.
+    Human {
+        /// The secret of this seat; `None` while nobody has joined.
+        token: Option<String>,
+    },
+    /// The computer at a level.
+    Computer {
+        /// How strong it plays.
+        level: Level,
+    },
+}
+
+/// Where a game is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Phase {
+    /// Moves are being played.
+    Play,
+    /// Go, after two passes: the dead stones are being agreed.
+    Counting {
+        /// The points of stones marked dead.
+        dead: Vec<String>,
+        /// Whether each side (first, second) agrees to `dead`.
+        agreed: [bool; 2],
+    },
+    /// The game has ended.
+    Over {
+        /// How.
+        finish: Finish,
+        /// Said to both players: the count or the ending explained (zh, en).
+        text: [String; 2],
+    },
+}
+
+/// A game in play.
+#[derive(Clone, Debug)]
+pub struct Table<P: Playable> {
+    start: Start,
+    /// Every position of the game, the start first.
+    positions: Vec<P>,
+    /// The moves played, canonical names.
+    moves: Vec<String>,
+    /// The moves as learners read them.
+    notations: Vec<String>,
+    seats: [Seat; 2],
+    phase: Phase,
+    draw_offer: Option<Side>,
+}
+
+/// Index of a side in `[first, second]`.
+fn at(side: Side) -> usize {
+    match side {
+        Side::First => 0,
+        Side::Second => 1,
+    }
+}
+
+impl<P: Playable> Table<P> {
+    /// A new table from `start` with `seats` (first, second).
+    pub fn new(start: Start, seats: [Seat; 2]) -> Result<Table<P>, BadStart> {
+        let pos = P::from_start(&start)?;
+        if pos.ending().is_some() {
+            return Err(BadStart::AlreadyOver);
+        }
+        Ok(Table {
+            start,
+            positions: vec![pos],
+            moves: Vec::new(),
+            notations: Vec::new(),
+            seats,
+            phase: Phase::Play,
+            draw_offer: None,
+        })
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &P {
+        self.positions.last().expect("a table always has its start position")
+    }
+
+    fn to_move(&self) -> Side {
+        P::side(self.position().turn())
+    }
+
+    fn end(&mut self, finish: Finish, text: [String; 2]) {
+        self.phase = Phase::Over { finish, text };
+        self.draw_offer = None;
+    }
+
+    fn play_move(&mut self, side: Side, text: &str) -> Result<(), Refused> {
+        match self.phase {
+            Phase::Play => {}
+            Phase::Counting { .. } => return Err(Refused::Counting),
+            Phase::Over { .. } => return Err(Refused::Over),
+        }
+        if side != self.to_move() {
+            return Err(Refused::NotYourTurn);
+        }
+        let before = self.position();
+        let (next, played) = before.play(text).map_err(|e| Refused::Illegal {
+            zh: e.explain(Lang::Zh),
+            en: e.explain(Lang::En),
+        })?;
+        let (name, notation) = (before.move_name(&played), before.notation(&played));
+        self.moves.push(name);
+        self.notations.push(notation);
+        self.positions.push(next);
+        self.draw_offer = None;
+        let now = self.position();
+        if let Some(ending) = now.ending() {
+            let text = [ending.explain(Lang::Zh), ending.explain(Lang::En)];
+            match now.finish(&ending) {
+                Some(finish) => self.end(finish, text),
+                None => {
+                    let dead = self.proposal();
+                    self.phase = Phase::Counting {
+                        dead,
+                        agreed: [false; 2],
+                    };
+                    self.computer_agrees();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The dead stones proposed after two passes: the computer's guess when it plays.
+    fn proposal(&self) -> Vec<String> {
+        let computer = self
+            .seats
+            .iter()
+            .any(|s| matches!(s, Seat::Computer { .. }));
+        if computer {
+            self.position().dead_guess(self.moves.len() as u64)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The computer agrees to its own proposal, as soon as the counting starts.
+    fn computer_agrees(&mut self) {
+        let computers = self.seats.clone().map(|s| matches!(s, Seat::Computer { .. }));
+        if let Phase::Counting { agreed, .. } = &mut self.phase {
+            for (i, c) in computers.iter().enumerate() {
+                if *c {
+                    agreed[i] = true;
+                }
+            }
+        }
+        self.count_if_agreed();
+    }
+
+    fn count_if_agreed(&mut self) {
+        let Phase::Counting { dead, agreed } = &self.phase else {
+            return;
+        };
+        if agreed != &[true, true] {
+            return;
+        }
+        if let Some(count) = self.position().count(&self.start, dead) {
+            self.end(count.finish, count.text);
+        }
+    }
+
+    /// Does `action` for `side`.
+    pub fn act(&mut self, side: Side, action: &Action) -> Result<(), Refused> {
+        match action {
+            Action::Move(text) => self.play_move(side, text),
+            Action::Resign => {
+                if matches!(self.phase, Phase::Over { .. }) {
+                    return Err(Refused::Over);
+                }
+                let winner = side.other();
+                let text = resigned_text(P::GAME, side);
+                self.end(
+                    Finish {
+                        winner: Some(winner),
+                        reason: Reason::Resignation,
+                    },
+                    text,
+                );
+                Ok(())
+            }
+            Action::Undo => self.undo(side),
+            Action::Draw => self.draw(side),
+            Action::Dead(point) => {
+                let pos = self.position().clone();
+                let Phase::Counting { dead, agreed } = &mut self.phase else {
+                    return Err(if matches!(self.phase, Phase::Over { .. }) {
+                        Refused::Over
+                    } else {
+                        Refused::NotCounting
+                    });
+                };
+                pos.toggle_dead(dead, point)?;
+                *agreed = [false; 2];
+                Ok(())
+            }
+            Action::Agree => {
+                let computer = self.seats.iter().any(|s| matches!(s, Seat::Computer { .. }));
+                let proposal = self.proposal();
+                let Phase::Counting { dead, agreed } = &mut self.phase else {
+                    return Err(Refused::NotCounting);
+                };
+                agreed[at(side)] = true;
+                if computer {
+                    let mut mine = proposal;
+                    mine.sort();
+                    let mut theirs = dead.clone();
+                    theirs.sort();
+                    if mine == theirs {
+                        *agreed = [true; 2];
+                    } else {
+                        // The computer disagrees: play on and settle it on the board.
+                        self.phase = Phase::Play;
+                        return Ok(());
+                    }
+                }
+                self.count_if_agreed();
+                Ok(())
+            }
+            Action::Resume => match self.phase {
+                Phase::Counting { .. } => {
+                    self.phase = Phase::Play;
+                    Ok(())
+                }
+                Phase::Over { .. } => Err(Refused::Over),
+                Phase::Play => Err(Refused::NotCounting),
+            },
+            Action::Declare => {
+                if !matches!(self.phase, Phase::Play) {
+                    return Err(Refused::Over);
+                }
+                if side != self.to_move() {
+                    return Err(Refused::NotYourTurn);
+                }
+                let finish = self.position().declare()?;
+                let text = declared_text(side);
+                self.end(finish, text);
+                Ok(())
+            }
+        }
+    }
+
+    fn undo(&mut self, side: Side) -> Result<(), Refused> {
+        if !matches!(self.phase, Phase::Play | Phase::Counting { .. }) {
+            return Err(Refused::Over);
+        }
+        if !matches!(self.seats[at(side.other())], Seat::Computer { .. }) {
+            return Err(Refused::NoUndo);
+        }
+        // Back to the learner's last turn: their move and the computer's reply.
+        let back = if self.to_move() == side { 2 } else { 1 };
+        if self.moves.len() < back {
+            return Err(Refused::NoUndo);
+        }
+        for _ in 0..back {
+            self.moves.pop();
+            self.notations.pop();
+            self.positions.pop();
+        }
+        self.phase = Phase::Play;
+        self.draw_offer = None;
+        Ok(())
+    }
+
+    fn draw(&mut self, side: Side) -> Result<(), Refused> {
+        if P::GAME == Game::Go {
+            return Err(Refused::NoDraws);
+        }
+        if !matches!(self.phase, Phase::Play) {
+            return Err(Refused::Over);
+        }
+        if self.draw_offer == Some(side.other()) {
+            self.end(
+                Finish {
+                    winner: None,
+                    reason: Reason::Agreement,
+                },
+                [
+                    "双方同意和棋。".to_string(),
+                    "Both players agreed to a draw.".to_string(),
+                ],
+            );
+        } else if !matches!(self.seats[at(side.other())], Seat::Computer { .. }) {
+            self.draw_offer = Some(side);
+        } else {
+            return Err(Refused::Illegal {
+                zh: "电脑不接受和棋，请继续下。".into(),
+                en: "The computer declines the draw: play on.".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The computer's move here, worked out by the built-in opponent (blocking: call it off
+    /// the async workers).
+    pub fn think(pos: &P, level: Level, seed: u64) -> Option<String> {
+        pos.think(level, seed).map(|m| pos.move_name(&m))
+    }
+}
+
+fn resigned_text(game: Game, loser: Side) -> [String; 2] {
+    let (zh_names, en_names) = match game {
+        Game::Go => (["黑方", "白方"], ["Black", "White"]),
+        Game::Chess => (["白方", "黑方"], ["White", "Black"]),
+        Game::Shogi => (["先手", "后手"], ["Sente", "Gote"]),
+    };
+    let (l, w) = (at(loser), at(loser.other()));
+    [
+        format!("{}认输，{}胜。", zh_names[l], zh_names[w]),
+        format!("{} resigned; {} wins.", en_names[l], en_names[w]),
+    ]
+}
+
+fn declared_text(side: Side) -> [String; 2] {
+    let (zh, en) = match side {
+        Side::First => ("先手", "Sente"),
+        Side::Second => ("后手", "Gote"),
+    };
+    [
+        format!("{zh}宣告入玉：条件都满足（24 点法中的 27 点规则），{zh}胜。"),
+        format!("{en} declared 入玉 (entering king) and meets every condition of the 27-point rule: {en} wins."),
+    ]
+}
+
+/// What the web asks of a table to draw its board.
+pub struct BoardAsk<'a> {
+    /// The piece picked up (chess, shogi: a square or `P*`), or the stone whose liberties to
+    /// show (Go).
+    pub selected: Option<&'a str>,
+    /// The address of each click; `None` when the board takes no clicks.
+    pub href: Option<&'a dyn Fn(Click) -> String>,
+    /// The second player at the bottom.
+    pub flipped: bool,
+    /// Mark chains in atari (Go, while the rules are taught).
+    pub teach: bool,
+    /// The language of accessible names.
+    pub lang: Lang,
+    /// What the picture shows.
+    pub title: &'a str,
+}
+
+/// A table as the web sees it, whatever the game.
+pub trait Match: Send + Sync + fmt::Debug {
+    /// The game.
+    fn game(&self) -> Game;
+    /// Where it started.
+    fn start(&self) -> &Start;
+    /// The moves played, canonical names.
+    fn moves(&self) -> &[String];
+    /// The moves as learners read them.
+    fn notations(&self) -> &[String];
+    /// Who sits where (first, second).
+    fn seats(&self) -> &[Seat; 2];
+    /// Seats a person who joins.
+    fn seat_mut(&mut self, side: Side) -> &mut Seat;
+    /// Where the game is.
+    fn phase(&self) -> &Phase;
+    /// The side to move while moves are played; `None` while counting or over.
+    fn turn(&self) -> Option<Side>;
+    /// A pending draw offer, by this side.
+    fn draw_offer(&self) -> Option<Side>;
+    /// Does `action` for `side`.
+    fn act(&mut self, side: Side, action: &Action) -> Result<(), Refused>;
+    /// Ends the game from outside (time, abandonment).
+    fn end_by(&mut self, finish: Finish, text: [String; 2]);
+    /// A job that works out the built-in computer's move, to run on a blocking thread.
+    fn think_job(&self, level: Level) -> Box<dyn FnOnce() -> Option<String> + Send>;
+    /// Whether the side to move is in check (chess, shogi).
+    fn in_check(&self) -> bool;
+    /// The board now.
+    fn board(&self, ask: &BoardAsk) -> String;
+}
+
+impl<P: Playable + Drawable> Match for Table<P> {
+    fn game(&self) -> Game {
+        P::GAME
+    }
+    fn start(&self) -> &Start {
+        &self.start
+    }
+    fn moves(&self) -> &[String] {
+        &self.moves
+    }
+    fn notations(&self) -> &[String] {
+        &self.notations
+    }
+    fn seats(&self) -> &[Seat; 2] {
+        &self.seats
+    }
+    fn seat_mut(&mut self, side: Side) -> &mut Seat {
+        &mut self.seats[at(side)]
+    }
+    fn phase(&self) -> &Phase {
+        &self.phase
+    }
+    fn turn(&self) -> Option<Side> {
+        matches!(self.phase, Phase::Play).then(|| self.to_move())
+    }
+    fn draw_offer(&self) -> Option<Side> {
+        self.draw_offer
+    }
+    fn act(&mut self, side: Side, action: &Action) -> Result<(), Refused> {
+        Table::act(self, side, action)
+    }
+    fn end_by(&mut self, finish: Finish, text: [String; 2]) {
+        if !matches!(self.phase, Phase::Over { .. }) {
+            self.end(finish, text);
+        }
+    }
+    fn think_job(&self, level: Level) -> Box<dyn FnOnce() -> Option<String> + Send> {
+        let pos = self.position().clone();
+        let seed = self.moves.len() as u64 ^ 0x9e37_79b9_7f4a_7c15;
+        Box::new(move || Table::think(&pos, level, seed))
+    }
+    fn in_check(&self) -> bool {
+        self.position().checked()
+    }
+    fn board(&self, ask: &BoardAsk) -> String {
+        let dead = match &self.phase {
+            Phase::Counting { dead, .. } => dead.as_slice(),
+            _ => &[],
+        };
+        self.position().draw(&DrawAsk {
+            ask,
+            last: self.positions.len().checked_sub(2).map(|i| {
+                let before = &self.positions[i];
+                before
+                    .play(self.moves.last().expect("a move was played"))
+                    .expect("played moves replay")
+                    .1
+            }),
+            dead,
+            counting: matches!(self.phase, Phase::Counting { .. }),
+        })
+    }
+}
+
+/// What a position is drawn with.
+pub struct DrawAsk<'a, M> {
+    /// The web's request.
+    pub ask: &'a BoardAsk<'a>,
+    /// The last move.
+    pub last: Option<M>,
+    /// Go: the stones marked dead.
+    pub dead: &'a [String],
+    /// Go: whether the dead stones are being marked (a click marks a stone).
+    pub counting: bool,
+}
+
+/// A position drawn at a table.
+pub trait Drawable: Rules {
+    /// The board as SVG.
+    fn draw(&self, ask: &DrawAsk<Self::Move>) -> String;
+    /// Whether the side to move is in check.
+    fn checked(&self) -> bool {
+        false
+    }
+}
+
+impl Drawable for go::Position {
+    fn draw(&self, d: &DrawAsk<go::Move>) -> String {
+        let board = self.board();
+        let size = self.size();
+        let mut marks = Marks::default();
+        let parse = |n: &String| go::Point::parse(n, size).ok();
+        marks.crosses = d.dead.iter().filter_map(parse).collect();
+        if d.ask.teach && !d.counting {
+            marks.triangles = self.in_atari().iter().filter_map(parse).collect();
+        }
+        let liberties = d
+            .ask
+            .selected
+            .and_then(|s| go::Point::parse(s, size).ok())
+            .filter(|&p| board.get(p).is_some())
+            .map(|p| board.liberties(p))
+            .unwrap_or_default();
+        let link = d.ask.href.map(|href| {
+            let counting = d.counting;
+            move |p: go::Point| {
+                let name = p.name(size);
+                href(if counting {
+                    Click::Play(format!("dead {name}"))
+                } else if board.get(p).is_some() {
+                    Click::Select(Some(name))
+                } else {
+                    Click::Play(name)
+                })
+            }
+        });
+        go_svg(&GoDiagram {
+            board,
+            view: None,
+            last_move: match d.last {
+                Some(go::Move::Play(p)) => Some(p),
+                _ => None,
+            },
+            marks: &marks,
+            liberties: &liberties,
+            selected: &[],
+            link: link.as_ref().map(|l| l as &dyn Fn(go::Point) -> String),
+            lang: d.ask.lang,
+            title: d.ask.title,
+        })
+    }
+}
+
+/// Draws a chess or shogi position with the shared board-game code.
+fn draw_pieces<G: PieceGame>(pos: &G::Pos, d: &DrawAsk<<G::Pos as Rules>::Move>) -> String {
+    let selected = d.ask.selected.map(board_game::target);
+    let link = d.ask.href.map(|href| {
+        let selected = selected.clone();
+        move |t: Target| href(board_game::action::<G>(pos, selected.as_ref(), t))
+    });
+    let marks = Default::default();
+    board_game::draw_position::<G>(
+        pos,
+        Default::default(),
+        &View {
+            flipped: d.ask.flipped,
+            zones: false,
+            last: d.last.as_ref().map(G::squares),
+            marks: &marks,
+            selected: selected.as_ref(),
+            link: link.as_ref().map(|l| l as &dyn Fn(Target) -> String),
+            lang: d.ask.lang,
+            title: d.ask.title,
+        },
+    )
+}
+
+impl Drawable for chess::Position {
+    fn draw(&self, d: &DrawAsk<chess::Played>) -> String {
+        draw_pieces::<crate::content::chess::Chess>(self, d)
+    }
+    fn checked(&self) -> bool {
+        self.is_check()
+    }
+}
+
+impl Drawable for shogi::Position {
+    fn draw(&self, d: &DrawAsk<shogi::Played>) -> String {
+        draw_pieces::<crate::content::shogi::Shogi>(self, d)
+    }
+    fn checked(&self) -> bool {
+        self.is_check()
+    }
+}
+
+impl Playable for go::Position {
+    const GAME: Game = Game::Go;
+
+    fn from_start(start: &Start) -> Result<go::Position, BadStart> {
+        let Start::Go {
+            size,
+            handicap,
+            komi,
+            ..
+        } = *start
+        else {
+            return Err(BadStart::Position("not a Go start".into()));
+        };
+        if ![9, 13, 19].contains(&size) {
+            return Err(BadStart::Size(size));
+        }
+        if !(komi.abs() <= 100.0 && (komi * 2.0).fract() == 0.0) {
+            return Err(BadStart::Komi(komi));
+        }
+        match handicap {
+            0 => Ok(go::Position::empty(size).map_err(|_| BadStart::Size(size))?),
+            2..=9 => go::handicap_position(size, handicap).map_err(|_| BadStart::Handicap(handicap)),
+            n => Err(BadStart::Handicap(n)),
+        }
+    }
+
+    fn side(color: go::Color) -> Side {
+        match color {
+            go::Color::Black => Side::First,
+            go::Color::White => Side::Second,
+        }
+    }
+
+    fn finish(&self, ending: &go::Ending) -> Option<Finish> {
+        match ending {
+            go::Ending::TwoPasses => None,
+            go::Ending::Resigned(c) => Some(Finish {
+                winner: Some(Self::side(c.opponent())),
+                reason: Reason::Resignation,
+            }),
+        }
+    }
+
+    fn toggle_dead(&self, dead: &mut Vec<String>, point: &str) -> Result<(), Refused> {
+        let size = self.size();
+        let p = go::Point::parse(point, size).map_err(|e| Refused::Illegal {
+            zh: format!("{point} 不是棋盘上的点：{e}"),
+            en: format!("{point} is not a point of the board: {e}"),
+        })?;
+        let board = self.board();
+        if board.get(p).is_none() {
+            return Err(Refused::NoStone(p.name(size)));
+        }
+        let chain: Vec<String> = board.chain(p).iter().map(|q| q.name(size)).collect();
+        if dead.contains(&p.name(size)) {
+            dead.retain(|d| !chain.contains(d));
+        } else {
+            dead.extend(chain);
+            dead.sort();
+            dead.dedup();
+        }
+        Ok(())
+    }
+
+    fn dead_guess(&self, seed: u64) -> Vec<String> {
+        let size = self.size();
+        computer::dead_stones(self, seed)
+            .iter()
+            .map(|p| p.name(size))
+            .collect()
+    }
+
+    fn count(&self, start: &Start, dead: &[String]) -> Option<Count> {
+        let Start::Go {
+            handicap,
+            rules,
+            komi,
+            ..
+        } = *start
+        else {
+            return None;
+        };
+        let size = self.size();
+        let dead: Vec<go::Point> = dead
+            .iter()
+            .filter_map(|n| go::Point::parse(n, size).ok())
+            .collect();
+        let counting = go::Counting::new(rules).komi(komi).handicap(handicap);
+        let score = go::score_position(self, &dead, &counting).ok()?;
+        let points = match score.outcome {
+            go::Outcome::Win { margin, rules, .. } => match rules {
+                go::Rules::Chinese => margin * 2.0,
+                go::Rules::Japanese => margin,
+            },
+            _ => 0.0,
+        };
+        Some(Count {
+            finish: Finish {
+                winner: score.outcome.winner().map(Self::side),
+                reason: Reason::Count { points },
+            },
+            text: [score.explain(Lang::Zh), score.explain(Lang::En)],
+            result: [score.outcome.text(Lang::Zh), score.outcome.text(Lang::En)],
+        })
+    }
+
+    fn in_atari(&self) -> Vec<String> {
+        let board = self.board();
+        let size = self.size();
+        let mut out = Vec::new();
+        for row in 0..size {
+            for col in 0..size {
+                let p = go::Point::new(col, row);
+                if board.get(p).is_some() && board.liberties(p).len() == 1 {
+                    out.push(p.name(size));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Playable for chess::Position {
+    const GAME: Game = Game::Chess;
+
+    fn from_start(start: &Start) -> Result<chess::Position, BadStart> {
+        let Start::Chess { fen } = start else {
+            return Err(BadStart::Position("not a chess start".into()));
+        };
+        chess::Position::from_fen(fen).map_err(|e| BadStart::Position(e.to_string()))
+    }
+
+    fn side(color: chess::Color) -> Side {
+        match color {
+            chess::Color::White => Side::First,
+            chess::Color::Black => Side::Second,
+        }
+    }
+
+    fn finish(&self, ending: &chess::Outcome) -> Option<Finish> {
+        use chess::Outcome as O;
+        let reason = match ending {
+            O::Checkmate { .. } => Reason::Checkmate,
+            O::Stalemate => Reason::Stalemate,
+            O::InsufficientMaterial => Reason::InsufficientMaterial,
+            O::ThreefoldRepetition => Reason::Repetition,
+            O::FiftyMoves => Reason::FiftyMoves,
+        };
+        Some(Finish {
+            winner: ending.winner().map(Self::side),
+            reason,
+        })
+    }
+}
+
+impl Playable for shogi::Position {
+    const GAME: Game = Game::Shogi;
+
+    fn from_start(start: &Start) -> Result<shogi::Position, BadStart> {
+        let Start::Shogi { sfen, .. } = start else {
+            return Err(BadStart::Position("not a shogi start".into()));
+        };
+        shogi::Position::from_sfen(sfen).map_err(|e| BadStart::Position(e.to_string()))
+    }
+
+    fn side(color: shogi::Color) -> Side {
+        match color {
+            shogi::Color::Black => Side::First,
+            shogi::Color::White => Side::Second,
+        }
+    }
+
+    fn finish(&self, ending: &shogi::Outcome) -> Option<Finish> {
+        use shogi::Outcome as O;
+        let reason = match ending {
+            O::Checkmate { .. } => Reason::Checkmate,
+            O::Repetition => Reason::Repetition,
+            O::PerpetualCheck { .. } => Reason::PerpetualCheck,
+        };
+        Some(Finish {
+            winner: ending.winner().map(Self::side),
+            reason,
+        })
+    }
+
+    fn declare(&self) -> Result<Finish, Refused> {
+        impasse(self)
+    }
+}
+
+/// The 入玉 declaration of the side to move by the 27-point rule (日本将棋連盟): the king in
+/// the opponent's camp, not in check, at least 10 other pieces in that camp, and 28 points
+/// (Sente) or 27 (Gote) from pieces in the camp and in hand, rook and bishop 5, others 1.
+fn impasse(pos: &shogi::Position) -> Result<Finish, Refused> {
+    use shogi::{Color, Kind};
+    let me = pos.turn();
+    let in_camp = |rank: u8| match me {
+        Color::Black => rank <= 3,
+        Color::White => rank >= 7,
+    };
+    let no = |zh: &str, en: &str| Refused::CannotDeclare {
+        zh: format!("还不能宣告入玉：{zh}"),
+        en: format!("The 入玉 declaration is not possible yet: {en}"),
+    };
+    let king = pos.king_square(me);
+    if !king.is_some_and(|k| in_camp(k.rank)) {
+        return Err(no("你的玉还没有进入对方阵地（敌阵三段）。", "your king is not in the opponent's camp (its three ranks)."));
+    }
+    if pos.is_check() {
+        return Err(no("你的玉正被王手。", "your king is in check."));
+    }
+    let big = |k: Kind| {
+        matches!(
+            k,
+            Kind::Rook | Kind::Bishop | Kind::Dragon | Kind::Horse
+        )
+    };
+    let value = |k: Kind| if big(k) { 5 } else { 1 };
+    let camp: Vec<Kind> = pos
+        .pieces()
+        .into_iter()
+        .filter(|&(sq, c, k)| c == me && k != Kind::King && in_camp(sq.rank))
+        .map(|(_, _, k)| k)
+        .collect();
+    if camp.len() < 10 {
+        return Err(no(
+            &format!("敌阵里除玉以外只有 {} 枚棋子，需要 10 枚。", camp.len()),
+            &format!("only {} pieces besides the king are in the opponent's camp; 10 are needed.", camp.len()),
+        ));
+    }
+    let points: u32 = camp.iter().map(|&k| value(k)).sum::<u32>()
+        + pos
+            .hand(me)
+            .iter()
+            .map(|&(k, n)| value(k) * n as u32)
+            .sum::<u32>();
+    let needed = if me == Color::Black { 28 } else { 27 };
+    if points < needed {
+        return Err(no(
+            &format!("只有 {points} 点，需要 {needed} 点（飞、角 5 点，其他 1 点）。"),
+            &format!("{points} points, {needed} needed (rook and bishop 5, other pieces 1)."),
+        ));
+    }
+    Ok(Finish {
+        winner: Some(<shogi::Position as Playable>::side(me)),
+        reason: Reason::Impasse,
+    })
+}
