@@ -130,6 +130,34 @@ impl ShogiHandicap {
         }
     }
 
+    /// The name in addresses and the API: `lance`, `two-pieces`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            ShogiHandicap::Lance => "lance",
+            ShogiHandicap::Bishop => "bishop",
+            ShogiHandicap::Rook => "rook",
+            ShogiHandicap::TwoPieces => "two-pieces",
+            ShogiHandicap::FourPieces => "four-pieces",
+            ShogiHandicap::SixPieces => "six-pieces",
+        }
+    }
+
+    /// The handicap's name for learners: `香落ち（让香）`, `Lance (香落ち)`.
+    pub fn name(self, lang: crate::lang::Lang) -> String {
+        let (zh, en) = match self {
+            ShogiHandicap::Lance => ("让香", "Lance"),
+            ShogiHandicap::Bishop => ("让角", "Bishop"),
+            ShogiHandicap::Rook => ("让飞", "Rook"),
+            ShogiHandicap::TwoPieces => ("让飞角", "Rook and bishop"),
+            ShogiHandicap::FourPieces => ("让飞角双香", "Rook, bishop and lances"),
+            ShogiHandicap::SixPieces => ("让飞角双香双桂", "Rook, bishop, lances and knights"),
+        };
+        match lang {
+            crate::lang::Lang::Zh => format!("{}（{zh}）", self.kif_name()),
+            crate::lang::Lang::En => format!("{en} ({})", self.kif_name()),
+        }
+    }
+
     /// The name KIF files use (`手合割`): `香落ち`, `二枚落ち`.
     pub fn kif_name(self) -> &'static str {
         match self {

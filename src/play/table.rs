@@ -286,6 +286,8 @@ pub struct Table<P: Playable> {
     seats: [Seat; 2],
     phase: Phase,
     draw_offer: Option<Side>,
+    /// Go: the dead stones of the count, kept to draw the final board.
+    dead: Vec<String>,
 }
 
 /// Index of a side in `[first, second]`.
@@ -311,6 +313,7 @@ impl<P: Playable> Table<P> {
             seats,
             phase: Phase::Play,
             draw_offer: None,
+            dead: Vec::new(),
         })
     }
 
@@ -399,7 +402,10 @@ impl<P: Playable> Table<P> {
             return;
         }
         if let Some(count) = self.position().count(&self.start, dead) {
-            self.end(count.finish, count.text);
+            self.dead = dead.clone();
+            let [zh, en] = count.text;
+            let [rzh, ren] = count.result;
+            self.end(count.finish, [format!("{rzh}\n{zh}"), format!("{ren}\n{en}")]);
         }
     }
 
@@ -610,8 +616,8 @@ pub trait Match: Send + Sync + fmt::Debug {
     fn think_job(&self, level: Level) -> Box<dyn FnOnce() -> Option<String> + Send>;
     /// Whether the side to move is in check (chess, shogi).
     fn in_check(&self) -> bool;
-    /// The board now.
-    fn board(&self, ask: &BoardAsk) -> String;
+    /// The board after `at` moves (the board now when `at` is past the last move).
+    fn board(&self, at: usize, ask: &BoardAsk) -> String;
 }
 
 impl<P: Playable + Drawable> Match for Table<P> {
@@ -658,22 +664,23 @@ impl<P: Playable + Drawable> Match for Table<P> {
     fn in_check(&self) -> bool {
         self.position().checked()
     }
-    fn board(&self, ask: &BoardAsk) -> String {
+    fn board(&self, at: usize, ask: &BoardAsk) -> String {
+        let at = at.min(self.moves.len());
+        let now = at == self.moves.len();
         let dead = match &self.phase {
-            Phase::Counting { dead, .. } => dead.as_slice(),
+            Phase::Counting { dead, .. } if now => dead.as_slice(),
+            Phase::Over { .. } if now => self.dead.as_slice(),
             _ => &[],
         };
-        self.position().draw(&DrawAsk {
+        let last = at
+            .checked_sub(1)
+            .and_then(|i| self.positions[i].play(&self.moves[i]).ok())
+            .map(|(_, m)| m);
+        self.positions[at].draw(&DrawAsk {
             ask,
-            last: self.positions.len().checked_sub(2).map(|i| {
-                let before = &self.positions[i];
-                before
-                    .play(self.moves.last().expect("a move was played"))
-                    .expect("played moves replay")
-                    .1
-            }),
+            last,
             dead,
-            counting: matches!(self.phase, Phase::Counting { .. }),
+            counting: now && matches!(self.phase, Phase::Counting { .. }),
         })
     }
 }

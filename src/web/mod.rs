@@ -4,6 +4,7 @@
 //! of a problem board is a link, and a small script upgrades clicks to `POST /api/attempt`.
 
 mod api;
+mod games;
 pub mod i18n;
 mod pages;
 pub mod serve;
@@ -56,6 +57,11 @@ async fn security_headers(mut response: Response) -> Response {
     response
 }
 
+/// The body limit of the game routes.
+fn small() -> axum::extract::DefaultBodyLimit {
+    axum::extract::DefaultBodyLimit::max(games::GAME_BODY_LIMIT)
+}
+
 /// The whole application: every route, over `state`.
 ///
 /// ```no_run
@@ -78,6 +84,21 @@ pub fn app(state: AppState) -> Router {
             "/api/attempt",
             post(api::attempt).layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
         )
+        .route("/api/games", post(games::api_create).layer(small()))
+        .route("/api/games/{id}", get(games::api_state))
+        .route("/api/games/{id}/join", post(games::api_join).layer(small()))
+        .route("/api/games/{id}/moves", post(games::api_move).layer(small()))
+        .route("/api/games/{id}/events", get(games::api_events))
+        .route(
+            "/play",
+            get(games::new_page).post(games::create_form).layer(small()),
+        )
+        .route("/play/join", post(games::join_code).layer(small()))
+        .route(
+            "/play/{id}",
+            get(games::page).post(games::act_form).layer(small()),
+        )
+        .route("/play/{id}/join", post(games::join_form).layer(small()))
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))
         .route("/{game}/lessons/{slug}", get(pages::lesson))

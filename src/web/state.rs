@@ -6,6 +6,7 @@ use crate::content::{Diagnostic, Game, Library};
 use crate::lang::Lang;
 use axum::body::Bytes;
 use std::collections::HashMap;
+use crate::play::lobby::{Limits, Lobby};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -83,6 +84,8 @@ pub struct Snapshot {
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Source>,
+    /// The games being played on this server.
+    lobby: Arc<Lobby>,
 }
 
 enum Source {
@@ -122,6 +125,7 @@ impl AppState {
                 errors: Arc::new(Vec::new()),
                 cache: Arc::default(),
             })),
+            lobby: Arc::default(),
         }
     }
 
@@ -160,7 +164,23 @@ impl AppState {
         if let Err(e) = spawned {
             eprintln!("qiyuan: cannot watch the content folder, changes will not show: {e}");
         }
-        AppState { inner }
+        AppState {
+            inner,
+            lobby: Arc::default(),
+        }
+    }
+
+    /// The same content with a lobby of other limits (tests).
+    pub fn with_lobby(self, limits: Limits) -> AppState {
+        AppState {
+            lobby: Arc::new(Lobby::new(limits)),
+            ..self
+        }
+    }
+
+    /// The games being played.
+    pub fn lobby(&self) -> &Lobby {
+        &self.lobby
     }
 
     /// The content to serve now: the built-in library, or the folder's last snapshot (if the

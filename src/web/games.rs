@@ -1,0 +1,1336 @@
+//! Whole games on the web: the `/play` pages (they work without a script, by forms and links)
+//! and the `/api/games` API the pages' script uses, with live updates by server-sent events.
+//!
+//! A seat's secret token is kept in an HttpOnly, SameSite=Strict cookie named after the
+//! game, so a reload or a new tab resumes the game; API clients may send it in the body.
+
+use super::i18n::{fill, Ui};
+use super::pages::{enc, respond, Chrome, Req};
+use super::state::AppState;
+use crate::content::{Action as Click, Game};
+use crate::lang::Lang;
+use crate::play::lobby::{ActError, Entry, LobbyError, NewGame, Opponent};
+use crate::play::table::{Action, BoardAsk, Match, Phase, Seat};
+use crate::play::{Level, Reason, ShogiHandicap, Side, Start};
+use crate::rules::{chess, go, shogi, Explain};
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Form, Json};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The largest body the game routes read (a move is a few bytes, a FEN under 100).
+pub const GAME_BODY_LIMIT: usize = 8 << 10;
+
+/// How long one stream of events stays open; the browser's `EventSource` reconnects.
+const STREAM_LIFETIME: Duration = Duration::from_secs(30 * 60);
+
+/// Reads a number or a string as text (forms send strings, JSON numbers).
+fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Text(String),
+        Number(f64),
+        Flag(bool),
+    }
+    Ok(Option::<Either>::deserialize(d)?.map(|e| match e {
+        Either::Text(s) => s,
+        Either::Number(n) => n.to_string(),
+        Either::Flag(b) => b.to_string(),
+    }))
+}
+
+/// A new game, as `POST /api/games` (JSON) and `POST /play` (a form) give it.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    /// `go`, `chess` or `shogi`.
+    #[serde(default, deserialize_with = "text")]
+    pub game: Option<String>,
+    /// `computer` (the default) or `human`.
+    #[serde(default, deserialize_with = "text")]
+    pub opponent: Option<String>,
+    /// The computer's level, 1 to 5.
+    #[serde(default, deserialize_with = "text")]
+    pub level: Option<String>,
+    /// Go: 9, 13 or 19.
+    #[serde(default, deserialize_with = "text")]
+    pub size: Option<String>,
+    /// Go: `chinese` or `japanese`.
+    #[serde(default, deserialize_with = "text")]
+    pub rules: Option<String>,
+    /// Go: handicap stones (0, 2–9); shogi: `lance`, `bishop`, `rook`, `two-pieces`,
+    /// `four-pieces`, `six-pieces`.
+    #[serde(default, deserialize_with = "text")]
+    pub handicap: Option<String>,
+    /// Go: komi in points (the rules' usual komi when missing).
+    #[serde(default, deserialize_with = "text")]
+    pub komi: Option<String>,
+    /// Chess: the start as FEN.
+    #[serde(default, deserialize_with = "text")]
+    pub fen: Option<String>,
+    /// Shogi: the start as SFEN.
+    #[serde(default, deserialize_with = "text")]
+    pub sfen: Option<String>,
+    /// The creator's side: `black`, `white`, `first`, `second`, `sente`, `gote` or `random`.
+    #[serde(default, deserialize_with = "text")]
+    pub color: Option<String>,
+}
+
+/// Why a new game's request cannot be read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BadRequest {
+    /// The game is none of `go`, `chess`, `shogi`.
+    Game(String),
+    /// The opponent is neither `computer` nor `human`.
+    Opponent(String),
+    /// The level is not 1 to 5.
+    Level(String),
+    /// A number field is not a number.
+    Number(&'static str, String),
+    /// Go rules are `chinese` or `japanese`.
+    Rules(String),
+    /// The side is none of the words.
+    Color(String),
+    /// A shogi handicap that is not one of the six.
+    ShogiHandicap(String),
+}
+
+impl Explain for BadRequest {
+    fn explain(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let cut = |s: &String| s.chars().take(40).collect::<String>();
+        match self {
+            BadRequest::Game(g) if zh => format!("没有“{}”这种棋：请选 go、chess 或 shogi。", cut(g)),
+            BadRequest::Game(g) => format!("There is no game “{}”: choose go, chess or shogi.", cut(g)),
+            BadRequest::Opponent(o) if zh => format!("对手“{}”不明：请选 computer（电脑）或 human（同学）。", cut(o)),
+            BadRequest::Opponent(o) => format!("Opponent “{}” is unknown: choose computer or human.", cut(o)),
+            BadRequest::Level(l) if zh => format!("没有“{}”级：电脑级别是 1 到 5。", cut(l)),
+            BadRequest::Level(l) => format!("There is no level “{}”: the computer's levels are 1 to 5.", cut(l)),
+            BadRequest::Number(field, v) if zh => format!("{field} 应该是数字，而不是“{}”。", cut(v)),
+            BadRequest::Number(field, v) => format!("{field} must be a number, not “{}”.", cut(v)),
+            BadRequest::Rules(r) if zh => format!("没有“{}”规则：请选 chinese（中国规则）或 japanese（日本规则）。", cut(r)),
+            BadRequest::Rules(r) => format!("There are no rules “{}”: choose chinese or japanese.", cut(r)),
+            BadRequest::Color(c) if zh => format!("“{}”不是一方：请选 black、white、first、second 或 random。", cut(c)),
+            BadRequest::Color(c) => format!("“{}” is not a side: choose black, white, first, second or random.", cut(c)),
+            BadRequest::ShogiHandicap(h) if zh => format!("没有“{}”这种驹落：请选 lance、bishop、rook、two-pieces、four-pieces 或 six-pieces。", cut(h)),
+            BadRequest::ShogiHandicap(h) => format!("There is no handicap “{}”: choose lance, bishop, rook, two-pieces, four-pieces or six-pieces.", cut(h)),
+        }
+    }
+}
+
+fn blank(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn number<T: std::str::FromStr>(field: &'static str, v: &Option<String>) -> Result<Option<T>, BadRequest> {
+    blank(v)
+        .map(|s| s.parse().map_err(|_| BadRequest::Number(field, s.to_string())))
+        .transpose()
+}
+
+impl CreateRequest {
+    /// The new game it asks for; `random` draws the side here.
+    pub fn read(&self) -> Result<NewGame, BadRequest> {
+        let game_name = blank(&self.game).unwrap_or("");
+        let game = Game::from_slug(game_name).ok_or_else(|| BadRequest::Game(game_name.into()))?;
+        let opponent = match blank(&self.opponent).unwrap_or("computer") {
+            "computer" => {
+                let level = match blank(&self.level) {
+                    None => Level::MIN,
+                    Some(l) => l
+                        .parse::<u8>()
+                        .ok()
+                        .and_then(Level::new)
+                        .ok_or_else(|| BadRequest::Level(l.into()))?,
+                };
+                Opponent::Computer(level)
+            }
+            "human" => Opponent::Human,
+            other => return Err(BadRequest::Opponent(other.into())),
+        };
+        let start = match game {
+            Game::Go => {
+                let size = number::<u8>("size", &self.size)?.unwrap_or(9);
+                let rules = match blank(&self.rules) {
+                    None => go::Rules::Chinese,
+                    Some(r) => go::Rules::parse(r).ok_or_else(|| BadRequest::Rules(r.into()))?,
+                };
+                let handicap = number::<u8>("handicap", &self.handicap)?.unwrap_or(0);
+                let komi = number::<f64>("komi", &self.komi)?
+                    .unwrap_or_else(|| rules.default_komi(handicap));
+                Start::Go {
+                    size,
+                    handicap,
+                    rules,
+                    komi,
+                }
+            }
+            Game::Chess => Start::Chess {
+                fen: blank(&self.fen)
+                    .map(String::from)
+                    .unwrap_or_else(|| chess::Position::start().fen()),
+            },
+            Game::Shogi => {
+                let handicap = match blank(&self.handicap) {
+                    None | Some("0") | Some("none") => None,
+                    Some(h) => Some(
+                        ShogiHandicap::ALL
+                            .into_iter()
+                            .find(|x| x.slug() == h || x.kif_name() == h)
+                            .ok_or_else(|| BadRequest::ShogiHandicap(h.into()))?,
+                    ),
+                };
+                let sfen = match (blank(&self.sfen), handicap) {
+                    (Some(s), _) => s.to_string(),
+                    (None, Some(h)) => h.sfen().to_string(),
+                    (None, None) => shogi::Position::start().sfen(),
+                };
+                Start::Shogi { sfen, handicap }
+            }
+        };
+        let side = match blank(&self.color).unwrap_or("first") {
+            "first" | "sente" => Side::First,
+            "second" | "gote" => Side::Second,
+            "black" if game == Game::Chess => Side::Second,
+            "white" if game == Game::Chess => Side::First,
+            "black" => Side::First,
+            "white" => Side::Second,
+            "random" => {
+                let mut b = [0u8; 1];
+                let _ = getrandom::fill(&mut b);
+                if b[0] & 1 == 0 {
+                    Side::First
+                } else {
+                    Side::Second
+                }
+            }
+            other => return Err(BadRequest::Color(other.into())),
+        };
+        Ok(NewGame {
+            start,
+            opponent,
+            side,
+        })
+    }
+}
+
+/// `{"zh": …, "en": …}`: a message in both languages.
+#[derive(Debug, Serialize)]
+pub struct Both {
+    /// 中文.
+    pub zh: String,
+    /// English.
+    pub en: String,
+}
+
+impl Both {
+    fn of(e: &impl Explain) -> Both {
+        Both {
+            zh: e.explain(Lang::Zh),
+            en: e.explain(Lang::En),
+        }
+    }
+}
+
+/// A refusal: `{"reason": {"zh", "en"}}` with its status.
+fn refusal(status: StatusCode, e: &impl Explain) -> Response {
+    #[derive(Serialize)]
+    struct Reason {
+        reason: Both,
+    }
+    (status, Json(Reason { reason: Both::of(e) })).into_response()
+}
+
+fn lobby_refusal(e: &LobbyError) -> Response {
+    let status = match e {
+        LobbyError::NoSuchGame(_) => StatusCode::NOT_FOUND,
+        LobbyError::Full => StatusCode::CONFLICT,
+        LobbyError::NotAPlayer => StatusCode::FORBIDDEN,
+        LobbyError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        LobbyError::Start(_) => StatusCode::UNPROCESSABLE_ENTITY,
+    };
+    refusal(status, e)
+}
+
+fn side_index(side: Side) -> usize {
+    match side {
+        Side::First => 0,
+        Side::Second => 1,
+    }
+}
+
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
+    }
+}
+
+/// A side's name in a game: 黑方, White, 先手.
+fn side_name(game: Game, side: Side, lang: Lang) -> &'static str {
+    match (game, side, lang) {
+        (Game::Go, Side::First, Lang::Zh) => "黑方",
+        (Game::Go, Side::Second, Lang::Zh) => "白方",
+        (Game::Go, Side::First, Lang::En) => "Black",
+        (Game::Go, Side::Second, Lang::En) => "White",
+        (Game::Chess, Side::First, Lang::Zh) => "白方",
+        (Game::Chess, Side::Second, Lang::Zh) => "黑方",
+        (Game::Chess, Side::First, Lang::En) => "White",
+        (Game::Chess, Side::Second, Lang::En) => "Black",
+        (Game::Shogi, Side::First, Lang::Zh) => "先手 ☗",
+        (Game::Shogi, Side::Second, Lang::Zh) => "后手 ☖",
+        (Game::Shogi, Side::First, Lang::En) => "Sente ☗",
+        (Game::Shogi, Side::Second, Lang::En) => "Gote ☖",
+    }
+}
+
+/// The cookie holding the seat's token of game `id`.
+fn cookie_name(id: &str) -> String {
+    format!("qiyuan-game-{id}")
+}
+
+fn token_cookie(id: &str, token: &str) -> Option<HeaderValue> {
+    HeaderValue::from_str(&format!(
+        "{}={token}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Strict",
+        cookie_name(id)
+    ))
+    .ok()
+}
+
+/// The token of game `id` from the request's cookies.
+fn cookie_token(headers: &HeaderMap, id: &str) -> Option<String> {
+    let name = cookie_name(id);
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+fn with_cookie(mut response: Response, id: &str, token: &str) -> Response {
+    if let Some(v) = token_cookie(id, token) {
+        response.headers_mut().append(header::SET_COOKIE, v);
+    }
+    response
+}
+
+/// The computer's replies: while a computer sits at the side to move, it thinks (on a
+/// blocking thread, never on the async workers) and plays. Returns the moves it played.
+pub(crate) async fn computer_moves(entry: &Arc<Entry>) -> Vec<String> {
+    let mut played = Vec::new();
+    // The computer never moves twice in a row; the bound only guards against a loop.
+    for _ in 0..2 {
+        let (job, version, side) = {
+            let table = entry.table();
+            let Some(side) = table.turn() else { break };
+            let Seat::Computer { level } = table.seats()[side_index(side)] else {
+                break;
+            };
+            (table.think_job(level), entry.version(), side)
+        };
+        let choice = tokio::task::spawn_blocking(job).await.ok().flatten();
+        let game = entry.table().game();
+        let text = match (choice, game) {
+            (Some(m), _) => m,
+            (None, Game::Go) => "pass".to_string(),
+            (None, _) => break,
+        };
+        {
+            let mut table = entry.table();
+            if entry.version() != version {
+                break;
+            }
+            if let Err(e) = table.act(side, &Action::Move(text.clone())) {
+                eprintln!("qiyuan: the computer's move {text} was refused: {e}");
+                break;
+            }
+        }
+        entry.changed();
+        played.push(text);
+    }
+    played
+}
+
+/// The state of a game, as `GET /api/games/{id}` gives it.
+#[derive(Debug, Serialize)]
+pub struct GameState {
+    /// The game's code.
+    pub id: String,
+    /// `go`, `chess` or `shogi`.
+    pub game: &'static str,
+    /// The moves played, canonical names (`D4`, `e2e4`, `7g7f`).
+    pub moves: Vec<String>,
+    /// The moves as learners read them (`D4`, `e4`, `☗７六歩`).
+    pub notation: Vec<String>,
+    /// `first` or `second` while moves are played; `null` while counting or over.
+    pub to_play: Option<&'static str>,
+    /// Whether the game has ended.
+    pub over: bool,
+    /// `play`, `counting` or `over`.
+    pub phase: &'static str,
+    /// How it ended.
+    pub result: Option<ResultState>,
+    /// Go, while counting: the points of stones marked dead.
+    pub dead: Vec<String>,
+    /// Go, while counting: whether first and second agree.
+    pub agreed: [bool; 2],
+    /// Who sits on each side (first, second).
+    pub seats: [SeatState; 2],
+    /// A pending draw offer, by `first` or `second`.
+    pub draw_offer: Option<&'static str>,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// The number of changes so far (events carry it too).
+    pub version: u64,
+    /// The asker's side, when their token was given.
+    pub you: Option<&'static str>,
+}
+
+/// The end of a game in the state.
+#[derive(Debug, Serialize)]
+pub struct ResultState {
+    /// `first`, `second`, or `null` for a draw.
+    pub winner: Option<&'static str>,
+    /// Why it ended, with the margin of a count.
+    pub reason: Reason,
+    /// The ending explained.
+    pub text: Both,
+}
+
+/// One seat in the state.
+#[derive(Debug, Serialize)]
+pub struct SeatState {
+    /// `human` or `computer`.
+    pub kind: &'static str,
+    /// A person has taken it (always true for the computer).
+    pub joined: bool,
+    /// The computer's level.
+    pub level: Option<u8>,
+}
+
+fn state_of(entry: &Entry, table: &dyn Match, you: Option<Side>) -> GameState {
+    let (phase, result, dead, agreed) = match table.phase() {
+        Phase::Play => ("play", None, Vec::new(), [false; 2]),
+        Phase::Counting { dead, agreed } => ("counting", None, dead.clone(), *agreed),
+        Phase::Over { finish, text } => (
+            "over",
+            Some(ResultState {
+                winner: finish.winner.map(side_word),
+                reason: finish.reason,
+                text: Both {
+                    zh: text[0].clone(),
+                    en: text[1].clone(),
+                },
+            }),
+            Vec::new(),
+            [false; 2],
+        ),
+    };
+    let seat = |s: &Seat| match s {
+        Seat::Human { token } => SeatState {
+            kind: "human",
+            joined: token.is_some(),
+            level: None,
+        },
+        Seat::Computer { level } => SeatState {
+            kind: "computer",
+            joined: true,
+            level: Some(level.get()),
+        },
+    };
+    let seats = table.seats();
+    GameState {
+        id: entry.id.clone(),
+        game: table.game().slug(),
+        moves: table.moves().to_vec(),
+        notation: table.notations().to_vec(),
+        to_play: table.turn().map(side_word),
+        over: result.is_some(),
+        phase,
+        result,
+        dead,
+        agreed,
+        seats: [seat(&seats[0]), seat(&seats[1])],
+        draw_offer: table.draw_offer().map(side_word),
+        check: table.in_check(),
+        version: entry.version(),
+        you: you.map(side_word),
+    }
+}
+
+fn state(entry: &Entry, you: Option<Side>) -> GameState {
+    let table = entry.table();
+    state_of(entry, &**table, you)
+}
+
+/// `201 {"id", "token", "url", "side"}`.
+#[derive(Debug, Serialize)]
+struct Created {
+    id: String,
+    token: String,
+    url: String,
+    side: &'static str,
+}
+
+fn table_href(id: &str) -> String {
+    format!("/play/{id}")
+}
+
+/// Why a game was not created.
+enum NotCreated {
+    Bad(BadRequest),
+    Lobby(LobbyError),
+}
+
+impl NotCreated {
+    fn explain(&self, lang: Lang) -> String {
+        match self {
+            NotCreated::Bad(e) => e.explain(lang),
+            NotCreated::Lobby(e) => e.explain(lang),
+        }
+    }
+
+    fn response(&self) -> Response {
+        match self {
+            NotCreated::Bad(e) => refusal(StatusCode::UNPROCESSABLE_ENTITY, e),
+            NotCreated::Lobby(e) => lobby_refusal(e),
+        }
+    }
+}
+
+async fn create(state: &AppState, request: &CreateRequest) -> Result<(Arc<Entry>, Side, String), NotCreated> {
+    let new = request.read().map_err(NotCreated::Bad)?;
+    let side = new.side;
+    let (entry, token) = state.lobby().create(new).map_err(NotCreated::Lobby)?;
+    computer_moves(&entry).await;
+    Ok((entry, side, token))
+}
+
+/// `POST /api/games`.
+pub async fn api_create(State(state): State<AppState>, Json(request): Json<CreateRequest>) -> Response {
+    match create(&state, &request).await {
+        Ok((entry, side, token)) => {
+            let body = Created {
+                id: entry.id.clone(),
+                url: table_href(&entry.id),
+                token: token.clone(),
+                side: side_word(side),
+            };
+            with_cookie((StatusCode::CREATED, Json(body)).into_response(), &entry.id, &token)
+        }
+        Err(e) => e.response(),
+    }
+}
+
+/// `POST /api/games/{id}/join` → `{"token", "side"}`; a third player gets 409 and watches.
+pub async fn api_join(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    #[derive(Serialize)]
+    struct Joined {
+        token: String,
+        side: &'static str,
+    }
+    match state.lobby().join(&id) {
+        Ok((entry, side, token)) => with_cookie(
+            Json(Joined {
+                token: token.clone(),
+                side: side_word(side),
+            })
+            .into_response(),
+            &entry.id,
+            &token,
+        ),
+        Err(e) => lobby_refusal(&e),
+    }
+}
+
+/// `POST /api/games/{id}/moves` with `{"token", "move"}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The seat's token; the cookie's when missing.
+    #[serde(default)]
+    pub token: Option<String>,
+    /// A move (`D4`, `pass`, `e2e4`, `P*5e`) or an action (`resign`, `undo`, `draw`,
+    /// `dead D4`, `agree`, `resume`, `declare`).
+    #[serde(rename = "move")]
+    pub play: String,
+}
+
+/// What `POST …/moves` answers: the new state, the computer's reply if any.
+#[derive(Debug, Serialize)]
+struct Moved {
+    #[serde(flatten)]
+    state: GameState,
+    reply: Option<String>,
+}
+
+/// Does an action for the holder of `token`, then lets the computer answer.
+async fn act(entry: &Arc<Entry>, token: &str, text: &str) -> Result<(Side, Option<String>), ActError> {
+    if text.len() > 64 {
+        return Err(ActError::Refused(crate::play::table::Refused::Illegal {
+            zh: "这不是一步棋：太长了。".into(),
+            en: "That is not a move: it is too long.".into(),
+        }));
+    }
+    let side = entry.act(token, &Action::parse(text))?;
+    let reply = computer_moves(entry).await.pop();
+    Ok((side, reply))
+}
+
+fn act_refusal(e: &ActError) -> Response {
+    match e {
+        ActError::NotAPlayer => refusal(StatusCode::FORBIDDEN, e),
+        ActError::Refused(_) => refusal(StatusCode::UNPROCESSABLE_ENTITY, e),
+    }
+}
+
+/// `POST /api/games/{id}/moves`.
+pub async fn api_move(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Json(request): Json<MoveRequest>,
+) -> Response {
+    let entry = match state.lobby().get(&id) {
+        Ok(e) => e,
+        Err(e) => return lobby_refusal(&e),
+    };
+    let Some(token) = request.token.or_else(|| cookie_token(&headers, &entry.id)) else {
+        return refusal(StatusCode::FORBIDDEN, &LobbyError::NotAPlayer);
+    };
+    match act(&entry, &token, &request.play).await {
+        Ok((side, reply)) => Json(Moved {
+            state: state_of_entry(&entry, Some(side)),
+            reply,
+        })
+        .into_response(),
+        Err(e) => act_refusal(&e),
+    }
+}
+
+fn state_of_entry(entry: &Entry, you: Option<Side>) -> GameState {
+    state(entry, you)
+}
+
+/// What `GET /api/games/{id}` reads: `?view=1` adds the board and side panel as HTML.
+#[derive(Debug, Default, Deserialize)]
+pub struct ViewQuery {
+    /// Add `svg` and `side` (HTML) for the page's script.
+    #[serde(default)]
+    pub view: Option<String>,
+    /// The piece picked up, or the stone whose liberties to show.
+    #[serde(default)]
+    pub sel: Option<String>,
+    /// Show the position after this many moves.
+    #[serde(default)]
+    pub at: Option<usize>,
+    /// `0` hides the hints.
+    #[serde(default)]
+    pub hints: Option<String>,
+    /// `zh` or `en`.
+    #[serde(default)]
+    pub lang: Option<String>,
+}
+
+/// `GET /api/games/{id}`.
+pub async fn api_state(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(query): Query<ViewQuery>,
+) -> Response {
+    #[derive(Serialize)]
+    struct Viewed {
+        #[serde(flatten)]
+        state: GameState,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        svg: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        side: Option<String>,
+    }
+    let entry = match state.lobby().get(&id) {
+        Ok(e) => e,
+        Err(e) => return lobby_refusal(&e),
+    };
+    let you = cookie_token(&headers, &entry.id).and_then(|t| entry.side_of(&t));
+    let game_state = state_of_entry(&entry, you);
+    let (svg, side) = if query.view.is_some() {
+        let lang = query.lang.as_deref().and_then(Lang::parse).unwrap_or(Lang::Zh);
+        let view = View::read(&query, lang);
+        match render_table(&entry, you, &view, None, None) {
+            Ok((svg, side)) => (Some(svg), Some(side)),
+            Err(e) => {
+                eprintln!("qiyuan: template error in /api/games/{id}: {e}");
+                return (StatusCode::INTERNAL_SERVER_ERROR, "template error").into_response();
+            }
+        }
+    } else {
+        (None, None)
+    };
+    Json(Viewed {
+        state: game_state,
+        svg,
+        side,
+    })
+    .into_response()
+}
+
+/// `GET /api/games/{id}/events`: `text/event-stream`, a `state` event with the game's state
+/// now and after every change; the stream closes after the game ends or after half an hour
+/// (the browser reconnects).
+pub async fn api_events(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let entry = match state.lobby().get(&id) {
+        Ok(e) => e,
+        Err(e) => return lobby_refusal(&e),
+    };
+    let receiver = entry.watch();
+    let deadline = tokio::time::Instant::now() + STREAM_LIFETIME;
+    // (entry, receiver, first event sent, ended)
+    let stream = futures_util::stream::unfold(
+        (entry, receiver, false, false),
+        move |(entry, mut rx, started, ended)| async move {
+            if ended {
+                return None;
+            }
+            if started {
+                match tokio::time::timeout_at(deadline, rx.changed()).await {
+                    Ok(Ok(())) => {}
+                    _ => return None,
+                }
+            } else {
+                rx.borrow_and_update();
+            }
+            let now = state_of_entry(&entry, None);
+            let over = now.over;
+            let event = Event::default()
+                .event("state")
+                .id(now.version.to_string())
+                .json_data(&now)
+                .unwrap_or_else(|_| Event::default().comment("unserializable state"));
+            Some((Ok::<Event, Infallible>(event), (entry, rx, true, over)))
+        },
+    );
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
+
+/// What a table page shows besides the game: the view asked for in the address.
+struct View {
+    lang: Lang,
+    sel: Option<String>,
+    at: Option<usize>,
+    hints: bool,
+}
+
+impl View {
+    fn read(q: &ViewQuery, lang: Lang) -> View {
+        View {
+            lang,
+            sel: q.sel.clone().filter(|s| !s.is_empty() && s.len() <= 8),
+            at: q.at,
+            hints: q.hints.as_deref() != Some("0"),
+        }
+    }
+
+    /// The address of the table with this view and `extra` query parts.
+    fn href(&self, id: &str, extra: &[(&str, String)]) -> String {
+        let mut q: Vec<String> = Vec::new();
+        if !self.hints {
+            q.push("hints=0".into());
+        }
+        for (k, v) in extra {
+            q.push(format!("{k}={}", enc(v)));
+        }
+        if q.is_empty() {
+            table_href(id)
+        } else {
+            format!("{}?{}", table_href(id), q.join("&"))
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "play_side.html")]
+struct SidePanel<'a> {
+    ui: &'a Ui,
+    title: String,
+    players: Vec<PlayerLine>,
+    refused: String,
+    notice: String,
+    headline: String,
+    result: String,
+    explanation: String,
+    waiting_code: String,
+    counting: String,
+    agreed: String,
+    confirm: Option<Confirm>,
+    action: String,
+    here: String,
+    buttons: Vec<Button>,
+    can_type: bool,
+    example: &'static str,
+    join: bool,
+    join_action: String,
+    note: String,
+    hints_href: String,
+    hints_label: String,
+    moves: Vec<MoveLink>,
+    replay: Vec<ReplayLink>,
+    at_text: String,
+    downloads: Vec<Download>,
+    share_href: String,
+}
+
+struct PlayerLine {
+    side: &'static str,
+    who: String,
+    to_move: bool,
+}
+
+struct Confirm {
+    move_text: String,
+    question: String,
+}
+
+struct Button {
+    move_text: &'static str,
+    label: String,
+    primary: bool,
+    confirm: String,
+}
+
+struct MoveLink {
+    href: String,
+    text: String,
+    current: bool,
+}
+
+struct ReplayLink {
+    href: String,
+    rel: &'static str,
+    title: String,
+}
+
+struct Download {
+    href: String,
+    title: String,
+}
+
+/// Draws the board and the side panel of a table for a viewer seated at `you`.
+fn render_table(
+    entry: &Entry,
+    you: Option<Side>,
+    view: &View,
+    refused: Option<String>,
+    confirm: Option<String>,
+) -> Result<(String, String), askama::Error> {
+    let table = entry.table();
+    let ui = Ui::get(view.lang);
+    let lang = view.lang;
+    let game = table.game();
+    let id = entry.id.as_str();
+    let moves = table.moves();
+    let total = moves.len();
+    let at = view.at.filter(|&n| n < total);
+    let live = at.is_none();
+    let phase = table.phase();
+    let over = matches!(phase, Phase::Over { .. });
+    let my_turn = live && you.is_some() && table.turn() == you;
+    let counting = matches!(phase, Phase::Counting { .. });
+    let clickable = live && you.is_some() && (my_turn || counting);
+    let href = |c: Click| -> String {
+        match c {
+            Click::Play(m) => view.href(id, &[("confirm", m)]),
+            Click::Select(Some(s)) => view.href(id, &[("sel", s)]),
+            Click::Select(None) => view.href(id, &[]),
+            Click::Choose { from, to } => view.href(id, &[("sel", from), ("to", to)]),
+        }
+    };
+    let title = format!("{} · {}", game.name(lang), ui.play.title);
+    let flipped = you == Some(Side::Second) && game != Game::Go;
+    let svg = table.board(
+        at.unwrap_or(total),
+        &BoardAsk {
+            selected: if live { view.sel.as_deref() } else { None },
+            href: clickable.then_some(&href as &dyn Fn(Click) -> String),
+            flipped,
+            teach: view.hints,
+            lang,
+            title: &title,
+        },
+    );
+    let seats = table.seats();
+    let players = [Side::First, Side::Second]
+        .into_iter()
+        .map(|side| {
+            let who = match &seats[side_index(side)] {
+                Seat::Computer { level } => format!(
+                    "{} ({})",
+                    ui.play.computer,
+                    fill(&ui.play.level_n, &[("n", &level.get().to_string())])
+                ),
+                Seat::Human { .. } if you == Some(side) => ui.play.you.clone(),
+                Seat::Human { token: Some(_) } => ui.play.classmate.split(['（', '(']).next().unwrap_or("").trim().to_string(),
+                Seat::Human { token: None } => "…".to_string(),
+            };
+            PlayerLine {
+                side: side_name(game, side, lang),
+                who,
+                to_move: table.turn() == Some(side),
+            }
+        })
+        .collect();
+    let waiting = seats
+        .iter()
+        .any(|s| matches!(s, Seat::Human { token: None }));
+    let computer = seats.iter().any(|s| matches!(s, Seat::Computer { .. }));
+    let mut headline = String::new();
+    let mut result = String::new();
+    let mut explanation = String::new();
+    match phase {
+        Phase::Over { text, .. } => {
+            let t = if lang == Lang::Zh { &text[0] } else { &text[1] };
+            let mut lines = t.splitn(2, '\n');
+            result = lines.next().unwrap_or("").to_string();
+            explanation = lines.next().unwrap_or("").to_string();
+        }
+        Phase::Counting { .. } => {}
+        Phase::Play => {
+            headline = match (you, table.turn()) {
+                (Some(y), Some(t)) if y == t => ui.play.your_turn.clone(),
+                (Some(_), Some(t)) if matches!(seats[side_index(t)], Seat::Computer { .. }) => {
+                    ui.play.thinking.clone()
+                }
+                (Some(_), Some(_)) if waiting => String::new(),
+                (Some(_), Some(_)) => ui.play.their_turn.clone(),
+                (None, Some(t)) => fill(&ui.play.turn_of, &[("side", side_name(game, t, lang))]),
+                _ => String::new(),
+            };
+            if table.in_check() && game != Game::Go {
+                headline = format!("{} {headline}", ui.play.check);
+            }
+            if you.is_none() && !waiting {
+                headline = format!("{} {headline}", ui.play.watching);
+            }
+        }
+    }
+    let share_href = table_href(id);
+    let waiting_code = if waiting && you.is_some() && !over {
+        fill(&ui.play.waiting, &[("code", id)])
+    } else {
+        String::new()
+    };
+    let (counting_text, agreed) = match phase {
+        Phase::Counting { agreed, .. } => {
+            let sides: Vec<&str> = [Side::First, Side::Second]
+                .into_iter()
+                .filter(|s| agreed[side_index(*s)])
+                .map(|s| side_name(game, s, lang))
+                .collect();
+            (
+                if computer {
+                    ui.play.counting_computer.clone()
+                } else {
+                    ui.play.counting.clone()
+                },
+                if sides.is_empty() {
+                    String::new()
+                } else {
+                    fill(&ui.play.agreed_by, &[("sides", &sides.join("、"))])
+                },
+            )
+        }
+        _ => (String::new(), String::new()),
+    };
+    let mut buttons = Vec::new();
+    if let (Some(y), true) = (you, live && !over) {
+        let other_computer = matches!(seats[side_index(y.other())], Seat::Computer { .. });
+        if counting {
+            buttons.push(Button {
+                move_text: "agree",
+                label: ui.play.agree.clone(),
+                primary: true,
+                confirm: String::new(),
+            });
+            buttons.push(Button {
+                move_text: "resume",
+                label: ui.play.resume.clone(),
+                primary: false,
+                confirm: String::new(),
+            });
+        } else {
+            if game == Game::Go && my_turn {
+                buttons.push(Button {
+                    move_text: "pass",
+                    label: ui.play.pass.clone(),
+                    primary: false,
+                    confirm: String::new(),
+                });
+            }
+            if other_computer && total > 0 {
+                buttons.push(Button {
+                    move_text: "undo",
+                    label: ui.play.undo.clone(),
+                    primary: false,
+                    confirm: String::new(),
+                });
+            }
+            if game != Game::Go && !other_computer && !waiting {
+                let offered_to_me = table.draw_offer() == Some(y.other());
+                buttons.push(Button {
+                    move_text: "draw",
+                    label: if offered_to_me {
+                        ui.play.accept_draw.clone()
+                    } else {
+                        ui.play.offer_draw.clone()
+                    },
+                    primary: offered_to_me,
+                    confirm: String::new(),
+                });
+            }
+            if game == Game::Shogi && my_turn {
+                buttons.push(Button {
+                    move_text: "declare",
+                    label: ui.play.declare.clone(),
+                    primary: false,
+                    confirm: String::new(),
+                });
+            }
+        }
+        buttons.push(Button {
+            move_text: "resign",
+            label: ui.play.resign.clone(),
+            primary: false,
+            confirm: format!("{}?", ui.play.resign),
+        });
+    }
+    let notice = match (you, table.draw_offer()) {
+        (Some(y), Some(by)) if by == y => ui.play.you_offered.clone(),
+        (Some(_), Some(_)) => ui.play.draw_offered.clone(),
+        _ => String::new(),
+    };
+    let confirm = confirm.filter(|_| clickable).map(|m| {
+        let dead = m.strip_prefix("dead ").map(str::to_string);
+        Confirm {
+            question: match &dead {
+                Some(p) => fill(&ui.play.confirm_dead, &[("point", p)]),
+                None => fill(&ui.play.confirm, &[("move", &m)]),
+            },
+            move_text: m,
+        }
+    });
+    let notations = table.notations();
+    let move_links = notations
+        .iter()
+        .enumerate()
+        .map(|(i, n)| MoveLink {
+            href: view.href(id, &[("at", (i + 1).to_string())]),
+            text: n.clone(),
+            current: at.map_or(i + 1 == total, |a| a == i + 1),
+        })
+        .collect();
+    let mut replay = Vec::new();
+    let mut at_text = String::new();
+    if total > 0 {
+        let shown = at.unwrap_or(total);
+        let link = |n: usize| {
+            if n >= total {
+                view.href(id, &[])
+            } else {
+                view.href(id, &[("at", n.to_string())])
+            }
+        };
+        replay.push(ReplayLink {
+            href: link(0),
+            rel: "first",
+            title: format!("⏮ {}", ui.play.first),
+        });
+        replay.push(ReplayLink {
+            href: link(shown.saturating_sub(1)),
+            rel: "prev",
+            title: format!("◀ {}", ui.play.prev),
+        });
+        replay.push(ReplayLink {
+            href: link((shown + 1).min(total)),
+            rel: "next",
+            title: format!("{} ▶", ui.play.next),
+        });
+        replay.push(ReplayLink {
+            href: link(total),
+            rel: "last",
+            title: format!("{} ⏭", ui.play.last),
+        });
+        if let Some(a) = at {
+            at_text = fill(&ui.play.replay_at, &[("n", &a.to_string())]);
+        }
+    }
+    let hints_href = if view.hints {
+        format!("{}?hints=0", table_href(id))
+    } else {
+        table_href(id)
+    };
+    let side_html = SidePanel {
+        ui,
+        title,
+        players,
+        refused: refused.unwrap_or_default(),
+        notice,
+        headline,
+        result,
+        explanation,
+        waiting_code,
+        counting: counting_text,
+        agreed,
+        confirm,
+        action: table_href(id),
+        here: view.href(id, &[]),
+        buttons,
+        can_type: my_turn,
+        example: match game {
+            Game::Go => "D4",
+            Game::Chess => "e4",
+            Game::Shogi => "7g7f",
+        },
+        join: you.is_none() && waiting && !over,
+        join_action: format!("{}/join", table_href(id)),
+        note: if game == Game::Go && view.hints && live && !over {
+            ui.play.atari_note.clone()
+        } else {
+            String::new()
+        },
+        hints_href,
+        hints_label: if view.hints {
+            ui.play.hints_off.clone()
+        } else {
+            ui.play.hints_on.clone()
+        },
+        moves: move_links,
+        replay,
+        at_text,
+        downloads: Vec::new(),
+        share_href,
+    }
+    .render()?;
+    Ok((svg, side_html))
+}
+
+#[derive(Template)]
+#[template(path = "play_table.html")]
+struct TablePage {
+    chrome: Chrome,
+    id: String,
+    game: &'static str,
+    game_name: &'static str,
+    version: u64,
+    seated: bool,
+    at: String,
+    hints: bool,
+    board: String,
+    side: String,
+}
+
+fn table_page(
+    state: &AppState,
+    req: &Req,
+    entry: &Entry,
+    you: Option<Side>,
+    status: StatusCode,
+    refused: Option<String>,
+) -> Response {
+    let snap = state.snapshot();
+    let q = ViewQuery {
+        sel: req.param("sel").map(String::from),
+        at: req.param("at").and_then(|a| a.parse().ok()),
+        hints: req.param("hints").map(String::from),
+        ..Default::default()
+    };
+    let view = View::read(&q, req.lang);
+    let confirm = req.param("confirm").filter(|m| m.len() <= 64).map(String::from);
+    let game = entry.table().game();
+    let rendered = render_table(entry, you, &view, refused, confirm);
+    let html = rendered.and_then(|(board, side)| {
+        TablePage {
+            chrome: Chrome::new(
+                req,
+                &snap,
+                format!("{} · {}", game.name(req.lang), req.ui().play.title),
+            ),
+            id: entry.id.clone(),
+            game: game.slug(),
+            game_name: game.name(req.lang),
+            version: entry.version(),
+            seated: you.is_some(),
+            at: view.at.map(|a| a.to_string()).unwrap_or_default(),
+            hints: view.hints,
+            board,
+            side,
+        }
+        .render()
+    });
+    respond(req, status, html)
+}
+
+fn missing_game(state: &AppState, req: &Req, e: &LobbyError) -> Response {
+    let snap = state.snapshot();
+    new_game_page(&snap, req, StatusCode::NOT_FOUND, e.explain(req.lang))
+}
+
+/// `GET /play/{id}`.
+pub async fn page(
+    State(state): State<AppState>,
+    req: Req,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let entry = match state.lobby().get(&id) {
+        Ok(e) => e,
+        Err(e) => return missing_game(&state, &req, &e),
+    };
+    let you = cookie_token(&headers, &entry.id).and_then(|t| entry.side_of(&t));
+    table_page(&state, &req, &entry, you, StatusCode::OK, None)
+}
+
+/// The form of a move: `move=D4`.
+#[derive(Debug, Deserialize)]
+pub struct MoveForm {
+    /// The move or action.
+    #[serde(rename = "move", default)]
+    pub play: String,
+}
+
+/// `POST /play/{id}`: a move or action from the page's forms; back to the page.
+pub async fn act_form(
+    State(state): State<AppState>,
+    req: Req,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<MoveForm>,
+) -> Response {
+    let entry = match state.lobby().get(&id) {
+        Ok(e) => e,
+        Err(e) => return missing_game(&state, &req, &e),
+    };
+    let token = cookie_token(&headers, &entry.id).unwrap_or_default();
+    match act(&entry, &token, &form.play).await {
+        Ok(_) => Redirect::to(&table_href(&entry.id)).into_response(),
+        Err(e) => {
+            let you = entry.side_of(&token);
+            let status = match e {
+                ActError::NotAPlayer => StatusCode::FORBIDDEN,
+                ActError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            };
+            table_page(&state, &req, &entry, you, status, Some(e.explain(req.lang)))
+        }
+    }
+}
+
+/// `POST /play/{id}/join`: take the free seat, then the page.
+pub async fn join_form(State(state): State<AppState>, req: Req, Path(id): Path<String>) -> Response {
+    join_page(&state, &req, &id)
+}
+
+fn join_page(state: &AppState, req: &Req, id: &str) -> Response {
+    match state.lobby().join(id) {
+        Ok((entry, _, token)) => with_cookie(
+            Redirect::to(&table_href(&entry.id)).into_response(),
+            &entry.id,
+            &token,
+        ),
+        Err(LobbyError::Full) => match state.lobby().get(id) {
+            Ok(entry) => Redirect::to(&table_href(&entry.id)).into_response(),
+            Err(e) => missing_game(state, req, &e),
+        },
+        Err(e) => missing_game(state, req, &e),
+    }
+}
+
+/// The form of `POST /play/join`: `code=abc123`.
+#[derive(Debug, Deserialize)]
+pub struct JoinForm {
+    /// The game's code.
+    #[serde(default)]
+    pub code: String,
+}
+
+/// `POST /play/join`: join a game by its code.
+pub async fn join_code(State(state): State<AppState>, req: Req, Form(form): Form<JoinForm>) -> Response {
+    let code: String = form.code.trim().chars().take(20).collect();
+    join_page(&state, &req, &code)
+}
+
+/// `POST /play`: a new game from the form; to its page.
+pub async fn create_form(State(state): State<AppState>, req: Req, Form(form): Form<CreateRequest>) -> Response {
+    match create(&state, &form).await {
+        Ok((entry, _, token)) => with_cookie(
+            Redirect::to(&table_href(&entry.id)).into_response(),
+            &entry.id,
+            &token,
+        ),
+        Err(e) => {
+            let snap = state.snapshot();
+            new_game_page(&snap, &req, StatusCode::UNPROCESSABLE_ENTITY, e.explain(req.lang))
+        }
+    }
+}
+
+struct NewForm {
+    game: &'static str,
+    name: &'static str,
+    first: &'static str,
+    second: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "play_new.html")]
+struct NewGamePage {
+    chrome: Chrome,
+    error: String,
+    forms: Vec<NewForm>,
+    levels: Vec<String>,
+    go_handicaps: Vec<(u8, String)>,
+    shogi_handicaps: Vec<(&'static str, String)>,
+}
+
+fn new_game_page(snap: &super::state::Snapshot, req: &Req, status: StatusCode, error: String) -> Response {
+    let ui = req.ui();
+    let lang = req.lang;
+    let page = NewGamePage {
+        chrome: Chrome::new(req, snap, ui.play.title.clone()),
+        error,
+        forms: Game::ALL
+            .into_iter()
+            .map(|g| NewForm {
+                game: g.slug(),
+                name: g.name(lang),
+                first: side_name(g, Side::First, lang),
+                second: side_name(g, Side::Second, lang),
+            })
+            .collect(),
+        levels: ui.play.level_names.clone(),
+        go_handicaps: (2..=9)
+            .map(|n| (n, fill(&ui.play.stones, &[("n", &n.to_string())])))
+            .collect(),
+        shogi_handicaps: ShogiHandicap::ALL
+            .into_iter()
+            .map(|h| (h.slug(), h.name(lang)))
+            .collect(),
+    };
+    respond(req, status, page.render())
+}
+
+/// `GET /play`: start a game, join one, or find your games.
+pub async fn new_page(State(state): State<AppState>, req: Req) -> Response {
+    let snap = state.snapshot();
+    new_game_page(&snap, &req, StatusCode::OK, String::new())
+}
