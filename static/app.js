@@ -23,6 +23,8 @@ async function stepDiagram(link) {
 }
 
 document.addEventListener("click", (event) => {
+  // Game tables have their own script (play.js).
+  if (event.target.closest && event.target.closest(".play-table")) return;
   const step = event.target.closest("figure.diagram a.step");
   if (step) {
     event.preventDefault();
@@ -105,7 +107,8 @@ function boardKeys(event) {
   if (event.key === "Enter" || event.key === " ") {
     // SVG links do not follow on Enter by themselves.
     event.preventDefault();
-    attempt(here);
+    if (here.closest(".play-table")) here.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+    else attempt(here);
     return;
   }
   if (!delta) return;
@@ -303,7 +306,7 @@ document.addEventListener("click", (event) => {
   }
 });
 
-const problemBox = document.querySelector(".problem");
+const problemBox = document.querySelector(".problem:not(.play-table)");
 if (problemBox) {
   try {
     localStorage.setItem(LAST, JSON.stringify({ href: location.pathname, title: problemBox.dataset.title }));
@@ -321,3 +324,6 @@ if (problemBox) {
   }
 }
 showProgress();
+
+// Games: live boards and the learner's list of games.
+if (document.querySelector(".play-table, #my-games")) import("/static/play.js");

@@ -350,6 +350,7 @@ fn set_item(game: Game, set: &ProblemSet, lang: Lang) -> Item {
 
 struct GameCard {
     name: &'static str,
+    slug: &'static str,
     href: String,
     lessons: Vec<Item>,
     sets: Vec<Item>,
@@ -361,6 +362,7 @@ fn game_card(shelf: &Shelf, lang: Lang) -> GameCard {
     let problems: usize = shelf.sets.iter().map(|s| s.problems.len()).sum();
     GameCard {
         name: shelf.game.name(lang),
+        slug: shelf.game.slug(),
         href: urls::game(shelf.game),
         lessons: shelf
             .lessons

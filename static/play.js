@@ -1,0 +1,201 @@
+// qiyuan: game tables live. Moves go to /api/games/{id}/moves, the board follows the game by
+// server-sent events, and the learner's games are listed from this browser's storage. Every
+// page works without it (forms and links).
+
+const lang = document.body.dataset.lang || "zh";
+const GAMES = "qiyuan:games";
+const table = document.querySelector(".play-table");
+
+function myGames() {
+  try {
+    return JSON.parse(localStorage.getItem(GAMES)) || [];
+  } catch {
+    return [];
+  }
+}
+
+function remember(entry) {
+  const all = myGames().filter((g) => g.id !== entry.id);
+  all.unshift(entry);
+  try {
+    localStorage.setItem(GAMES, JSON.stringify(all.slice(0, 50)));
+  } catch {
+    // Storage full or forbidden: the list is simply not kept.
+  }
+}
+
+function listMyGames() {
+  const box = document.getElementById("my-games");
+  if (!box) return;
+  const games = myGames();
+  if (!games.length) return;
+  const list = box.querySelector("ul");
+  list.innerHTML = "";
+  for (const g of games) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = `/play/${encodeURIComponent(g.id)}`;
+    a.textContent = `${g.title} · ${g.id}`;
+    const when = document.createElement("small");
+    when.textContent = ` ${new Date(g.t).toLocaleString(lang === "zh" ? "zh-CN" : "en")}`;
+    li.append(a, when);
+    list.append(li);
+  }
+  box.hidden = false;
+}
+
+listMyGames();
+
+if (table) {
+  const id = table.dataset.id;
+  let version = Number(table.dataset.version) || 0;
+  let view = {
+    sel: "",
+    at: table.dataset.at || "",
+    hints: table.dataset.hints !== "false",
+  };
+  let busy = false;
+
+  if (table.dataset.seated === "true") {
+    remember({ id, title: document.title.split(" · ")[0], t: Date.now() });
+  }
+
+  function viewQuery() {
+    const q = new URLSearchParams({ view: "1", lang });
+    if (view.sel) q.set("sel", view.sel);
+    if (view.at !== "") q.set("at", view.at);
+    if (!view.hints) q.set("hints", "0");
+    return q;
+  }
+
+  function pageAddress() {
+    const q = new URLSearchParams();
+    if (!view.hints) q.set("hints", "0");
+    if (view.at !== "") q.set("at", view.at);
+    const s = q.toString();
+    return `/play/${id}${s ? `?${s}` : ""}`;
+  }
+
+  function focusedPoint() {
+    const a = document.activeElement;
+    return a && a.closest && a.closest("#board a.pt") ? a.dataset.p : null;
+  }
+
+  async function refresh() {
+    const keep = focusedPoint();
+    const response = await fetch(`/api/games/${id}?${viewQuery()}`, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const state = await response.json();
+    version = Math.max(version, state.version);
+    document.getElementById("board").innerHTML = state.svg;
+    document.getElementById("side").innerHTML = state.side;
+    history.replaceState(null, "", pageAddress());
+    roving(keep);
+  }
+
+  // One tab stop on the board, kept where the learner was.
+  function roving(keep) {
+    const all = [...document.querySelectorAll("#board a.pt")];
+    if (!all.length) return;
+    const current = all.find((a) => a.dataset.p === keep) || all[Math.floor(all.length / 2)];
+    for (const a of all) a.setAttribute("tabindex", a === current ? "0" : "-1");
+    if (keep) current.focus();
+  }
+
+  function showRefusal(text) {
+    const status = document.getElementById("status");
+    if (!status) return;
+    const box = document.createElement("div");
+    box.className = "verdict illegal";
+    box.setAttribute("role", "alert");
+    const p = document.createElement("p");
+    p.className = "message";
+    p.textContent = text;
+    box.append(p);
+    status.prepend(box);
+  }
+
+  async function send(move) {
+    if (busy) return;
+    busy = true;
+    table.classList.add("busy");
+    try {
+      const response = await fetch(`/api/games/${id}/moves`, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ move }),
+      });
+      view.sel = "";
+      view.at = "";
+      if (response.ok) {
+        await refresh();
+      } else {
+        const body = await response.json().catch(() => null);
+        await refresh();
+        if (body && body.reason) showRefusal(body.reason[lang] || body.reason.en);
+      }
+    } catch {
+      location.reload();
+    } finally {
+      busy = false;
+      table.classList.remove("busy");
+    }
+  }
+
+  table.addEventListener("click", (event) => {
+    const link = event.target.closest("a");
+    if (!link || !link.getAttribute("href")) return;
+    const url = new URL(link.getAttribute("href"), location.href);
+    if (url.pathname !== `/play/${id}`) return;
+    const q = url.searchParams;
+    event.preventDefault();
+    if (q.has("confirm")) {
+      send(q.get("confirm"));
+      return;
+    }
+    view.sel = q.get("sel") || "";
+    view.at = q.get("at") || "";
+    view.hints = q.get("hints") !== "0";
+    refresh();
+  });
+
+  table.addEventListener("submit", (event) => {
+    const form = event.target;
+    const field = form.querySelector('[name="move"]');
+    if (!field) return;
+    event.preventDefault();
+    const button = form.querySelector("button[data-confirm]");
+    if (button && !confirm(button.dataset.confirm)) return;
+    const move = field.value.trim();
+    if (move) send(move);
+  });
+
+  // The game as it goes: every change comes as a `state` event.
+  let events = null;
+  function listen() {
+    if (events) events.close();
+    events = new EventSource(`/api/games/${id}/events`);
+    events.addEventListener("state", (event) => {
+      let state;
+      try {
+        state = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (state.version > version && !busy) {
+        version = state.version;
+        refresh();
+      }
+      if (state.over) events.close();
+    });
+  }
+  listen();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") {
+      refresh();
+      if (!events || events.readyState === EventSource.CLOSED) listen();
+    }
+  });
+  roving(null);
+}
