@@ -687,7 +687,13 @@ pub fn draw_position<G: PieceGame>(pos: &G::Pos, mut marks: BoardMarks, view: &V
     }
     marks.dots.sort();
     marks.dots.dedup();
-    G::draw(pos, &View { marks: &marks, ..*view })
+    G::draw(
+        pos,
+        &View {
+            marks: &marks,
+            ..*view
+        },
+    )
 }
 
 /// Reads what the learner picked up: a square, or a piece in hand (`P*`).

@@ -88,7 +88,9 @@ impl Explain for LobbyError {
                     .to_string()
             }
             LobbyError::Busy if zh => "服务器上的对局已满，请稍后再试。".to_string(),
-            LobbyError::Busy => "The server has all the games it can keep: try again later.".to_string(),
+            LobbyError::Busy => {
+                "The server has all the games it can keep: try again later.".to_string()
+            }
         }
     }
 }
@@ -182,8 +184,7 @@ impl Explain for ActError {
 /// Compares secrets in time independent of where they differ.
 fn constant_eq(a: &str, b: &str) -> bool {
     a.len() == b.len()
-        && a
-            .bytes()
+        && a.bytes()
             .zip(b.bytes())
             .fold(0u8, |acc, (x, y)| acc | (x ^ y))
             == 0
@@ -211,7 +212,9 @@ fn random_bytes<const N: usize>() -> [u8; N] {
             .unwrap_or(0);
         let mut x = t as u64 ^ (&bytes as *const _ as u64);
         for b in bytes.iter_mut() {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             *b = (x >> 33) as u8;
         }
     }

@@ -166,7 +166,9 @@ impl Explain for BadStart {
             BadStart::Handicap(n) => {
                 format!("A handicap of {n} stones is not possible: give 0 or 2 to 9.")
             }
-            BadStart::Komi(k) if zh => format!("贴目 {k} 不行：请用 -100 到 100 之间的整数或半目。"),
+            BadStart::Komi(k) if zh => {
+                format!("贴目 {k} 不行：请用 -100 到 100 之间的整数或半目。")
+            }
             BadStart::Komi(k) => {
                 format!("Komi {k} is not possible: give a whole or half number from -100 to 100.")
             }
@@ -319,7 +321,9 @@ impl<P: Playable> Table<P> {
 
     /// The position now.
     pub fn position(&self) -> &P {
-        self.positions.last().expect("a table always has its start position")
+        self.positions
+            .last()
+            .expect("a table always has its start position")
     }
 
     fn to_move(&self) -> Side {
@@ -383,7 +387,10 @@ impl<P: Playable> Table<P> {
 
     /// The computer agrees to its own proposal, as soon as the counting starts.
     fn computer_agrees(&mut self) {
-        let computers = self.seats.clone().map(|s| matches!(s, Seat::Computer { .. }));
+        let computers = self
+            .seats
+            .clone()
+            .map(|s| matches!(s, Seat::Computer { .. }));
         if let Phase::Counting { agreed, .. } = &mut self.phase {
             for (i, c) in computers.iter().enumerate() {
                 if *c {
@@ -405,7 +412,10 @@ impl<P: Playable> Table<P> {
             self.dead = dead.clone();
             let [zh, en] = count.text;
             let [rzh, ren] = count.result;
-            self.end(count.finish, [format!("{rzh}\n{zh}"), format!("{ren}\n{en}")]);
+            self.end(
+                count.finish,
+                [format!("{rzh}\n{zh}"), format!("{ren}\n{en}")],
+            );
         }
     }
 
@@ -444,7 +454,10 @@ impl<P: Playable> Table<P> {
                 Ok(())
             }
             Action::Agree => {
-                let computer = self.seats.iter().any(|s| matches!(s, Seat::Computer { .. }));
+                let computer = self
+                    .seats
+                    .iter()
+                    .any(|s| matches!(s, Seat::Computer { .. }));
                 let proposal = self.proposal();
                 let Phase::Counting { dead, agreed } = &mut self.phase else {
                     return Err(Refused::NotCounting);
@@ -817,7 +830,9 @@ impl Playable for go::Position {
         }
         match handicap {
             0 => Ok(go::Position::empty(size).map_err(|_| BadStart::Size(size))?),
-            2..=9 => go::handicap_position(size, handicap).map_err(|_| BadStart::Handicap(handicap)),
+            2..=9 => {
+                go::handicap_position(size, handicap).map_err(|_| BadStart::Handicap(handicap))
+            }
             n => Err(BadStart::Handicap(n)),
         }
     }
@@ -1002,17 +1017,15 @@ fn impasse(pos: &shogi::Position) -> Result<Finish, Refused> {
     };
     let king = pos.king_square(me);
     if !king.is_some_and(|k| in_camp(k.rank)) {
-        return Err(no("你的玉还没有进入对方阵地（敌阵三段）。", "your king is not in the opponent's camp (its three ranks)."));
+        return Err(no(
+            "你的玉还没有进入对方阵地（敌阵三段）。",
+            "your king is not in the opponent's camp (its three ranks).",
+        ));
     }
     if pos.is_check() {
         return Err(no("你的玉正被王手。", "your king is in check."));
     }
-    let big = |k: Kind| {
-        matches!(
-            k,
-            Kind::Rook | Kind::Bishop | Kind::Dragon | Kind::Horse
-        )
-    };
+    let big = |k: Kind| matches!(k, Kind::Rook | Kind::Bishop | Kind::Dragon | Kind::Horse);
     let value = |k: Kind| if big(k) { 5 } else { 1 };
     let camp: Vec<Kind> = pos
         .pieces()
@@ -1023,7 +1036,10 @@ fn impasse(pos: &shogi::Position) -> Result<Finish, Refused> {
     if camp.len() < 10 {
         return Err(no(
             &format!("敌阵里除玉以外只有 {} 枚棋子，需要 10 枚。", camp.len()),
-            &format!("only {} pieces besides the king are in the opponent's camp; 10 are needed.", camp.len()),
+            &format!(
+                "only {} pieces besides the king are in the opponent's camp; 10 are needed.",
+                camp.len()
+            ),
         ));
     }
     let points: u32 = camp.iter().map(|&k| value(k)).sum::<u32>()

@@ -129,9 +129,15 @@ fn blank(v: &Option<String>) -> Option<&str> {
     v.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
-fn number<T: std::str::FromStr>(field: &'static str, v: &Option<String>) -> Result<Option<T>, BadRequest> {
+fn number<T: std::str::FromStr>(
+    field: &'static str,
+    v: &Option<String>,
+) -> Result<Option<T>, BadRequest> {
     blank(v)
-        .map(|s| s.parse().map_err(|_| BadRequest::Number(field, s.to_string())))
+        .map(|s| {
+            s.parse()
+                .map_err(|_| BadRequest::Number(field, s.to_string()))
+        })
         .transpose()
 }
 
@@ -245,7 +251,13 @@ fn refusal(status: StatusCode, e: &impl Explain) -> Response {
     struct Reason {
         reason: Both,
     }
-    (status, Json(Reason { reason: Both::of(e) })).into_response()
+    (
+        status,
+        Json(Reason {
+            reason: Both::of(e),
+        }),
+    )
+        .into_response()
 }
 
 fn lobby_refusal(e: &LobbyError) -> Response {
@@ -508,7 +520,10 @@ impl NotCreated {
     }
 }
 
-async fn create(state: &AppState, request: &CreateRequest) -> Result<(Arc<Entry>, Side, String), NotCreated> {
+async fn create(
+    state: &AppState,
+    request: &CreateRequest,
+) -> Result<(Arc<Entry>, Side, String), NotCreated> {
     let new = request.read().map_err(NotCreated::Bad)?;
     let side = new.side;
     let (entry, token) = state.lobby().create(new).map_err(NotCreated::Lobby)?;
@@ -517,7 +532,10 @@ async fn create(state: &AppState, request: &CreateRequest) -> Result<(Arc<Entry>
 }
 
 /// `POST /api/games`.
-pub async fn api_create(State(state): State<AppState>, Json(request): Json<CreateRequest>) -> Response {
+pub async fn api_create(
+    State(state): State<AppState>,
+    Json(request): Json<CreateRequest>,
+) -> Response {
     match create(&state, &request).await {
         Ok((entry, side, token)) => {
             let body = Created {
@@ -526,7 +544,11 @@ pub async fn api_create(State(state): State<AppState>, Json(request): Json<Creat
                 token: token.clone(),
                 side: side_word(side),
             };
-            with_cookie((StatusCode::CREATED, Json(body)).into_response(), &entry.id, &token)
+            with_cookie(
+                (StatusCode::CREATED, Json(body)).into_response(),
+                &entry.id,
+                &token,
+            )
         }
         Err(e) => e.response(),
     }
@@ -575,7 +597,11 @@ struct Moved {
 }
 
 /// Does an action for the holder of `token`, then lets the computer answer.
-async fn act(entry: &Arc<Entry>, token: &str, text: &str) -> Result<(Side, Option<String>), ActError> {
+async fn act(
+    entry: &Arc<Entry>,
+    token: &str,
+    text: &str,
+) -> Result<(Side, Option<String>), ActError> {
     if text.len() > 64 {
         return Err(ActError::Refused(crate::play::table::Refused::Illegal {
             zh: "这不是一步棋：太长了。".into(),
@@ -665,7 +691,11 @@ pub async fn api_state(
     let you = cookie_token(&headers, &entry.id).and_then(|t| entry.side_of(&t));
     let game_state = state_of_entry(&entry, you);
     let (svg, side) = if query.view.is_some() {
-        let lang = query.lang.as_deref().and_then(Lang::parse).unwrap_or(Lang::Zh);
+        let lang = query
+            .lang
+            .as_deref()
+            .and_then(Lang::parse)
+            .unwrap_or(Lang::Zh);
         let view = View::read(&query, lang);
         match render_table(&entry, you, &view, None, None) {
             Ok((svg, side)) => (Some(svg), Some(side)),
@@ -881,7 +911,14 @@ fn render_table(
                     fill(&ui.play.level_n, &[("n", &level.get().to_string())])
                 ),
                 Seat::Human { .. } if you == Some(side) => ui.play.you.clone(),
-                Seat::Human { token: Some(_) } => ui.play.classmate.split(['（', '(']).next().unwrap_or("").trim().to_string(),
+                Seat::Human { token: Some(_) } => ui
+                    .play
+                    .classmate
+                    .split(['（', '('])
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string(),
                 Seat::Human { token: None } => "…".to_string(),
             };
             PlayerLine {
@@ -1156,7 +1193,10 @@ fn table_page(
         ..Default::default()
     };
     let view = View::read(&q, req.lang);
-    let confirm = req.param("confirm").filter(|m| m.len() <= 64).map(String::from);
+    let confirm = req
+        .param("confirm")
+        .filter(|m| m.len() <= 64)
+        .map(String::from);
     let game = entry.table().game();
     let rendered = render_table(entry, you, &view, refused, confirm);
     let html = rendered.and_then(|(board, side)| {
@@ -1236,7 +1276,11 @@ pub async fn act_form(
 }
 
 /// `POST /play/{id}/join`: take the free seat, then the page.
-pub async fn join_form(State(state): State<AppState>, req: Req, Path(id): Path<String>) -> Response {
+pub async fn join_form(
+    State(state): State<AppState>,
+    req: Req,
+    Path(id): Path<String>,
+) -> Response {
     join_page(&state, &req, &id)
 }
 
@@ -1264,13 +1308,21 @@ pub struct JoinForm {
 }
 
 /// `POST /play/join`: join a game by its code.
-pub async fn join_code(State(state): State<AppState>, req: Req, Form(form): Form<JoinForm>) -> Response {
+pub async fn join_code(
+    State(state): State<AppState>,
+    req: Req,
+    Form(form): Form<JoinForm>,
+) -> Response {
     let code: String = form.code.trim().chars().take(20).collect();
     join_page(&state, &req, &code)
 }
 
 /// `POST /play`: a new game from the form; to its page.
-pub async fn create_form(State(state): State<AppState>, req: Req, Form(form): Form<CreateRequest>) -> Response {
+pub async fn create_form(
+    State(state): State<AppState>,
+    req: Req,
+    Form(form): Form<CreateRequest>,
+) -> Response {
     match create(&state, &form).await {
         Ok((entry, _, token)) => with_cookie(
             Redirect::to(&table_href(&entry.id)).into_response(),
@@ -1279,7 +1331,12 @@ pub async fn create_form(State(state): State<AppState>, req: Req, Form(form): Fo
         ),
         Err(e) => {
             let snap = state.snapshot();
-            new_game_page(&snap, &req, StatusCode::UNPROCESSABLE_ENTITY, e.explain(req.lang))
+            new_game_page(
+                &snap,
+                &req,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                e.explain(req.lang),
+            )
         }
     }
 }
@@ -1302,7 +1359,12 @@ struct NewGamePage {
     shogi_handicaps: Vec<(&'static str, String)>,
 }
 
-fn new_game_page(snap: &super::state::Snapshot, req: &Req, status: StatusCode, error: String) -> Response {
+fn new_game_page(
+    snap: &super::state::Snapshot,
+    req: &Req,
+    status: StatusCode,
+    error: String,
+) -> Response {
     let ui = req.ui();
     let lang = req.lang;
     let page = NewGamePage {

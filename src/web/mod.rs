@@ -87,7 +87,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games", post(games::api_create).layer(small()))
         .route("/api/games/{id}", get(games::api_state))
         .route("/api/games/{id}/join", post(games::api_join).layer(small()))
-        .route("/api/games/{id}/moves", post(games::api_move).layer(small()))
+        .route(
+            "/api/games/{id}/moves",
+            post(games::api_move).layer(small()),
+        )
         .route("/api/games/{id}/events", get(games::api_events))
         .route(
             "/play",

@@ -4,9 +4,9 @@
 use crate::content::source::{self, Folder};
 use crate::content::{Diagnostic, Game, Library};
 use crate::lang::Lang;
+use crate::play::lobby::{Limits, Lobby};
 use axum::body::Bytes;
 use std::collections::HashMap;
-use crate::play::lobby::{Limits, Lobby};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 

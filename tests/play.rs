@@ -1,0 +1,559 @@
+//! Whole games through HTTP: the `/api/games` API and the `/play` pages without a script,
+//! against the built-in computer and between two players, with every kind of bad input.
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use qiyuan::content::Library;
+use qiyuan::play::computer::Computer;
+use qiyuan::play::Level;
+use qiyuan::rules::{chess, Rules};
+use qiyuan::web::{app, AppState};
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn state() -> AppState {
+    AppState::from_library(Library::default())
+}
+
+struct Reply {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+}
+
+async fn call(
+    state: &AppState,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+    cookie: Option<&str>,
+) -> Reply {
+    let mut req = Request::builder().method(method).uri(path);
+    if let Some(c) = cookie {
+        req = req.header(header::COOKIE, c);
+    }
+    let body = match body {
+        Some(v) => {
+            req = req.header(header::CONTENT_TYPE, "application/json");
+            Body::from(v.to_string())
+        }
+        None => Body::empty(),
+    };
+    let response = app(state.clone())
+        .oneshot(req.body(body).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Reply {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+async fn form(state: &AppState, path: &str, fields: &str, cookie: Option<&str>) -> Reply {
+    let mut req =
+        Request::post(path).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+    if let Some(c) = cookie {
+        req = req.header(header::COOKIE, c);
+    }
+    let response = app(state.clone())
+        .oneshot(req.body(Body::from(fields.to_string())).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Reply {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+async fn create(state: &AppState, body: Value) -> (String, String) {
+    let r = call(state, Method::POST, "/api/games", Some(body), None).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    let v = r.json();
+    (
+        v["id"].as_str().unwrap().to_string(),
+        v["token"].as_str().unwrap().to_string(),
+    )
+}
+
+async fn play(state: &AppState, id: &str, token: &str, mv: &str) -> Reply {
+    call(
+        state,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"token": token, "move": mv})),
+        None,
+    )
+    .await
+}
+
+async fn get_state(state: &AppState, id: &str) -> Value {
+    let r = call(state, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    r.json()
+}
+
+#[tokio::test]
+async fn go_game_against_the_computer_ends_in_a_count() {
+    let state = state();
+    let (id, token) = create(
+        &state,
+        json!({"game": "go", "opponent": "computer", "level": 1, "size": 9}),
+    )
+    .await;
+    // Black takes the centre, then both pass; the count is area counting with 3¾ stones komi.
+    let r = play(&state, &id, &token, "E5").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let mut v = r.json();
+    for _ in 0..80 {
+        if v["phase"] != "play" {
+            break;
+        }
+        let r = play(&state, &id, &token, "pass").await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        v = r.json();
+    }
+    assert_eq!(v["phase"], "counting", "{v}");
+    let r = play(&state, &id, &token, "agree").await;
+    let v = r.json();
+    if v["phase"] == "over" {
+        assert_eq!(v["result"]["reason"]["kind"], "count");
+        assert!(v["result"]["text"]["zh"]
+            .as_str()
+            .unwrap()
+            .contains("数子法"));
+        assert!(v["result"]["text"]["en"]
+            .as_str()
+            .unwrap()
+            .contains("Area counting"));
+    } else {
+        // The computer disagreed with an empty list of dead stones: play resumed.
+        assert_eq!(v["phase"], "play", "{v}");
+    }
+}
+
+#[tokio::test]
+async fn chess_game_against_the_computer_ends_in_mate() {
+    let state = state();
+    // King and queen against king: the learner (driven here by the computer's own strongest
+    // level) mates, and the game ends there.
+    let fen = "8/8/8/4k3/8/8/8/4K2Q w - - 0 1";
+    let (id, token) = create(
+        &state,
+        json!({"game": "chess", "opponent": "computer", "level": 1, "fen": fen}),
+    )
+    .await;
+    let mut pos = chess::Position::from_fen(fen).unwrap();
+    let mut v = get_state(&state, &id).await;
+    for ply in 0..150 {
+        if v["over"] == true {
+            break;
+        }
+        let mv = pos.think(Level::MAX, ply).expect("a legal move");
+        let r = play(&state, &id, &token, &mv.uci).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        v = r.json();
+        pos = chess::Position::from_fen(fen).unwrap();
+        for m in v["moves"].as_array().unwrap() {
+            pos = pos.play(m.as_str().unwrap()).unwrap().0;
+        }
+    }
+    assert_eq!(v["over"], true, "{v}");
+    let reason = v["result"]["reason"]["kind"].as_str().unwrap();
+    assert!(
+        [
+            "checkmate",
+            "stalemate",
+            "repetition",
+            "fifty-moves",
+            "insufficient-material"
+        ]
+        .contains(&reason),
+        "{v}"
+    );
+    // Every move the server recorded is legal by the engine (checked by replaying above).
+    assert!(pos.ending().is_some());
+}
+
+#[tokio::test]
+async fn shogi_game_against_the_computer_is_refused_an_illegal_drop_and_resigns() {
+    let state = state();
+    let (id, token) = create(&state, json!({"game": "shogi", "opponent": "computer", "level": 1, "handicap": "two-pieces", "color": "sente"})).await;
+    let v = get_state(&state, &id).await;
+    // In a handicap game the giver (Gote, the computer) moves first.
+    assert_eq!(v["moves"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["to_play"], "first");
+    let r = play(&state, &id, &token, "P*5e").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let reason = r.json()["reason"].clone();
+    assert!(
+        !reason["zh"].as_str().unwrap().is_empty() && !reason["en"].as_str().unwrap().is_empty()
+    );
+    let r = play(&state, &id, &token, "7g7f").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["moves"].as_array().unwrap().len(), 3);
+    let r = play(&state, &id, &token, "resign").await;
+    let v = r.json();
+    assert_eq!(v["over"], true);
+    assert_eq!(v["result"]["winner"], "second");
+    assert_eq!(v["result"]["reason"]["kind"], "resignation");
+    // A finished game takes no more moves.
+    let r = play(&state, &id, &token, "2g2f").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.json()["reason"]["en"].as_str().unwrap().contains("over"));
+}
+
+#[tokio::test]
+async fn take_back_against_the_computer_returns_to_the_learners_turn() {
+    let state = state();
+    let (id, token) = create(&state, json!({"game": "chess", "level": 2})).await;
+    let v = play(&state, &id, &token, "e4").await.json();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 2);
+    let v = play(&state, &id, &token, "undo").await.json();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 0, "{v}");
+    assert_eq!(v["to_play"], "first");
+    let r = play(&state, &id, &token, "undo").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn two_players_join_and_play_and_a_third_watches() {
+    let state = state();
+    let (id, first) = create(
+        &state,
+        json!({"game": "go", "opponent": "human", "size": 9}),
+    )
+    .await;
+    let r = call(
+        &state,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let second = r.json()["token"].as_str().unwrap().to_string();
+    assert_eq!(r.json()["side"], "second");
+    let r = call(
+        &state,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CONFLICT);
+    assert!(r.json()["reason"]["zh"].as_str().unwrap().contains("观战"));
+
+    // Out of turn, with the other's token, with no token: refused, nothing changes.
+    assert_eq!(
+        play(&state, &id, &second, "D4").await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        play(&state, &id, "0000", "D4").await.status,
+        StatusCode::FORBIDDEN
+    );
+    let r = call(
+        &state,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "D4"})),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        get_state(&state, &id).await["moves"]
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
+
+    assert_eq!(play(&state, &id, &first, "D4").await.status, StatusCode::OK);
+    assert_eq!(
+        play(&state, &id, &second, "C3").await.status,
+        StatusCode::OK
+    );
+    // Two passes: counting. Black marks White's lone stone dead, both agree.
+    play(&state, &id, &first, "pass").await;
+    let v = play(&state, &id, &second, "pass").await.json();
+    assert_eq!(v["phase"], "counting");
+    let r = play(&state, &id, &first, "D4").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let v = play(&state, &id, &first, "dead C3").await.json();
+    assert_eq!(v["dead"], json!(["C3"]));
+    let v = play(&state, &id, &first, "agree").await.json();
+    assert_eq!(v["agreed"], json!([true, false]));
+    let v = play(&state, &id, &second, "agree").await.json();
+    assert_eq!(v["phase"], "over", "{v}");
+    assert_eq!(v["result"]["winner"], "first");
+    // 81 black points against 40½ and 3¾ komi: Black wins by 36¾ stones, 73½ points.
+    assert_eq!(v["result"]["reason"]["points"], 73.5);
+}
+
+#[tokio::test]
+async fn go_disagreement_resumes_play() {
+    let state = state();
+    let (id, first) = create(&state, json!({"game": "go", "opponent": "human"})).await;
+    let second = call(
+        &state,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await
+    .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    play(&state, &id, &first, "pass").await;
+    play(&state, &id, &second, "pass").await;
+    let v = play(&state, &id, &second, "resume").await.json();
+    assert_eq!(v["phase"], "play");
+    assert_eq!(v["to_play"], "first");
+}
+
+#[tokio::test]
+async fn bad_requests_are_explained_in_both_languages() {
+    let state = state();
+    for (body, needle) in [
+        (json!({"game": "xiangqi"}), "xiangqi"),
+        (json!({"game": "go", "size": 10}), "10"),
+        (json!({"game": "go", "handicap": 1}), "1"),
+        (json!({"game": "go", "rules": "ing"}), "ing"),
+        (json!({"game": "chess", "level": 9}), "9"),
+        (json!({"game": "chess", "fen": "not a fen"}), "position"),
+        (json!({"game": "shogi", "handicap": "queen"}), "queen"),
+        (json!({"game": "chess", "color": "purple"}), "purple"),
+        (json!({"game": "go", "opponent": "robot"}), "robot"),
+    ] {
+        let r = call(&state, Method::POST, "/api/games", Some(body.clone()), None).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {}",
+            r.body
+        );
+        let v = r.json();
+        let (zh, en) = (
+            v["reason"]["zh"].as_str().unwrap(),
+            v["reason"]["en"].as_str().unwrap(),
+        );
+        assert!(
+            !zh.is_empty() && en.to_lowercase().contains(&needle.to_lowercase()),
+            "{body}: {en}"
+        );
+        assert_ne!(zh, en);
+    }
+    // Unknown fields and malformed JSON are refused too.
+    let r = call(
+        &state,
+        Method::POST,
+        "/api/games",
+        Some(json!({"game": "go", "colour": "black"})),
+        None,
+    )
+    .await;
+    assert!(r.status.is_client_error());
+    let r = call(&state, Method::GET, "/api/games/nosuch", None, None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(r.json()["reason"]["zh"]
+        .as_str()
+        .unwrap()
+        .contains("nosuch"));
+    let r = play(&state, "nosuch", "t", "D4").await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let (id, token) = create(&state, json!({"game": "go", "opponent": "human"})).await;
+    let long = "D".repeat(100);
+    assert_eq!(
+        play(&state, &id, &token, &long).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        play(&state, &id, &token, "Z99").await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        play(&state, &id, &token, "draw").await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        play(&state, &id, &token, "agree").await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(get_state(&state, &id).await["version"], 0);
+}
+
+#[tokio::test]
+async fn chess_draw_offer_is_accepted_by_the_other_player() {
+    let state = state();
+    let (id, white) = create(&state, json!({"game": "chess", "opponent": "human"})).await;
+    let black = call(
+        &state,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await
+    .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let v = play(&state, &id, &white, "draw").await.json();
+    assert_eq!(v["draw_offer"], "first");
+    let v = play(&state, &id, &black, "draw").await.json();
+    assert_eq!(v["over"], true);
+    assert_eq!(v["result"]["reason"]["kind"], "agreement");
+    assert_eq!(v["result"]["winner"], Value::Null);
+}
+
+#[tokio::test]
+async fn pages_work_without_a_script() {
+    let state = state();
+    let r = call(&state, Method::GET, "/play?lang=en", None, None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.body.contains("action=\"/play\"") && r.body.contains("Computer level"));
+    // A new game by the form: a redirect to its page, with the seat's cookie.
+    let r = form(
+        &state,
+        "/play",
+        "game=go&opponent=computer&level=1&size=9&rules=japanese&handicap=0&color=first",
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let page = r.headers[header::LOCATION].to_str().unwrap().to_string();
+    let cookie = r.headers[header::SET_COOKIE]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(cookie.starts_with("qiyuan-game-"));
+    let set_cookie = r.headers[header::SET_COOKIE].to_str().unwrap();
+    assert!(set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Strict"));
+    let r = call(
+        &state,
+        Method::GET,
+        &format!("{page}?lang=en"),
+        None,
+        Some(&cookie),
+    )
+    .await;
+    assert!(r.body.contains("Your move."), "{}", r.body);
+    // Every empty point is a link to confirm a move there.
+    assert!(r.body.contains(&format!("{page}?confirm=E5")));
+    let r = call(
+        &state,
+        Method::GET,
+        &format!("{page}?confirm=E5&lang=en"),
+        None,
+        Some(&cookie),
+    )
+    .await;
+    assert!(r.body.contains("Play E5?"));
+    let r = form(&state, &page, "move=E5", Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    // An illegal move: the page again, with the reason.
+    let r = form(&state, &format!("{page}?lang=en"), "move=E5", Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.body.contains("already a stone on E5"), "{}", r.body);
+    // Someone without the cookie watches: no links on the board, no buttons.
+    let r = call(&state, Method::GET, &format!("{page}?lang=en"), None, None).await;
+    assert!(r.body.contains("You are watching."));
+    assert!(!r.body.contains("?confirm="), "{}", r.body);
+    assert_eq!(
+        form(&state, &page, "move=D4", None).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // A bad form: the new-game page with the reason, escaped.
+    let r = form(&state, "/play?lang=en", "game=%3Cscript%3E", None).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.body.contains("&#60;script&#62;") && !r.body.contains("<script>"),
+        "{}",
+        r.body
+    );
+    // Joining by code from the form.
+    let (id, _) = create(&state, json!({"game": "shogi", "opponent": "human"})).await;
+    let r = form(
+        &state,
+        "/play/join",
+        &format!("code={}", id.to_uppercase()),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert!(r.headers[header::SET_COOKIE]
+        .to_str()
+        .unwrap()
+        .contains(&id));
+    let r = form(&state, "/play/join", "code=zzzzzz", None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+}
+
+async fn next_event(body: &mut Body) -> String {
+    let frame = tokio::time::timeout(std::time::Duration::from_secs(5), body.frame())
+        .await
+        .expect("an event within 5 s")
+        .unwrap()
+        .unwrap();
+    String::from_utf8(frame.into_data().unwrap().to_vec()).unwrap()
+}
+
+#[tokio::test]
+async fn events_stream_the_state_after_every_move() {
+    let state = state();
+    let (id, first) = create(&state, json!({"game": "chess", "opponent": "human"})).await;
+    let response = app(state.clone())
+        .oneshot(
+            Request::get(format!("/api/games/{id}/events"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    let mut body = response.into_body();
+    let first_event = next_event(&mut body).await;
+    assert!(
+        first_event.contains("event: state") && first_event.contains("\"version\":0"),
+        "{first_event}"
+    );
+    let _ = call(
+        &state,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    let joined = next_event(&mut body).await;
+    assert!(joined.contains("\"version\":1"), "{joined}");
+    play(&state, &id, &first, "e4").await;
+    let moved = next_event(&mut body).await;
+    assert!(moved.contains("\"moves\":[\"e2e4\"]"), "{moved}");
+}
