@@ -107,6 +107,11 @@ impl Driver {
 
     /// Opens a headless Chromium session with a fresh profile, its console kept for us.
     pub async fn session(&self, base: &str) -> Result<Browser> {
+        // Each session its own profile: two browsers on one driver are two learners.
+        static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let profile = self.profile.join(format!("session-{n}"));
+        std::fs::create_dir_all(&profile)?;
         let capabilities = json!({
             "goog:loggingPrefs": { "browser": "ALL" },
             "goog:chromeOptions": {
@@ -121,7 +126,7 @@ impl Driver {
                     "--disable-component-update",
                     "--disable-sync",
                     "--window-size=1280,800",
-                    format!("--user-data-dir={}", self.profile.display()),
+                    format!("--user-data-dir={}", profile.display()),
                 ],
             },
         });
@@ -428,7 +433,8 @@ impl Browser {
     /// Errors in Chromium's console log since the last call (chromedriver's `se/log`).
     ///
     /// A missing `/favicon.ico` is not counted: the trainer serves no icon, and Chromium asks
-    /// for one on its own, not the page.
+    /// for one on its own, not the page. Nor is a `422` answer of a game's `…/moves`: that is
+    /// the rules refusing a move, which the page shows with its reason.
     async fn console_errors(&self) -> Result<Vec<String>> {
         let path = format!("/session/{}/se/log", self.session);
         let reply = driver_post(self.driver_port, &path, &json!({ "type": "browser" })).await?;
@@ -440,6 +446,7 @@ impl Browser {
             .filter(|e| e["level"] == "SEVERE")
             .map(|e| e["message"].as_str().unwrap_or_default().to_string())
             .filter(|m| !m.contains("/favicon.ico "))
+            .filter(|m| !(m.contains("/moves - ") && m.contains("status of 422")))
             .collect())
     }
 
