@@ -81,6 +81,28 @@ if (table) {
     return a && a.closest && a.closest("#board a.pt") ? a.dataset.p : null;
   }
 
+  // The running clock counts down between updates from the server.
+  let clockShown = performance.now();
+  function mmss(ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    const pad = (n) => String(n).padStart(2, "0");
+    return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+  }
+  function tick() {
+    const clock = document.querySelector("#side .clock.running");
+    if (!clock) return;
+    const spent = performance.now() - clockShown;
+    const left = Number(clock.dataset.ms) - spent;
+    const byoyomi = Number(clock.dataset.byoyomi);
+    const b = clock.querySelector("b");
+    if (!b) return;
+    if (left > 0 || !byoyomi) b.textContent = mmss(left);
+    else b.textContent = `${document.body.dataset.lang === "zh" ? "读秒" : "byo-yomi"} ${mmss(byoyomi + left)}`;
+  }
+  setInterval(tick, 250);
+
   async function refresh() {
     const keep = focusedPoint();
     const response = await fetch(`/api/games/${id}?${viewQuery()}`, { credentials: "same-origin" });
@@ -89,6 +111,7 @@ if (table) {
     version = Math.max(version, state.version);
     document.getElementById("board").innerHTML = state.svg;
     document.getElementById("side").innerHTML = state.side;
+    clockShown = performance.now();
     history.replaceState(null, "", pageAddress());
     roving(keep);
   }

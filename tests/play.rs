@@ -557,3 +557,49 @@ async fn events_stream_the_state_after_every_move() {
     let moved = next_event(&mut body).await;
     assert!(moved.contains("\"moves\":[\"e2e4\"]"), "{moved}");
 }
+
+#[tokio::test]
+async fn a_player_out_of_time_loses_and_watchers_are_told() {
+    let state = state();
+    // Half a second of byo-yomi and no main time: the first move in time, then the flag.
+    let (id, first) = create(
+        &state,
+        json!({"game": "shogi", "opponent": "human", "minutes": 0, "byoyomi": 0.5}),
+    )
+    .await;
+    let second = call(
+        &state,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await
+    .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let v = play(&state, &id, &first, "7g7f").await.json();
+    assert_eq!(v["clock"]["running"], "second", "{v}");
+    assert_eq!(v["clock"]["byoyomi"], 500);
+    let response = app(state.clone())
+        .oneshot(
+            Request::get(format!("/api/games/{id}/events"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let mut body = response.into_body();
+    let now = next_event(&mut body).await;
+    assert!(now.contains("\"over\":false"), "{now}");
+    // Nobody moves: the stream itself notices the flag and tells the watchers.
+    let flagged = next_event(&mut body).await;
+    assert!(
+        flagged.contains("\"kind\":\"timeout\"") && flagged.contains("\"winner\":\"first\""),
+        "{flagged}"
+    );
+    let r = play(&state, &id, &second, "3c3d").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.json()["reason"]["en"].as_str().unwrap().contains("over"));
+}

@@ -2,7 +2,8 @@
 //! version that wakes the watchers of a table, and bounds on how many tables live and for how
 //! long.
 
-use super::table::{Action, BadStart, Match, Phase, Seat, Table};
+use super::clock::{Clock, ClockState, TimeControl};
+use super::table::{timeout_text, Action, BadStart, Match, Phase, Refused, Seat, Table};
 use super::{Finish, Level, Reason, Side, Start};
 use crate::lang::Lang;
 use crate::rules::{chess, go, shogi, Explain};
@@ -50,6 +51,8 @@ pub struct NewGame {
     pub opponent: Opponent,
     /// The creator's side.
     pub side: Side,
+    /// The clocks, if the game is timed.
+    pub clock: Option<TimeControl>,
 }
 
 /// Why a table cannot be opened or joined.
@@ -109,6 +112,8 @@ pub struct Entry {
     /// The short code.
     pub id: String,
     table: Mutex<Box<dyn Match>>,
+    /// Locked only while the table is (table first).
+    clock: Mutex<Option<Clock>>,
     last_move: Mutex<Instant>,
     version: watch::Sender<u64>,
 }
@@ -150,9 +155,85 @@ impl Entry {
     /// Does `action` for the holder of `token`, and wakes the watchers.
     pub fn act(&self, token: &str, action: &Action) -> Result<Side, ActError> {
         let side = self.side_of(token).ok_or(ActError::NotAPlayer)?;
-        self.table().act(side, action).map_err(ActError::Refused)?;
-        self.changed();
+        self.apply(side, action, None)?;
         Ok(side)
+    }
+
+    fn clock(&self) -> MutexGuard<'_, Option<Clock>> {
+        self.clock.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Does `action` for `side`, runs the clocks, and wakes the watchers. With `expect`, only
+    /// if the table is still at that version (the computer's move, worked out meanwhile).
+    pub fn apply(&self, side: Side, action: &Action, expect: Option<u64>) -> Result<(), ActError> {
+        let now = Instant::now();
+        {
+            let mut table = self.table();
+            if expect.is_some_and(|v| v != self.version()) {
+                return Err(ActError::Moved);
+            }
+            let mut clock = self.clock();
+            if let Some(loser) = clock.as_ref().and_then(|c| c.flagged(now)) {
+                flag(&mut **table, clock.as_mut(), loser);
+                drop((table, clock));
+                self.changed();
+                return Err(ActError::Refused(Refused::Over));
+            }
+            let before = table.moves().len();
+            table.act(side, action).map_err(ActError::Refused)?;
+            if let Some(c) = clock.as_mut() {
+                let moved = table.moves().len() != before;
+                if table.moves().len() > before {
+                    if let Err(loser) = c.charge(now) {
+                        flag(&mut **table, Some(c), loser);
+                    }
+                }
+                match table.turn() {
+                    Some(t) if moved || c.state(now).running != Some(t) => c.start(t, now),
+                    Some(_) => {}
+                    None => c.stop(),
+                }
+            }
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Ends the game if the side to move's time is over; whether it did.
+    pub fn check_time(&self) -> bool {
+        let flagged = {
+            let mut table = self.table();
+            let mut clock = self.clock();
+            match clock.as_ref().and_then(|c| c.flagged(Instant::now())) {
+                Some(loser) => {
+                    flag(&mut **table, clock.as_mut(), loser);
+                    true
+                }
+                None => false,
+            }
+        };
+        if flagged {
+            self.changed();
+        }
+        flagged
+    }
+
+    /// When the running clock's time runs out, if a clock runs.
+    pub fn flag_at(&self) -> Option<Instant> {
+        self.clock().as_ref().and_then(Clock::flag_at)
+    }
+
+    /// The clocks now, if the game is timed.
+    pub fn clock_state(&self) -> Option<ClockState> {
+        self.clock().as_ref().map(|c| c.state(Instant::now()))
+    }
+
+    /// Starts the clock of the side to move (the game begins: both seats taken).
+    fn start_clock(&self) {
+        let table = self.table();
+        if let (Some(c), Some(t)) = (self.clock().as_mut(), table.turn()) {
+            c.start(t, Instant::now());
+        }
     }
 
     fn idle_for(&self) -> Duration {
@@ -163,11 +244,28 @@ impl Entry {
     }
 }
 
+/// Ends a game lost on time by `loser`.
+fn flag(table: &mut dyn Match, clock: Option<&mut Clock>, loser: Side) {
+    let text = timeout_text(table.game(), loser);
+    table.end_by(
+        Finish {
+            winner: Some(loser.other()),
+            reason: Reason::Timeout,
+        },
+        text,
+    );
+    if let Some(c) = clock {
+        c.stop();
+    }
+}
+
 /// Why an action at a table did nothing.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ActError {
     /// The token is no seat's.
     NotAPlayer,
+    /// The game changed while the computer thought; its move is dropped.
+    Moved,
     /// The table refused it.
     Refused(super::table::Refused),
 }
@@ -176,6 +274,8 @@ impl Explain for ActError {
     fn explain(&self, lang: Lang) -> String {
         match self {
             ActError::NotAPlayer => LobbyError::NotAPlayer.explain(lang),
+            ActError::Moved if lang == Lang::Zh => "棋局已经变了，请再走一次。".to_string(),
+            ActError::Moved => "The game changed meanwhile: play again.".to_string(),
             ActError::Refused(r) => r.explain(lang),
         }
     }
@@ -264,6 +364,7 @@ impl Lobby {
         let me = Seat::Human {
             token: Some(token.clone()),
         };
+        let computer = matches!(new.opponent, Opponent::Computer(_));
         let them = match new.opponent {
             Opponent::Computer(level) => Seat::Computer { level },
             Opponent::Human => Seat::Human { token: None },
@@ -287,10 +388,15 @@ impl Lobby {
         let entry = Arc::new(Entry {
             id: id.clone(),
             table: Mutex::new(table),
+            clock: Mutex::new(new.clock.map(Clock::new)),
             last_move: Mutex::new(Instant::now()),
             version: watch::Sender::new(0),
         });
         tables.insert(id, entry.clone());
+        drop(tables);
+        if computer {
+            entry.start_clock();
+        }
         Ok((entry, token))
     }
 
@@ -321,6 +427,7 @@ impl Lobby {
             };
             side
         };
+        entry.start_clock();
         entry.changed();
         Ok((entry, side, token))
     }
@@ -341,6 +448,7 @@ impl Lobby {
         let mut tables = self.tables();
         let mut finished: Vec<(Duration, String)> = Vec::new();
         for (id, entry) in tables.iter() {
+            entry.check_time();
             let idle = entry.idle_for();
             let over = matches!(entry.table().phase(), Phase::Over { .. });
             if !over && idle >= self.limits.idle {
@@ -383,6 +491,7 @@ mod tests {
             },
             opponent: Opponent::Human,
             side: Side::First,
+            clock: None,
         }
     }
 

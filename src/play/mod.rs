@@ -5,6 +5,7 @@
 //! engines over GTP, UCI and USI. The types here are what both, the game tables and the
 //! records share.
 
+pub mod clock;
 pub mod computer;
 pub mod lobby;
 pub mod table;

@@ -560,16 +560,31 @@ impl<P: Playable> Table<P> {
     }
 }
 
-fn resigned_text(game: Game, loser: Side) -> [String; 2] {
-    let (zh_names, en_names) = match game {
+/// The sides' names in a game, Chinese and English: 黑方/白方, White/Black, 先手/后手.
+pub fn side_names(game: Game) -> ([&'static str; 2], [&'static str; 2]) {
+    match game {
         Game::Go => (["黑方", "白方"], ["Black", "White"]),
         Game::Chess => (["白方", "黑方"], ["White", "Black"]),
         Game::Shogi => (["先手", "后手"], ["Sente", "Gote"]),
-    };
+    }
+}
+
+fn resigned_text(game: Game, loser: Side) -> [String; 2] {
+    let (zh_names, en_names) = side_names(game);
     let (l, w) = (at(loser), at(loser.other()));
     [
         format!("{}认输，{}胜。", zh_names[l], zh_names[w]),
         format!("{} resigned; {} wins.", en_names[l], en_names[w]),
+    ]
+}
+
+/// The end of a game lost on time, in both languages.
+pub fn timeout_text(game: Game, loser: Side) -> [String; 2] {
+    let (zh_names, en_names) = side_names(game);
+    let (l, w) = (at(loser), at(loser.other()));
+    [
+        format!("{}超时，{}胜。", zh_names[l], zh_names[w]),
+        format!("{} ran out of time; {} wins.", en_names[l], en_names[w]),
     ]
 }
 

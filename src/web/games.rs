@@ -9,6 +9,7 @@ use super::pages::{enc, respond, Chrome, Req};
 use super::state::AppState;
 use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
+use crate::play::clock::{ClockState, TimeControl};
 use crate::play::lobby::{ActError, Entry, LobbyError, NewGame, Opponent};
 use crate::play::table::{Action, BoardAsk, Match, Phase, Seat};
 use crate::play::{Level, Reason, ShogiHandicap, Side, Start};
@@ -78,6 +79,15 @@ pub struct CreateRequest {
     /// Shogi: the start as SFEN.
     #[serde(default, deserialize_with = "text")]
     pub sfen: Option<String>,
+    /// Main time per side in minutes; no clocks when missing or 0.
+    #[serde(default, deserialize_with = "text")]
+    pub minutes: Option<String>,
+    /// Go, shogi: byo-yomi in seconds after main time (each move within it).
+    #[serde(default, deserialize_with = "text")]
+    pub byoyomi: Option<String>,
+    /// Chess: seconds added after each move.
+    #[serde(default, deserialize_with = "text")]
+    pub increment: Option<String>,
     /// The creator's side: `black`, `white`, `first`, `second`, `sente`, `gote` or `random`.
     #[serde(default, deserialize_with = "text")]
     pub color: Option<String>,
@@ -219,10 +229,35 @@ impl CreateRequest {
             }
             other => return Err(BadRequest::Color(other.into())),
         };
+        let seconds =
+            |field: &'static str, v: &Option<String>, most: f64| -> Result<Duration, BadRequest> {
+                let n = number::<f64>(field, v)?.unwrap_or(0.0);
+                if !(0.0..=most).contains(&n) {
+                    return Err(BadRequest::Number(field, n.to_string()));
+                }
+                Ok(Duration::from_secs_f64(n))
+            };
+        let main = seconds("minutes", &self.minutes, 600.0)? * 60;
+        let byoyomi = seconds("byoyomi", &self.byoyomi, 3600.0)?;
+        let increment = seconds("increment", &self.increment, 3600.0)?;
+        let clock = (!main.is_zero() || !byoyomi.is_zero()).then_some(TimeControl {
+            main,
+            byoyomi: if game == Game::Chess {
+                Duration::ZERO
+            } else {
+                byoyomi
+            },
+            increment: if game == Game::Chess {
+                increment
+            } else {
+                Duration::ZERO
+            },
+        });
         Ok(NewGame {
             start,
             opponent,
             side,
+            clock,
         })
     }
 }
@@ -357,17 +392,14 @@ pub(crate) async fn computer_moves(entry: &Arc<Entry>) -> Vec<String> {
             (None, Game::Go) => "pass".to_string(),
             (None, _) => break,
         };
-        {
-            let mut table = entry.table();
-            if entry.version() != version {
-                break;
-            }
-            if let Err(e) = table.act(side, &Action::Move(text.clone())) {
-                eprintln!("qiyuan: the computer's move {text} was refused: {e}");
+        match entry.apply(side, &Action::Move(text.clone()), Some(version)) {
+            Ok(()) => {}
+            Err(ActError::Moved) => break,
+            Err(e) => {
+                eprintln!("qiyuan: the computer's move {text} was refused: {e:?}");
                 break;
             }
         }
-        entry.changed();
         played.push(text);
     }
     played
@@ -406,6 +438,8 @@ pub struct GameState {
     pub version: u64,
     /// The asker's side, when their token was given.
     pub you: Option<&'static str>,
+    /// The clocks, in milliseconds, if the game is timed.
+    pub clock: Option<ClockState>,
 }
 
 /// The end of a game in the state.
@@ -477,10 +511,12 @@ fn state_of(entry: &Entry, table: &dyn Match, you: Option<Side>) -> GameState {
         check: table.in_check(),
         version: entry.version(),
         you: you.map(side_word),
+        clock: entry.clock_state(),
     }
 }
 
 fn state(entry: &Entry, you: Option<Side>) -> GameState {
+    entry.check_time();
     let table = entry.table();
     state_of(entry, &**table, you)
 }
@@ -616,6 +652,7 @@ async fn act(
 fn act_refusal(e: &ActError) -> Response {
     match e {
         ActError::NotAPlayer => refusal(StatusCode::FORBIDDEN, e),
+        ActError::Moved => refusal(StatusCode::CONFLICT, e),
         ActError::Refused(_) => refusal(StatusCode::UNPROCESSABLE_ENTITY, e),
     }
 }
@@ -733,9 +770,19 @@ pub async fn api_events(State(state): State<AppState>, Path(id): Path<String>) -
                 return None;
             }
             if started {
-                match tokio::time::timeout_at(deadline, rx.changed()).await {
-                    Ok(Ok(())) => {}
-                    _ => return None,
+                loop {
+                    let flag = entry.flag_at().map(tokio::time::Instant::from_std);
+                    let wake =
+                        flag.map_or(deadline, |f| (f + Duration::from_millis(1)).min(deadline));
+                    match tokio::time::timeout_at(wake, rx.changed()).await {
+                        Ok(Ok(())) => break,
+                        Ok(Err(_)) => return None,
+                        Err(_) if tokio::time::Instant::now() >= deadline => return None,
+                        // A clock ran out: end the game (which wakes `rx`).
+                        Err(_) => {
+                            entry.check_time();
+                        }
+                    }
                 }
             } else {
                 rx.borrow_and_update();
@@ -796,6 +843,7 @@ struct SidePanel<'a> {
     ui: &'a Ui,
     title: String,
     players: Vec<PlayerLine>,
+    clocks: Vec<ClockLine>,
     refused: String,
     notice: String,
     headline: String,
@@ -820,6 +868,24 @@ struct SidePanel<'a> {
     at_text: String,
     downloads: Vec<Download>,
     share_href: String,
+}
+
+struct ClockLine {
+    side: &'static str,
+    ms: u64,
+    byoyomi: u64,
+    running: bool,
+    text: String,
+}
+
+/// `m:ss`, or `h:mm:ss`.
+fn clock_text(ms: u64) -> String {
+    let s = ms / 1000;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
 }
 
 struct PlayerLine {
@@ -865,6 +931,7 @@ fn render_table(
     refused: Option<String>,
     confirm: Option<String>,
 ) -> Result<(String, String), askama::Error> {
+    entry.check_time();
     let table = entry.table();
     let ui = Ui::get(view.lang);
     let lang = view.lang;
@@ -1117,10 +1184,33 @@ fn render_table(
     } else {
         table_href(id)
     };
+    let clocks = entry
+        .clock_state()
+        .map(|c| {
+            [Side::First, Side::Second]
+                .into_iter()
+                .map(|side| {
+                    let ms = c.left[side_index(side)];
+                    ClockLine {
+                        side: side_name(game, side, lang),
+                        ms,
+                        byoyomi: c.byoyomi,
+                        running: c.running == Some(side),
+                        text: if ms == 0 && c.byoyomi > 0 {
+                            format!("{} {}", ui.play.byoyomi, clock_text(c.byoyomi))
+                        } else {
+                            clock_text(ms)
+                        },
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let side_html = SidePanel {
         ui,
         title,
         players,
+        clocks,
         refused: refused.unwrap_or_default(),
         notice,
         headline,
@@ -1268,6 +1358,7 @@ pub async fn act_form(
             let you = entry.side_of(&token);
             let status = match e {
                 ActError::NotAPlayer => StatusCode::FORBIDDEN,
+                ActError::Moved => StatusCode::CONFLICT,
                 ActError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             };
             table_page(&state, &req, &entry, you, status, Some(e.explain(req.lang)))

@@ -167,6 +167,11 @@ pub struct PlayUi {
     pub last: String,
     pub last_move: String,
     pub refused: String,
+    pub clock: String,
+    pub byoyomi: String,
+    pub minutes: String,
+    pub byoyomi_seconds: String,
+    pub increment_seconds: String,
 }
 
 impl Ui {
