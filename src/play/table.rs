@@ -290,6 +290,8 @@ pub struct Table<P: Playable> {
     draw_offer: Option<Side>,
     /// Go: the dead stones of the count, kept to draw the final board.
     dead: Vec<String>,
+    /// Go: the computer's proposal of dead stones, the only marking it agrees to.
+    proposal: Vec<String>,
 }
 
 /// Index of a side in `[first, second]`.
@@ -316,6 +318,7 @@ impl<P: Playable> Table<P> {
             phase: Phase::Play,
             draw_offer: None,
             dead: Vec::new(),
+            proposal: Vec::new(),
         })
     }
 
@@ -360,9 +363,9 @@ impl<P: Playable> Table<P> {
             match now.finish(&ending) {
                 Some(finish) => self.end(finish, text),
                 None => {
-                    let dead = self.proposal();
+                    self.proposal = self.proposal();
                     self.phase = Phase::Counting {
-                        dead,
+                        dead: self.proposal.clone(),
                         agreed: [false; 2],
                     };
                     self.computer_agrees();
@@ -416,6 +419,17 @@ impl<P: Playable> Table<P> {
                 count.finish,
                 [format!("{rzh}\n{zh}"), format!("{ren}\n{en}")],
             );
+        }
+    }
+
+    /// Go, while counting: the computer proposes `dead` (a real engine's reading) instead of
+    /// its own guess, and agrees to it.
+    pub fn propose_dead(&mut self, dead: Vec<String>) {
+        if let Phase::Counting { dead: marked, agreed } = &mut self.phase {
+            *marked = dead.clone();
+            *agreed = [false; 2];
+            self.proposal = dead;
+            self.computer_agrees();
         }
     }
 
@@ -640,6 +654,8 @@ pub trait Match: Send + Sync + fmt::Debug {
     fn act(&mut self, side: Side, action: &Action) -> Result<(), Refused>;
     /// Ends the game from outside (time, abandonment).
     fn end_by(&mut self, finish: Finish, text: [String; 2]);
+    /// Go, while counting: the computer's dead stones from a real engine.
+    fn propose_dead(&mut self, dead: Vec<String>);
     /// A job that works out the built-in computer's move, to run on a blocking thread.
     fn think_job(&self, level: Level) -> Box<dyn FnOnce() -> Option<String> + Send>;
     /// Whether the side to move is in check (chess, shogi).
@@ -683,6 +699,9 @@ impl<P: Playable + Drawable> Match for Table<P> {
         if !matches!(self.phase, Phase::Over { .. }) {
             self.end(finish, text);
         }
+    }
+    fn propose_dead(&mut self, dead: Vec<String>) {
+        Table::propose_dead(self, dead)
     }
     fn think_job(&self, level: Level) -> Box<dyn FnOnce() -> Option<String> + Send> {
         let pos = self.position().clone();
