@@ -52,9 +52,9 @@ impl Strength {
         let (depth, quiescence, noise, nodes) = match level.get() {
             1 => (1, false, 300, 5_000),
             2 => (2, true, 80, 30_000),
-            3 => (2, true, 20, 60_000),
-            4 => (3, true, 10, 120_000),
-            _ => (4, true, 0, 200_000),
+            3 => (3, true, 30, 150_000),
+            4 => (4, true, 10, 500_000),
+            _ => (5, true, 0, 1_200_000),
         };
         Strength {
             depth,
