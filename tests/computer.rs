@@ -748,7 +748,7 @@ fn shogi_self_play_plays_only_legal_moves() {
 fn shogi_stronger_level_beats_level_one() {
     let one = shogi_level(1);
     let five = shogi_level(5);
-    let debug = shogi_depth(2, 3_000);
+    let debug = shogi_depth(1, 2_000);
     let strong: ShogiPlayer = if RELEASE { &five } else { &debug };
     let games = if RELEASE { 4 } else { 2 };
     let plies = if RELEASE { 300 } else { 70 };
