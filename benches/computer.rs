@@ -11,7 +11,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use qiyuan::play::computer::Computer;
 use qiyuan::play::Level;
 use qiyuan::rules::go::{SearchBoard, SplitMix64};
-use qiyuan::rules::{chess, go, shogi, Rules};
+use qiyuan::rules::{chess, go, shogi};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -1,6 +1,6 @@
 //! The built-in chess opponent: negamax alpha-beta over shakmaty with quiescence on
-//! captures, move ordering (the previous iteration's best move, captures by most valuable
-//! victim, promotions, killers) and iterative deepening; the evaluation is material,
+//! captures, move ordering (the previous iteration's scores at the root, captures by most
+//! valuable victim, promotions, killers) and iterative deepening; the evaluation is material,
 //! piece-square tables and mobility. Level 1 looks one move ahead without quiescence and
 //! adds much noise to its choice (it blunders often); each level above looks deeper with
 //! less noise. The chosen move is played through [`Position::play`], so what comes back is
@@ -24,17 +24,12 @@
 //! assert!(played.mate);
 //! ```
 
-use super::{deadline, noise, Computer};
+use super::{deadline, noisy_best, root_bound, Computer, Limits, INFINITY, MATE};
 use crate::play::Level;
 use crate::rules::chess::{Played, Position};
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Role, Square};
 use std::time::{Duration, Instant};
-
-/// A mate found at the root is worth this, less the plies to it.
-const MATE: i32 = 100_000;
-/// Above every evaluation.
-const INFINITY: i32 = 1_000_000;
 
 /// How the chess opponent of a level searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,8 +51,8 @@ impl Strength {
             1 => (1, false, 300, 10_000),
             2 => (2, true, 80, 40_000),
             3 => (3, true, 30, 120_000),
-            4 => (4, true, 10, 300_000),
-            _ => (5, true, 0, 500_000),
+            4 => (4, true, 10, 250_000),
+            _ => (5, true, 0, 400_000),
         };
         Strength {
             depth,
@@ -84,10 +79,7 @@ impl Computer for Position {
 pub fn think_with(pos: &Position, strength: Strength, seed: u64, until: Instant) -> Option<Played> {
     let chess = pos.chess();
     let mut search = Search {
-        nodes: 0,
-        limit: strength.nodes,
-        until,
-        stopped: false,
+        limits: Limits::new(strength.nodes, until),
         quiescence: strength.quiescence,
         killers: vec![[None; 2]; 64],
     };
@@ -96,29 +88,15 @@ pub fn think_with(pos: &Position, strength: Strength, seed: u64, until: Instant)
     pos.play(&uci).ok().map(|(_, played)| played)
 }
 
-/// One search: its counters, limits and killer moves.
+/// One search: its limits and killer moves.
 struct Search {
-    nodes: u64,
-    limit: u64,
-    until: Instant,
-    stopped: bool,
+    limits: Limits,
     quiescence: bool,
     /// Per ply, two quiet moves that caused a cut-off there.
     killers: Vec<[Option<Move>; 2]>,
 }
 
 impl Search {
-    /// Whether the search must stop now (checked every 1,024 nodes for the clock).
-    fn out_of_time(&mut self) -> bool {
-        if !self.stopped
-            && (self.nodes >= self.limit
-                || (self.nodes % 1024 == 0 && Instant::now() >= self.until))
-        {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
     /// Iterative deepening at the root: the move with the best score plus its noise, from
     /// the deepest iteration that finished (the first always does).
     fn root(&mut self, pos: &Chess, depth: i32, amplitude: i32, seed: u64) -> Option<Move> {
@@ -126,8 +104,8 @@ impl Search {
         if moves.is_empty() {
             return None;
         }
-        order(&mut moves, None, &[None; 2]);
-        let salt = |m: &Move| {
+        order(&mut moves, &[None; 2]);
+        let salt = |m: Move| {
             let from = m.from().map_or(64, |s| s as u64);
             from * 4096 + m.to() as u64 * 8 + m.promotion().map_or(0, |r| r as u64)
         };
@@ -138,38 +116,21 @@ impl Search {
             for &m in &moves {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
-                // A move can only win with its noise if its score reaches the best so far
-                // less twice the noise: search it with that bound.
-                let alpha = if best_raw == -INFINITY {
-                    -INFINITY
-                } else {
-                    best_raw - 2 * amplitude - 1
-                };
+                let alpha = root_bound(best_raw, amplitude);
                 let raw = -self.negamax(&child, d - 1, 1, -INFINITY, -alpha);
-                if self.stopped && d > 1 {
+                if self.limits.stopped() && d > 1 {
                     break;
                 }
                 best_raw = best_raw.max(raw);
                 scored.push((raw, m));
             }
-            if self.stopped && d > 1 {
+            if self.limits.stopped() && d > 1 {
                 break;
             }
             scored.sort_by_key(|&(raw, _)| std::cmp::Reverse(raw));
             moves = scored.iter().map(|&(_, m)| m).collect();
-            best = scored
-                .iter()
-                .max_by_key(|&&(raw, m)| {
-                    // Mates are never traded for noise.
-                    let n = if raw.abs() > MATE / 2 {
-                        0
-                    } else {
-                        noise(seed, salt(&m), amplitude)
-                    };
-                    (raw + n, std::cmp::Reverse(salt(&m)))
-                })
-                .map_or(best, |&(_, m)| m);
-            if self.stopped || scored.first().is_some_and(|&(raw, _)| raw > MATE / 2) {
+            best = noisy_best(&scored, amplitude, seed, salt).unwrap_or(best);
+            if self.limits.stopped() || scored.first().is_some_and(|&(raw, _)| raw > MATE / 2) {
                 break;
             }
         }
@@ -177,8 +138,7 @@ impl Search {
     }
 
     fn negamax(&mut self, pos: &Chess, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.out_of_time() {
+        if self.limits.spend() {
             return 0;
         }
         let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
@@ -200,13 +160,13 @@ impl Search {
             };
         }
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
-        order(&mut moves, None, &killers);
+        order(&mut moves, &killers);
         let mut best = -INFINITY;
         for m in moves {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
-            if self.stopped {
+            if self.limits.stopped() {
                 return 0;
             }
             if score > best {
@@ -232,8 +192,7 @@ impl Search {
 
     /// Captures and promotions only, until the position is quiet; in check every move.
     fn quiesce(&mut self, pos: &Chess, ply: usize, mut alpha: i32, beta: i32, qdepth: u8) -> i32 {
-        self.nodes += 1;
-        if self.out_of_time() {
+        if self.limits.spend() {
             return 0;
         }
         let in_check = pos.is_check();
@@ -255,7 +214,7 @@ impl Search {
                 .filter(|m| m.is_capture() || m.promotion() == Some(Role::Queen))
                 .collect()
         };
-        order(&mut moves, None, &[None; 2]);
+        order(&mut moves, &[None; 2]);
         let mut best = if in_check && qdepth < 4 {
             -INFINITY
         } else {
@@ -265,7 +224,7 @@ impl Search {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let score = -self.quiesce(&child, ply + 1, -beta, -alpha, qdepth + 1);
-            if self.stopped {
+            if self.limits.stopped() {
                 return 0;
             }
             best = best.max(score);
@@ -278,13 +237,11 @@ impl Search {
     }
 }
 
-/// Orders moves for the search: `first`, captures by most valuable victim and least
-/// valuable attacker, queen promotions, the killers, then the rest.
-fn order(moves: &mut [Move], first: Option<Move>, killers: &[Option<Move>; 2]) {
+/// Orders moves for the search: captures by most valuable victim and least valuable
+/// attacker, queen promotions, the killers, then the rest (a stable sort: at the root the
+/// previous iteration's order breaks ties).
+fn order(moves: &mut [Move], killers: &[Option<Move>; 2]) {
     moves.sort_by_key(|&m| {
-        if Some(m) == first {
-            return i32::MIN;
-        }
         let mut key = 0;
         if let Some(victim) = m.capture() {
             key -= 10_000 + 10 * value(victim) - value(m.role()) / 10;

@@ -493,22 +493,15 @@ pub fn dead_stones(pos: &Position, seed: u64) -> Vec<Point> {
     let size = pos.size() as usize;
     let area = (size * size).max(1);
     let playouts = (600 * 81 / area).max(150);
-    let mut ownership = Ownership::new(0);
-    let mut first: Option<SearchBoard> = None;
+    let board = SearchBoard::new(pos.board(), Color::Black);
+    let mut ownership = Ownership::new(board.grid_len());
     let mut rng = SplitMix64(seed ^ 0xDEAD);
     for color in [Color::Black, Color::White] {
-        let mut board = SearchBoard::new(pos.board(), color);
-        if ownership.playouts == 0 {
-            ownership = Ownership::new(board.grid_len());
-        }
+        let mut from = SearchBoard::new(pos.board(), color);
         for _ in 0..playouts / 2 {
-            playout(&mut board, &mut rng, color, &mut ownership);
+            playout(&mut from, &mut rng, color, &mut ownership);
         }
-        first.get_or_insert(board);
     }
-    let Some(board) = first else {
-        return Vec::new();
-    };
     let mut dead: Vec<Point> = dead_by_ownership(&board, &ownership)
         .into_iter()
         .map(|v| board.point(v))

@@ -50,14 +50,88 @@ pub trait Computer: Rules {
     fn think_budget(&self, level: Level) -> Duration;
 }
 
-/// When a search must stop: `budget` from now.
+/// When a search must stop: nine tenths of `budget` from now, leaving the rest for playing
+/// the chosen move and for a late look at the clock.
 pub(crate) fn deadline(budget: Duration) -> Instant {
-    Instant::now() + budget
+    Instant::now() + budget * 9 / 10
+}
+
+/// A mate found is worth this, less the plies to it (chess and shogi searches).
+pub(crate) const MATE: i32 = 100_000;
+/// Above every score of the chess and shogi searches.
+pub(crate) const INFINITY: i32 = 1_000_000;
+
+/// What an alpha-beta search may spend: a count of positions and a deadline.
+pub(crate) struct Limits {
+    nodes: u64,
+    most: u64,
+    until: Instant,
+    stopped: bool,
+}
+
+impl Limits {
+    /// At most `most` positions, and nothing after `until`.
+    pub(crate) fn new(most: u64, until: Instant) -> Limits {
+        Limits {
+            nodes: 0,
+            most,
+            until,
+            stopped: false,
+        }
+    }
+
+    /// Counts one more position; whether the search must stop (the clock is read every
+    /// 1,024 positions).
+    pub(crate) fn spend(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.stopped
+            && (self.nodes >= self.most || (self.nodes % 1024 == 0 && Instant::now() >= self.until))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Whether the search has had to stop.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
+    }
+}
+
+/// The lower bound a root move is searched with when scores get up to `amplitude` of noise:
+/// a move can only be chosen if its score reaches the best so far less twice the noise.
+pub(crate) fn root_bound(best_so_far: i32, amplitude: i32) -> i32 {
+    if best_so_far == -INFINITY {
+        -INFINITY
+    } else {
+        best_so_far - 2 * amplitude - 1
+    }
+}
+
+/// The move whose score plus its seeded noise (none for a mate score) is highest; on a tie
+/// the smaller `salt`. `salt` names a move the same whatever order the moves come in.
+pub(crate) fn noisy_best<M: Copy>(
+    scored: &[(i32, M)],
+    amplitude: i32,
+    seed: u64,
+    salt: impl Fn(M) -> u64,
+) -> Option<M> {
+    scored
+        .iter()
+        .max_by_key(|&&(raw, m)| {
+            let n = if raw.abs() > MATE / 2 {
+                0
+            } else {
+                noise(seed, salt(m), amplitude)
+            };
+            (raw + n, std::cmp::Reverse(salt(m)))
+        })
+        .map(|&(_, m)| m)
 }
 
 /// A seeded 64-bit mix of `seed` and `salt` (splitmix64's finaliser), for noise that does
 /// not depend on the order moves are looked at.
-pub(crate) fn mix(seed: u64, salt: u64) -> u64 {
+fn mix(seed: u64, salt: u64) -> u64 {
     let mut z = seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -65,7 +139,7 @@ pub(crate) fn mix(seed: u64, salt: u64) -> u64 {
 }
 
 /// A seeded noise in `-amplitude..=amplitude` for the move `salt`.
-pub(crate) fn noise(seed: u64, salt: u64, amplitude: i32) -> i32 {
+fn noise(seed: u64, salt: u64, amplitude: i32) -> i32 {
     if amplitude <= 0 {
         return 0;
     }
@@ -86,5 +160,22 @@ mod tests {
         assert_eq!(noise(42, 7, 0), 0);
         assert_eq!(noise(42, 7, 30), noise(42, 7, 30));
         assert!((0..100).any(|s| noise(1, s, 30) != noise(2, s, 30)));
+    }
+
+    #[test]
+    fn a_mate_is_never_traded_for_noise() {
+        let scored = [(MATE - 3, 'm'), (MATE / 4, 'a'), (MATE / 4 - 1, 'b')];
+        for seed in 0..50 {
+            assert_eq!(noisy_best(&scored, 10_000, seed, |m| m as u64), Some('m'));
+        }
+        assert_eq!(noisy_best(&scored[1..], 0, 3, |m| m as u64), Some('a'));
+        assert_eq!(noisy_best::<char>(&[], 5, 3, |m| m as u64), None);
+    }
+
+    #[test]
+    fn limits_stop_at_the_count() {
+        let mut limits = Limits::new(3, deadline(Duration::from_secs(60)));
+        assert!(!limits.spend() && !limits.spend());
+        assert!(limits.spend() && limits.stopped());
     }
 }

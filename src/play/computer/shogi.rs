@@ -20,18 +20,13 @@
 //! assert_eq!(played.usi, "G*1b");
 //! ```
 
-use super::{deadline, noise, Computer};
+use super::{deadline, noisy_best, root_bound, Computer, Limits, INFINITY, MATE};
 use crate::play::Level;
 use crate::rules::shogi::{Played, Position};
 use rsshogi::board::{self as rb, Move32List};
 use rsshogi::movegen::{generate_moves_move32, Legal};
 use rsshogi::types::{Bitboard, Color, HandPiece, Move32, PieceType};
 use std::time::{Duration, Instant};
-
-/// A mate found is worth this, less the plies to it.
-const MATE: i32 = 100_000;
-/// Above every evaluation.
-const INFINITY: i32 = 1_000_000;
 
 /// How the shogi opponent of a level searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +48,8 @@ impl Strength {
             1 => (1, false, 300, 5_000),
             2 => (2, true, 80, 30_000),
             3 => (3, true, 30, 150_000),
-            4 => (4, true, 10, 500_000),
-            _ => (5, true, 0, 1_200_000),
+            4 => (4, true, 10, 300_000),
+            _ => (5, true, 0, 700_000),
         };
         Strength {
             depth,
@@ -84,10 +79,7 @@ pub fn think_with(pos: &Position, strength: Strength, seed: u64, until: Instant)
         return None;
     }
     let mut search = Search {
-        nodes: 0,
-        limit: strength.nodes,
-        until,
-        stopped: false,
+        limits: Limits::new(strength.nodes, until),
         quiescence: strength.quiescence,
     };
     let mut inner = pos.inner.clone();
@@ -111,26 +103,13 @@ fn moves_of(pos: &rb::Position) -> Move32List {
     list
 }
 
-/// One search: its counters and limits.
+/// One search: its limits.
 struct Search {
-    nodes: u64,
-    limit: u64,
-    until: Instant,
-    stopped: bool,
+    limits: Limits,
     quiescence: bool,
 }
 
 impl Search {
-    fn out_of_time(&mut self) -> bool {
-        if !self.stopped
-            && (self.nodes >= self.limit
-                || (self.nodes % 1024 == 0 && Instant::now() >= self.until))
-        {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
     /// Iterative deepening at the root: the move with the best score plus its noise, from
     /// the deepest iteration that finished (the first always does).
     fn root(
@@ -150,39 +129,24 @@ impl Search {
             let mut scored: Vec<(i32, Move32)> = Vec::with_capacity(moves.len());
             let mut best_raw = -INFINITY;
             for &m in &moves {
-                let alpha = if best_raw == -INFINITY {
-                    -INFINITY
-                } else {
-                    best_raw - 2 * amplitude - 1
-                };
+                let alpha = root_bound(best_raw, amplitude);
                 let check = pos.gives_check_move32(m);
                 pos.apply_move32_with_gives_check(m, check);
                 let raw = -self.negamax(pos, d - 1, 1, -INFINITY, -alpha);
-                let _ = pos.undo_move32(m);
-                if self.stopped && d > 1 {
+                pos.undo_move32(m).expect("undo the move just applied");
+                if self.limits.stopped() && d > 1 {
                     break;
                 }
                 best_raw = best_raw.max(raw);
                 scored.push((raw, m));
             }
-            if self.stopped && d > 1 {
+            if self.limits.stopped() && d > 1 {
                 break;
             }
             scored.sort_by_key(|&(raw, _)| std::cmp::Reverse(raw));
             moves = scored.iter().map(|&(_, m)| m).collect();
-            best = scored
-                .iter()
-                .max_by_key(|&&(raw, m)| {
-                    let salt = m.raw() as u64;
-                    let n = if raw.abs() > MATE / 2 {
-                        0
-                    } else {
-                        noise(seed, salt, amplitude)
-                    };
-                    (raw + n, std::cmp::Reverse(salt))
-                })
-                .map_or(best, |&(_, m)| m);
-            if self.stopped || scored.first().is_some_and(|&(raw, _)| raw > MATE / 2) {
+            best = noisy_best(&scored, amplitude, seed, |m: Move32| m.raw() as u64).unwrap_or(best);
+            if self.limits.stopped() || scored.first().is_some_and(|&(raw, _)| raw > MATE / 2) {
                 break;
             }
         }
@@ -197,8 +161,7 @@ impl Search {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.nodes += 1;
-        if self.out_of_time() {
+        if self.limits.spend() {
             return 0;
         }
         let list = moves_of(pos);
@@ -219,8 +182,8 @@ impl Search {
             let check = pos.gives_check_move32(m);
             pos.apply_move32_with_gives_check(m, check);
             let score = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
-            let _ = pos.undo_move32(m);
-            if self.stopped {
+            pos.undo_move32(m).expect("undo the move just applied");
+            if self.limits.stopped() {
                 return 0;
             }
             best = best.max(score);
@@ -260,8 +223,7 @@ impl Search {
         for m in moves {
             let check = pos.gives_check_move32(m);
             pos.apply_move32_with_gives_check(m, check);
-            self.nodes += 1;
-            let score = if self.out_of_time() {
+            let score = if self.limits.spend() {
                 0
             } else {
                 let replies = moves_of(pos);
@@ -271,8 +233,8 @@ impl Search {
                     -self.quiesce(pos, ply + 1, -beta, -alpha, qdepth + 1, &replies)
                 }
             };
-            let _ = pos.undo_move32(m);
-            if self.stopped {
+            pos.undo_move32(m).expect("undo the move just applied");
+            if self.limits.stopped() {
                 return 0;
             }
             best = best.max(score);
