@@ -24,49 +24,31 @@
 //! assert!(played.mate);
 //! ```
 
-use super::{deadline, noisy_best, root_bound, Computer, Limits, INFINITY, MATE};
+use super::{deadline, noisy_best, root_bound, Computer, Limits, SearchStrength, INFINITY, MATE};
 use crate::play::Level;
 use crate::rules::chess::{Played, Position};
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Role, Square};
 use std::time::{Duration, Instant};
 
-/// How the chess opponent of a level searches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Strength {
-    /// Full-width plies, before quiescence.
-    pub depth: u8,
-    /// Whether captures are followed to quiet positions past the depth.
-    pub quiescence: bool,
-    /// The largest random change to a root move's score, in centipawns.
-    pub noise: i32,
-    /// At most this many positions are searched for one move.
-    pub nodes: u64,
-}
+/// The searches of levels 1 to 5: `(depth, quiescence, noise in centipawns, nodes)`.
+const LEVELS: [(u8, bool, i32, u64); 5] = [
+    (1, false, 300, 10_000),
+    (2, true, 80, 40_000),
+    (3, true, 30, 120_000),
+    (4, true, 10, 250_000),
+    (5, true, 0, 400_000),
+];
 
-impl Strength {
-    /// The strength of `level`.
-    pub fn of(level: Level) -> Strength {
-        let (depth, quiescence, noise, nodes) = match level.get() {
-            1 => (1, false, 300, 10_000),
-            2 => (2, true, 80, 40_000),
-            3 => (3, true, 30, 120_000),
-            4 => (4, true, 10, 250_000),
-            _ => (5, true, 0, 400_000),
-        };
-        Strength {
-            depth,
-            quiescence,
-            noise,
-            nodes,
-        }
-    }
+/// The search of `level`.
+pub fn strength(level: Level) -> SearchStrength {
+    SearchStrength::of_level(level, &LEVELS)
 }
 
 impl Computer for Position {
     fn think(&self, level: Level, seed: u64) -> Option<Played> {
         let until = deadline(self.think_budget(level));
-        think_with(self, Strength::of(level), seed, until)
+        think_with(self, strength(level), seed, until)
     }
 
     fn think_budget(&self, _level: Level) -> Duration {
@@ -76,7 +58,12 @@ impl Computer for Position {
 
 /// The move of a chess opponent of `strength` in `pos`, the search stopping at `until`;
 /// `None` when the side to move has no legal move.
-pub fn think_with(pos: &Position, strength: Strength, seed: u64, until: Instant) -> Option<Played> {
+pub fn think_with(
+    pos: &Position,
+    strength: SearchStrength,
+    seed: u64,
+    until: Instant,
+) -> Option<Played> {
     let chess = pos.chess();
     let mut search = Search {
         limits: Limits::new(strength.nodes, until),

@@ -32,6 +32,8 @@ pub mod chess;
 pub mod go;
 pub mod shogi;
 
+pub use go::dead_stones;
+
 use super::Level;
 use crate::rules::Rules;
 use std::time::{Duration, Instant};
@@ -54,6 +56,33 @@ pub trait Computer: Rules {
 /// the chosen move and for a late look at the clock.
 pub(crate) fn deadline(budget: Duration) -> Instant {
     Instant::now() + budget * 9 / 10
+}
+
+/// How an alpha-beta opponent (chess, shogi) of a level searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchStrength {
+    /// Full-width plies, before quiescence.
+    pub depth: u8,
+    /// Whether captures are followed to quiet positions past the depth.
+    pub quiescence: bool,
+    /// The largest random change to a root move's score (a pawn is 100).
+    pub noise: i32,
+    /// At most this many positions are searched for one move.
+    pub nodes: u64,
+}
+
+impl SearchStrength {
+    /// The row of `level` in a table of five `(depth, quiescence, noise, nodes)`, level 1
+    /// first.
+    pub(crate) fn of_level(level: Level, table: &[(u8, bool, i32, u64); 5]) -> SearchStrength {
+        let (depth, quiescence, noise, nodes) = table[(level.get() as usize).clamp(1, 5) - 1];
+        SearchStrength {
+            depth,
+            quiescence,
+            noise,
+            nodes,
+        }
+    }
 }
 
 /// A mate found is worth this, less the plies to it (chess and shogi searches).

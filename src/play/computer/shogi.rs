@@ -20,7 +20,7 @@
 //! assert_eq!(played.usi, "G*1b");
 //! ```
 
-use super::{deadline, noisy_best, root_bound, Computer, Limits, INFINITY, MATE};
+use super::{deadline, noisy_best, root_bound, Computer, Limits, SearchStrength, INFINITY, MATE};
 use crate::play::Level;
 use crate::rules::shogi::{Played, Position};
 use rsshogi::board::{self as rb, Move32List};
@@ -28,42 +28,24 @@ use rsshogi::movegen::{generate_moves_move32, Legal};
 use rsshogi::types::{Bitboard, Color, HandPiece, Move32, PieceType};
 use std::time::{Duration, Instant};
 
-/// How the shogi opponent of a level searches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Strength {
-    /// Full-width plies, before quiescence.
-    pub depth: u8,
-    /// Whether captures are followed to quiet positions past the depth.
-    pub quiescence: bool,
-    /// The largest random change to a root move's score (a pawn is 100).
-    pub noise: i32,
-    /// At most this many positions are searched for one move.
-    pub nodes: u64,
-}
+/// The searches of levels 1 to 5: `(depth, quiescence, noise, nodes)`, a pawn 100.
+const LEVELS: [(u8, bool, i32, u64); 5] = [
+    (1, false, 300, 5_000),
+    (2, true, 80, 30_000),
+    (3, true, 30, 150_000),
+    (4, true, 10, 300_000),
+    (5, true, 0, 700_000),
+];
 
-impl Strength {
-    /// The strength of `level`.
-    pub fn of(level: Level) -> Strength {
-        let (depth, quiescence, noise, nodes) = match level.get() {
-            1 => (1, false, 300, 5_000),
-            2 => (2, true, 80, 30_000),
-            3 => (3, true, 30, 150_000),
-            4 => (4, true, 10, 300_000),
-            _ => (5, true, 0, 700_000),
-        };
-        Strength {
-            depth,
-            quiescence,
-            noise,
-            nodes,
-        }
-    }
+/// The search of `level`.
+pub fn strength(level: Level) -> SearchStrength {
+    SearchStrength::of_level(level, &LEVELS)
 }
 
 impl Computer for Position {
     fn think(&self, level: Level, seed: u64) -> Option<Played> {
         let until = deadline(self.think_budget(level));
-        think_with(self, Strength::of(level), seed, until)
+        think_with(self, strength(level), seed, until)
     }
 
     fn think_budget(&self, _level: Level) -> Duration {
@@ -73,7 +55,12 @@ impl Computer for Position {
 
 /// The move of a shogi opponent of `strength` in `pos`, the search stopping at `until`;
 /// `None` when the side to move has no legal move (or the game is over by repetition).
-pub fn think_with(pos: &Position, strength: Strength, seed: u64, until: Instant) -> Option<Played> {
+pub fn think_with(
+    pos: &Position,
+    strength: SearchStrength,
+    seed: u64,
+    until: Instant,
+) -> Option<Played> {
     let legal = pos.legal_moves();
     if legal.is_empty() || pos.outcome().is_some() {
         return None;
