@@ -16,10 +16,11 @@ use std::time::{Duration, Instant};
 /// Think time per move for the UCI and USI games here: short, to keep the test quick.
 const THINK: Duration = Duration::from_millis(20);
 
-/// The installed engine of `game`, or `None` after saying why the test is skipped.
+/// The installed engine of `game`, or `None` after saying why the test is skipped. GNU Go
+/// gets a fixed random seed, so that its games are the same on every run.
 fn installed(game: Game, program: &str) -> Option<Engine> {
     let engines = Engines::discover(&[]);
-    let Some(command) = engines.command(game) else {
+    let Some(mut command) = engines.command(game).cloned() else {
         eprintln!(
             "engines: SKIPPED the {} engine test: no {program} on PATH or in /usr/games \
              (apt-get install {program})",
@@ -27,7 +28,10 @@ fn installed(game: Game, program: &str) -> Option<Engine> {
         );
         return None;
     };
-    let mut engine = Engine::start(command, game)
+    if command.program.ends_with("gnugo") {
+        command.args.extend(["--seed".to_string(), "1".to_string()]);
+    }
+    let mut engine = Engine::start(&command, game)
         .unwrap_or_else(|e| panic!("{command} is installed but did not start: {e}"));
     engine.set_think_time(Some(THINK));
     Some(engine)
@@ -61,14 +65,71 @@ fn self_play<P: Rules>(
         if answer == "resign" || answer == "win" {
             return (moves, pos, Some(answer));
         }
-        let (next, mv) = pos
-            .play(&answer)
-            .unwrap_or_else(|e| panic!("{}: move {} `{answer}` refused by our rules: {e}", engine.name(), i + 1));
-        assert_eq!(pos.move_name(&mv), answer, "the answer is the canonical name");
+        let (next, mv) = pos.play(&answer).unwrap_or_else(|e| {
+            panic!(
+                "{}: move {} `{answer}` refused by our rules: {e}",
+                engine.name(),
+                i + 1
+            )
+        });
+        assert_eq!(
+            pos.move_name(&mv),
+            answer,
+            "the answer is the canonical name"
+        );
         moves.push(answer);
         pos = next;
     }
     (moves, pos, None)
+}
+
+/// Lets GNU Go play `start` against itself to two passes (at its level 0) and checks that
+/// our territory count, with the stones GNU Go calls dead, is GNU Go's `final_score`.
+/// Returns the moves.
+fn play_out_and_count(gnugo: &mut Engine, start: &Start, first: go::Position) -> Vec<String> {
+    let Start::Go {
+        size,
+        handicap,
+        komi,
+        ..
+    } = start
+    else {
+        unreachable!("a Go start")
+    };
+    let (moves, pos, stopped) = self_play(gnugo, start, first, 250, |_| Level::MIN);
+    assert_eq!(
+        stopped, None,
+        "gnugo vs itself ended by {stopped:?} after {moves:?}"
+    );
+    assert!(go::game_over(&pos), "no two passes in 250 moves: {moves:?}");
+    assert!(moves.len() > 20, "a real game: {moves:?}");
+
+    let dead = gnugo.dead_stones(start, &moves).unwrap();
+    let dead_points: Vec<go::Point> = dead
+        .iter()
+        .map(|name| go::Point::parse(name, *size).unwrap())
+        .collect();
+    assert!(
+        dead_points.iter().all(|&p| pos.board().get(p).is_some()),
+        "dead stones on empty points: {dead:?}"
+    );
+    let theirs = gnugo.final_score(start, &moves).unwrap();
+    let counting = go::Counting::new(go::Rules::Japanese)
+        .handicap(*handicap)
+        .komi(*komi);
+    let ours = go::score_position(&pos, &dead_points, &counting).unwrap();
+    assert_eq!(
+        ours.outcome.sgf(),
+        normalise_score(&theirs),
+        "our count of the board after {moves:?} with GNU Go's dead stones {dead:?}"
+    );
+    eprintln!(
+        "engines: {} played {} moves on {size}×{size} with {handicap} handicap stones, \
+         GNU Go {theirs}, dead {dead:?}",
+        gnugo.name(),
+        moves.len()
+    );
+    moves
 }
 
 #[test]
@@ -83,39 +144,40 @@ fn gnugo_plays_nine_by_nine_to_two_passes_and_counts_as_we_do() {
         rules: go::Rules::Japanese,
         komi: 6.5,
     };
-    let first = go::Position::empty(9).unwrap();
-    let (moves, pos, stopped) = self_play(&mut gnugo, &start, first, 200, |_| Level::MIN);
-    assert_eq!(stopped, None, "gnugo vs itself ended by {stopped:?} after {moves:?}");
-    assert!(go::game_over(&pos), "no two passes in 200 moves: {moves:?}");
-    assert!(moves.len() > 20, "a real game: {moves:?}");
-
-    let dead = gnugo.dead_stones(&start, &moves).unwrap();
-    let dead_points: Vec<go::Point> = dead
-        .iter()
-        .map(|name| go::Point::parse(name, 9).unwrap())
-        .collect();
-    assert!(
-        dead_points.iter().all(|&p| pos.board().get(p).is_some()),
-        "dead stones on empty points: {dead:?}"
-    );
-    let theirs = gnugo.final_score(&start, &moves).unwrap();
-    let counting = go::Counting::new(go::Rules::Japanese);
-    let ours = go::score_position(&pos, &dead_points, &counting).unwrap();
-    assert_eq!(
-        ours.outcome.sgf(),
-        normalise_score(&theirs),
-        "our count of the board after {moves:?} with GNU Go's dead stones {dead:?}"
-    );
+    let moves = play_out_and_count(&mut gnugo, &start, go::Position::empty(9).unwrap());
 
     // A take-back: the engine is set up again from the start and answers there.
     let back = &moves[..moves.len() / 2];
-    let (before, _) = replay_go(back);
+    let mut before = go::Position::empty(9).unwrap();
+    for m in back {
+        before = before.play(m).unwrap().0;
+    }
     let answer = gnugo.best_move(&start, back, Level::MIN).unwrap();
     assert!(before.play(&answer).is_ok(), "{answer} after a take-back");
-    eprintln!(
-        "engines: {} played {} moves on 9×9, GNU Go {theirs}, dead {dead:?}",
-        gnugo.name(),
-        moves.len()
+}
+
+#[test]
+fn gnugo_plays_a_handicap_game_on_the_same_points_as_we_do() {
+    let Some(mut gnugo) = installed(Game::Go, "gnugo") else {
+        return;
+    };
+    // If GNU Go's board lacked a handicap stone, its moves or its count would differ from
+    // ours. Half a point of komi, so that there is no jigo.
+    let start = Start::Go {
+        size: 9,
+        handicap: 2,
+        rules: go::Rules::Japanese,
+        komi: 0.5,
+    };
+    let moves = play_out_and_count(&mut gnugo, &start, go::handicap_position(9, 2).unwrap());
+    let stones: Vec<String> = go::handicap_points(9, 2)
+        .unwrap()
+        .iter()
+        .map(|p| p.name(9))
+        .collect();
+    assert!(
+        !moves.is_empty() && !stones.contains(&moves[0]),
+        "{moves:?}"
     );
 }
 
@@ -134,37 +196,6 @@ fn normalise_score(score: &str) -> String {
         }
         None => score.to_string(),
     }
-}
-
-fn replay_go(moves: &[String]) -> (go::Position, usize) {
-    let mut pos = go::Position::empty(9).unwrap();
-    for m in moves {
-        pos = pos.play(m).unwrap().0;
-    }
-    (pos, moves.len())
-}
-
-#[test]
-fn gnugo_answers_white_on_a_handicap_board() {
-    let Some(mut gnugo) = installed(Game::Go, "gnugo") else {
-        return;
-    };
-    let start = Start::Go {
-        size: 9,
-        handicap: 4,
-        rules: go::Rules::Chinese,
-        komi: 0.0,
-    };
-    let first = go::handicap_position(9, 4).unwrap();
-    let (moves, _, _) = self_play(&mut gnugo, &start, first, 6, level);
-    assert_eq!(moves.len(), 6);
-    // The handicap points are taken: GNU Go (White, first) never plays on them.
-    let stones: Vec<String> = go::handicap_points(9, 4)
-        .unwrap()
-        .iter()
-        .map(|p| p.name(9))
-        .collect();
-    assert!(moves.iter().all(|m| !stones.contains(m)), "{moves:?}");
 }
 
 #[test]
@@ -358,18 +389,26 @@ fn an_engine_that_never_answers_times_out() {
 
 #[test]
 fn an_engine_that_hangs_on_a_move_times_out_and_stays_out_of_use() {
-    let mut uci = Engine::start_with(&fake_uci("hang.sh", "sleep 100"), Game::Chess, SHORT).unwrap();
+    let mut uci =
+        Engine::start_with(&fake_uci("hang.sh", "sleep 100"), Game::Chess, SHORT).unwrap();
     assert_eq!(uci.name(), "Fake");
     uci.set_think_time(Some(Duration::from_millis(50)));
     let err = returns(|| uci.best_move(&chess_start(), &[], Level::MIN)).unwrap_err();
     assert!(
-        matches!(err, EngineError::Timeout { waiting_for: "bestmove", .. }),
+        matches!(
+            err,
+            EngineError::Timeout {
+                waiting_for: "bestmove",
+                ..
+            }
+        ),
         "{err}"
     );
     let again = uci.best_move(&chess_start(), &[], Level::MIN).unwrap_err();
     assert_eq!(again, EngineError::Broken(Box::new(err)));
 
-    let mut gtp = Engine::start_with(&fake_gtp("hang-gtp.sh", "sleep 100"), Game::Go, SHORT).unwrap();
+    let mut gtp =
+        Engine::start_with(&fake_gtp("hang-gtp.sh", "sleep 100"), Game::Go, SHORT).unwrap();
     let err = returns(|| gtp.best_move(&go_start(), &["D4".to_string()], Level::MIN)).unwrap_err();
     assert!(matches!(err, EngineError::Timeout { .. }), "{err}");
 }
@@ -379,7 +418,11 @@ fn an_engine_that_exits_has_died() {
     for game in Game::ALL {
         let quitter = EngineCommand::new("/bin/sh", vec!["-c".into(), "exit 3".into()]);
         let err = returns(|| Engine::start_with(&quitter, game, SHORT)).unwrap_err();
-        assert!(matches!(err, EngineError::Died { .. }), "{}: {err}", game.slug());
+        assert!(
+            matches!(err, EngineError::Died { .. }),
+            "{}: {err}",
+            game.slug()
+        );
     }
     let mut uci = Engine::start_with(&fake_uci("exit.sh", "exit 0"), Game::Chess, SHORT).unwrap();
     let err = returns(|| uci.best_move(&chess_start(), &[], Level::MIN)).unwrap_err();
@@ -392,25 +435,36 @@ fn an_engine_that_exits_has_died() {
 #[test]
 fn an_engine_that_prints_garbage_breaks_the_protocol() {
     // GTP: an answer that is neither `=` nor `?`.
-    let babbler = script("babble.sh", "while read line; do echo 'hello there'; echo; done\n");
+    let babbler = script(
+        "babble.sh",
+        "while read line; do echo 'hello there'; echo; done\n",
+    );
     let err = returns(|| Engine::start_with(&babbler, Game::Go, SHORT)).unwrap_err();
     assert!(matches!(err, EngineError::Protocol(_)), "{err}");
     // GTP: a move that is no point.
-    let mut gtp = Engine::start_with(&fake_gtp("zz.sh", "printf '= ZZ99\\n\\n'"), Game::Go, SHORT).unwrap();
+    let mut gtp =
+        Engine::start_with(&fake_gtp("zz.sh", "printf '= ZZ99\\n\\n'"), Game::Go, SHORT).unwrap();
     let err = gtp.best_move(&go_start(), &[], Level::MIN).unwrap_err();
     assert!(matches!(err, EngineError::IllegalMove { .. }), "{err}");
     // UCI: endless output without `uciok`.
     let flood = EngineCommand::new("yes", vec!["option name Flood".into()]);
     let err = returns(|| Engine::start_with(&flood, Game::Chess, SHORT)).unwrap_err();
-    assert!(
-        matches!(err, EngineError::Protocol(_) | EngineError::Timeout { .. }),
-        "{err}"
-    );
+    assert!(matches!(err, EngineError::Protocol(_)), "{err}");
     // UCI: a bestmove that is not a move, and one that is an illegal move.
-    let mut uci = Engine::start_with(&fake_uci("bad.sh", "echo 'bestmove xyzzy'"), Game::Chess, SHORT).unwrap();
+    let mut uci = Engine::start_with(
+        &fake_uci("bad.sh", "echo 'bestmove xyzzy'"),
+        Game::Chess,
+        SHORT,
+    )
+    .unwrap();
     let err = uci.best_move(&chess_start(), &[], Level::MIN).unwrap_err();
     assert!(matches!(err, EngineError::Protocol(_)), "{err}");
-    let mut uci = Engine::start_with(&fake_uci("illegal.sh", "echo 'bestmove e2e5'"), Game::Chess, SHORT).unwrap();
+    let mut uci = Engine::start_with(
+        &fake_uci("illegal.sh", "echo 'bestmove e2e5'"),
+        Game::Chess,
+        SHORT,
+    )
+    .unwrap();
     let err = uci.best_move(&chess_start(), &[], Level::MIN).unwrap_err();
     assert!(matches!(err, EngineError::IllegalMove { .. }), "{err}");
     // USI: a bestmove in chess notation.
