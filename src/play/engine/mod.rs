@@ -681,6 +681,13 @@ mod tests {
     }
 
     #[test]
+    fn an_engine_can_move_to_a_blocking_thread() {
+        fn is_send<T: Send>() {}
+        is_send::<Engine>();
+        is_send::<EngineError>();
+    }
+
+    #[test]
     fn no_engines_means_no_engine_error() {
         assert_eq!(
             Engines::none().start(Game::Go).unwrap_err(),

@@ -12,7 +12,7 @@ use super::EngineError;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -124,16 +124,21 @@ impl Process {
         }
         self.read_since_send = 0;
         self.sent_at = Instant::now();
-        let sent = match &self.input {
-            Some(input) => input.try_send(format!("{line}\n")).is_ok(),
-            None => false,
+        let Some(input) = &self.input else {
+            return Err(self.died());
         };
-        if sent {
-            Ok(())
-        } else {
-            // The writer thread has stopped (broken pipe) or is stuck behind a full pipe.
-            self.closed = true;
-            Err(self.died())
+        match input.try_send(format!("{line}\n")) {
+            Ok(()) => Ok(()),
+            // The writer thread is stuck behind a full pipe: the engine reads nothing.
+            Err(TrySendError::Full(_)) => Err(EngineError::Timeout {
+                waiting_for: "the engine to read its input",
+                after: Duration::ZERO,
+            }),
+            // The writer thread has stopped: the pipe is broken.
+            Err(TrySendError::Disconnected(_)) => {
+                self.closed = true;
+                Err(self.died())
+            }
         }
     }
 
