@@ -199,6 +199,28 @@ fn normalise_score(score: &str) -> String {
 }
 
 #[test]
+fn gnugo_sets_up_nine_stones_on_nineteen_by_nineteen_and_thirteen() {
+    let Some(mut gnugo) = installed(Game::Go, "gnugo") else {
+        return;
+    };
+    for (size, handicap) in [(19, 9), (13, 5)] {
+        let start = Start::Go {
+            size,
+            handicap,
+            rules: go::Rules::Chinese,
+            komi: 0.0,
+        };
+        let first = go::handicap_position(size, handicap).unwrap();
+        let (moves, _, stopped) = self_play(&mut gnugo, &start, first, 4, |_| Level::MIN);
+        assert_eq!(
+            (moves.len(), stopped),
+            (4, None),
+            "{size}×{size}: {moves:?}"
+        );
+    }
+}
+
+#[test]
 fn stockfish_plays_forty_plies_from_a_fen() {
     let Some(mut stockfish) = installed(Game::Chess, "stockfish") else {
         return;
@@ -221,6 +243,34 @@ fn stockfish_plays_forty_plies_from_a_fen() {
     };
     let (moves, _, _) = self_play(&mut stockfish, &start, chess::Position::start(), 4, level);
     assert_eq!(moves.len(), 4);
+}
+
+#[test]
+fn stockfish_plays_chess960_with_king_takes_rook_castling() {
+    let Some(mut stockfish) = installed(Game::Chess, "stockfish") else {
+        return;
+    };
+    // Position 518's neighbour: the king on f1 between rooks on e1 and g1 (Shredder-FEN).
+    let fen = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1";
+    let first = chess::Position::from_fen(fen).unwrap();
+    assert!(first.is_chess960());
+    let start = Start::Chess {
+        fen: fen.to_string(),
+    };
+    let (moves, pos, stopped) = self_play(&mut stockfish, &start, first, 30, level);
+    assert!(
+        moves.len() == 30 || pos.ending().is_some() || stopped.is_some(),
+        "{moves:?}"
+    );
+    // Back to standard chess on the same engine.
+    let (moves, _, _) = self_play(
+        &mut stockfish,
+        &chess_start(),
+        chess::Position::start(),
+        2,
+        level,
+    );
+    assert_eq!(moves.len(), 2);
 }
 
 #[test]
