@@ -17,15 +17,23 @@ use crate::play::{Level, Start};
 use crate::rules::go;
 use std::time::Instant;
 
-/// The GNU Go `level` (0 to 10) each of our levels plays at: 0, 2, 4, 7, 10.
+/// The GNU Go `level` (0 to 10) each of our levels plays at on a board of `size`: on 19×19
+/// 0, 2, 4, 7, 10; on smaller boards, where GNU Go's higher levels think for seconds in the
+/// middle game (see docs/performance.md), 0, 1, 2, 3, 4, so that a move takes under a second.
 ///
 /// ```
 /// use qiyuan::play::{engine::gnugo_level, Level};
-/// assert_eq!(gnugo_level(Level::MIN), 0);
-/// assert_eq!(gnugo_level(Level::MAX), 10);
+/// assert_eq!(gnugo_level(Level::MIN, 9), 0);
+/// assert_eq!(gnugo_level(Level::MAX, 9), 4);
+/// assert_eq!(gnugo_level(Level::MAX, 19), 10);
 /// ```
-pub fn gnugo_level(level: Level) -> u8 {
-    [0, 2, 4, 7, 10][usize::from(level.get() - 1)]
+pub fn gnugo_level(level: Level, size: u8) -> u8 {
+    let i = usize::from(level.get() - 1);
+    if size >= 19 {
+        [0, 2, 4, 7, 10][i]
+    } else {
+        [0, 1, 2, 3, 4][i]
+    }
 }
 
 /// Seconds per move given with `time_settings` to a GTP engine that has no `level`
@@ -129,8 +137,8 @@ pub struct Session {
     name: String,
     knows_level: bool,
     knows_time_settings: bool,
-    /// The level last set, if any.
-    level: Option<Level>,
+    /// The level last set, and the board size it was set for.
+    level: Option<(Level, u8)>,
     /// The start and moves the engine's board holds, when it is known to be in step.
     synced: Option<(Start, Vec<String>)>,
 }
@@ -236,12 +244,12 @@ impl Session {
     }
 
     fn set_level(&mut self, level: Level, size: u8) -> Result<(), EngineError> {
-        if self.level == Some(level) {
+        if self.level == Some((level, size)) {
             return Ok(());
         }
         if self.knows_level {
             self.command(
-                &format!("level {}", gnugo_level(level)),
+                &format!("level {}", gnugo_level(level, size)),
                 self.timeouts.reply,
             )?;
         } else if self.knows_time_settings {
@@ -251,7 +259,7 @@ impl Session {
                 self.timeouts.reply,
             )?;
         }
-        self.level = Some(level);
+        self.level = Some((level, size));
         Ok(())
     }
 
