@@ -532,6 +532,51 @@ fn an_engine_that_prints_garbage_breaks_the_protocol() {
 }
 
 #[test]
+fn an_overlong_line_breaks_the_protocol() {
+    let long = script(
+        "long.sh",
+        "read line; head -c 100000 /dev/zero | tr '\\0' x; echo; sleep 100\n",
+    );
+    let err = returns(|| Engine::start_with(&long, Game::Chess, SHORT)).unwrap_err();
+    match err {
+        EngineError::Protocol(what) => assert!(what.contains("longer than"), "{what}"),
+        other => panic!("{other}"),
+    }
+}
+
+#[test]
+fn a_refused_gtp_command_is_typed_and_the_engine_stays_in_use() {
+    let fussy = script(
+        "fussy.sh",
+        "while read cmd rest; do
+  case \"$cmd\" in
+    protocol_version) printf '= 2\\n\\n';;
+    play) printf '? illegal move\\n\\n';;
+    genmove) printf '= C3\\n\\n';;
+    *) printf '= \\n\\n';;
+  esac
+done
+",
+    );
+    let mut gtp = Engine::start_with(&fussy, Game::Go, SHORT).unwrap();
+    let err = gtp
+        .best_move(&go_start(), &["D4".to_string()], Level::MIN)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        EngineError::Refused {
+            command: "play B D4".to_string(),
+            message: "illegal move".to_string()
+        }
+    );
+    // Still in use: with no move to send, it answers.
+    assert_eq!(
+        gtp.best_move(&go_start(), &[], Level::MIN),
+        Ok("C3".to_string())
+    );
+}
+
+#[test]
 fn a_missing_engine_is_a_typed_error() {
     let missing = EngineCommand::new(PathBuf::from("/nonexistent/qiyuan-engine"), Vec::new());
     assert_eq!(
