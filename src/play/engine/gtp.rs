@@ -398,9 +398,13 @@ mod tests {
 
     #[test]
     fn levels_rise_with_ours() {
-        let levels: Vec<u8> = (1..=5)
-            .map(|n| gnugo_level(Level::new(n).unwrap()))
-            .collect();
-        assert_eq!(levels, [0, 2, 4, 7, 10]);
+        let levels = |size| -> Vec<u8> {
+            (1..=5)
+                .map(|n| gnugo_level(Level::new(n).unwrap(), size))
+                .collect()
+        };
+        assert_eq!(levels(19), [0, 2, 4, 7, 10]);
+        assert_eq!(levels(13), [0, 1, 2, 3, 4]);
+        assert_eq!(levels(9), [0, 1, 2, 3, 4]);
     }
 }
