@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
 [ -x /usr/games/gnugo ] || command -v gnugo >/dev/null || need+=(gnugo)
+# stockfish and fairy-stockfish: the UCI and USI opponents tests/engines.rs plays (with gnugo).
+[ -x /usr/games/stockfish ] || command -v stockfish >/dev/null || need+=(stockfish)
+[ -x /usr/games/fairy-stockfish ] || command -v fairy-stockfish >/dev/null || need+=(fairy-stockfish)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v chromedriver >/dev/null || need+=(chromium-driver)
 if [ ${#need[@]} -gt 0 ]; then

@@ -7,6 +7,7 @@
 
 pub mod clock;
 pub mod computer;
+pub mod engine;
 pub mod lobby;
 pub mod table;
 
