@@ -26,6 +26,11 @@ enum Command {
         /// changes show on the next page load.
         #[arg(long, value_name = "DIR")]
         content: Option<PathBuf>,
+        /// A real engine for a game's computer opponent, as GAME=PROGRAM [ARGS…]
+        /// (`go=/usr/games/gnugo`, `chess=stockfish`); by default GNU Go, Stockfish and
+        /// Fairy-Stockfish are used when found on PATH or in /usr/games.
+        #[arg(long = "engine", value_name = "GAME=PROGRAM", value_parser = qiyuan::play::engine::parse_engine_arg)]
+        engines: Vec<qiyuan::play::engine::EngineArg>,
     },
     /// Check every lesson and problem; print each error as path:line:col and exit 1 if any.
     Check {
@@ -114,9 +119,13 @@ fn main() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Check { dir }) => check(dir),
-        Some(Command::Serve { addr, content }) => serve(addr, content),
+        Some(Command::Serve {
+            addr,
+            content,
+            engines,
+        }) => serve(addr, content, &engines),
         Some(Command::Import { from }) => import(from),
-        None => serve(([127, 0, 0, 1], 8080).into(), None),
+        None => serve(([127, 0, 0, 1], 8080).into(), None, &[]),
     }
 }
 
@@ -302,7 +311,17 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn serve(addr: SocketAddr, content: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+fn serve(
+    addr: SocketAddr,
+    content: Option<PathBuf>,
+    engines: &[qiyuan::play::engine::EngineArg],
+) -> anyhow::Result<ExitCode> {
+    let engines = qiyuan::play::engine::Engines::discover(engines);
+    for game in qiyuan::content::Game::ALL {
+        if let Some(command) = engines.command(game) {
+            println!("qiyuan: {} engine: {command}", game.slug());
+        }
+    }
     let state = match &content {
         None => qiyuan::web::AppState::embedded(),
         Some(dir) => {
@@ -313,7 +332,8 @@ fn serve(addr: SocketAddr, content: Option<PathBuf>) -> anyhow::Result<ExitCode>
             }
             state
         }
-    };
+    }
+    .with_engines(engines);
     use qiyuan::web::serve::{raise_open_file_limit, Limits};
     let limits = Limits::for_open_files(raise_open_file_limit());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

@@ -3,6 +3,7 @@
 //! long.
 
 use super::clock::{Clock, ClockState, TimeControl};
+use super::engine::Engine;
 use super::table::{timeout_text, Action, BadStart, Match, Phase, Refused, Seat, Table};
 use super::{Finish, Level, Reason, Side, Start};
 use crate::lang::Lang;
@@ -43,7 +44,7 @@ pub enum Opponent {
 }
 
 /// A table to open.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct NewGame {
     /// Where the game starts.
     pub start: Start,
@@ -53,6 +54,8 @@ pub struct NewGame {
     pub side: Side,
     /// The clocks, if the game is timed.
     pub clock: Option<TimeControl>,
+    /// A real engine, started, to play the computer's moves.
+    pub engine: Option<Engine>,
 }
 
 /// Why a table cannot be opened or joined.
@@ -114,6 +117,12 @@ pub struct Entry {
     table: Mutex<Box<dyn Match>>,
     /// Locked only while the table is (table first).
     clock: Mutex<Option<Clock>>,
+    /// The real engine playing the computer's moves, until it fails.
+    engine: Mutex<Option<Engine>>,
+    /// The engine's name, while it plays.
+    engine_name: Mutex<Option<String>>,
+    /// Said to the players: the engine failed and the built-in computer took over (zh, en).
+    notice: Mutex<Option<[String; 2]>>,
     last_move: Mutex<Instant>,
     version: watch::Sender<u64>,
 }
@@ -216,6 +225,43 @@ impl Entry {
             self.changed();
         }
         flagged
+    }
+
+    /// The real engine, locked (held while it thinks: only the computer's moves use it).
+    pub fn engine(&self) -> MutexGuard<'_, Option<Engine>> {
+        self.engine.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The name of the real engine playing, if one does.
+    pub fn engine_name(&self) -> Option<String> {
+        self.engine_name
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The engine failed with `why`: it is stopped, the built-in computer plays on, and the
+    /// players are told.
+    pub fn engine_failed(&self, why: &str) {
+        eprintln!(
+            "qiyuan: game {}: the engine failed ({why}); the built-in computer plays on",
+            self.id
+        );
+        *self.engine() = None;
+        *self.engine_name.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        *self.notice.lock().unwrap_or_else(|e| e.into_inner()) = Some([
+            "外部引擎没有按时正确回应，改由内置电脑继续下。".to_string(),
+            "The engine did not answer in time or correctly: the built-in computer plays on."
+                .to_string(),
+        ]);
+    }
+
+    /// What the players are told about the game (an engine that failed), zh and en.
+    pub fn notice(&self) -> Option<[String; 2]> {
+        self.notice
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// When the running clock's time runs out, if a clock runs.
@@ -389,6 +435,9 @@ impl Lobby {
             id: id.clone(),
             table: Mutex::new(table),
             clock: Mutex::new(new.clock.map(Clock::new)),
+            engine_name: Mutex::new(new.engine.as_ref().map(|e| e.name().to_string())),
+            engine: Mutex::new(new.engine),
+            notice: Mutex::new(None),
             last_move: Mutex::new(Instant::now()),
             version: watch::Sender::new(0),
         });
@@ -492,6 +541,7 @@ mod tests {
             opponent: Opponent::Human,
             side: Side::First,
             clock: None,
+            engine: None,
         }
     }
 

@@ -425,7 +425,11 @@ impl<P: Playable> Table<P> {
     /// Go, while counting: the computer proposes `dead` (a real engine's reading) instead of
     /// its own guess, and agrees to it.
     pub fn propose_dead(&mut self, dead: Vec<String>) {
-        if let Phase::Counting { dead: marked, agreed } = &mut self.phase {
+        if let Phase::Counting {
+            dead: marked,
+            agreed,
+        } = &mut self.phase
+        {
             *marked = dead.clone();
             *agreed = [false; 2];
             self.proposal = dead;

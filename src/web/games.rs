@@ -60,6 +60,10 @@ pub struct CreateRequest {
     /// The computer's level, 1 to 5.
     #[serde(default, deserialize_with = "text")]
     pub level: Option<String>,
+    /// The computer: `builtin` (the default) or `installed`, the real engine found for the
+    /// game (GNU Go, Stockfish, Fairy-Stockfish).
+    #[serde(default, deserialize_with = "text")]
+    pub engine: Option<String>,
     /// Go: 9, 13 or 19.
     #[serde(default, deserialize_with = "text")]
     pub size: Option<String>,
@@ -110,6 +114,10 @@ pub enum BadRequest {
     Color(String),
     /// A shogi handicap that is not one of the six.
     ShogiHandicap(String),
+    /// The computer is `builtin` or `installed`.
+    Engine(String),
+    /// No real engine is installed for the game.
+    NoEngine(Game),
 }
 
 impl Explain for BadRequest {
@@ -129,6 +137,10 @@ impl Explain for BadRequest {
             BadRequest::Rules(r) => format!("There are no rules “{}”: choose chinese or japanese.", cut(r)),
             BadRequest::Color(c) if zh => format!("“{}”不是一方：请选 black、white、first、second 或 random。", cut(c)),
             BadRequest::Color(c) => format!("“{}” is not a side: choose black, white, first, second or random.", cut(c)),
+            BadRequest::Engine(e) if zh => format!("电脑“{}”不明：请选 builtin（内置）或 installed（已安装的引擎）。", cut(e)),
+            BadRequest::Engine(e) => format!("The computer “{}” is unknown: choose builtin or installed.", cut(e)),
+            BadRequest::NoEngine(g) if zh => format!("这台服务器上没有安装{}引擎：请用内置电脑。", g.name(lang)),
+            BadRequest::NoEngine(g) => format!("No {} engine is installed on this server: play the built-in computer.", g.name(lang)),
             BadRequest::ShogiHandicap(h) if zh => format!("没有“{}”这种驹落：请选 lance、bishop、rook、two-pieces、four-pieces 或 six-pieces。", cut(h)),
             BadRequest::ShogiHandicap(h) => format!("There is no handicap “{}”: choose lance, bishop, rook, two-pieces, four-pieces or six-pieces.", cut(h)),
         }
@@ -258,6 +270,7 @@ impl CreateRequest {
             opponent,
             side,
             clock,
+            engine: None,
         })
     }
 }
@@ -377,24 +390,44 @@ pub(crate) async fn computer_moves(entry: &Arc<Entry>) -> Vec<String> {
     let mut played = Vec::new();
     // The computer never moves twice in a row; the bound only guards against a loop.
     for _ in 0..2 {
-        let (job, version, side) = {
+        let (job, version, side, level, start, moves) = {
             let table = entry.table();
             let Some(side) = table.turn() else { break };
             let Seat::Computer { level } = table.seats()[side_index(side)] else {
                 break;
             };
-            (table.think_job(level), entry.version(), side)
+            (
+                table.think_job(level),
+                entry.version(),
+                side,
+                level,
+                table.start().clone(),
+                table.moves().to_vec(),
+            )
         };
-        let choice = tokio::task::spawn_blocking(job).await.ok().flatten();
-        let game = entry.table().game();
-        let text = match (choice, game) {
-            (Some(m), _) => m,
-            (None, Game::Go) => "pass".to_string(),
-            (None, _) => break,
+        let text = match engine_move(entry, &start, &moves, level).await {
+            Some(m) => m,
+            None => {
+                let choice = tokio::task::spawn_blocking(job).await.ok().flatten();
+                match (choice, start.game()) {
+                    (Some(m), _) => m,
+                    (None, Game::Go) => "pass".to_string(),
+                    (None, _) => break,
+                }
+            }
         };
-        match entry.apply(side, &Action::Move(text.clone()), Some(version)) {
+        let action = match text.as_str() {
+            "resign" => Action::Resign,
+            "win" => Action::Declare,
+            _ => Action::Move(text.clone()),
+        };
+        match entry.apply(side, &action, Some(version)) {
             Ok(()) => {}
             Err(ActError::Moved) => break,
+            Err(e) if entry.engine_name().is_some() => {
+                entry.engine_failed(&format!("its move {text} was refused: {e:?}"));
+                continue;
+            }
             Err(e) => {
                 eprintln!("qiyuan: the computer's move {text} was refused: {e:?}");
                 break;
@@ -402,7 +435,79 @@ pub(crate) async fn computer_moves(entry: &Arc<Entry>) -> Vec<String> {
         }
         played.push(text);
     }
+    engine_dead_stones(entry).await;
     played
+}
+
+/// The real engine's move, if one plays this game and answers; when it fails, it is stopped
+/// and the built-in computer takes over (`None`).
+async fn engine_move(
+    entry: &Arc<Entry>,
+    start: &Start,
+    moves: &[String],
+    level: Level,
+) -> Option<String> {
+    entry.engine_name()?;
+    let (entry2, start, moves) = (entry.clone(), start.clone(), moves.to_vec());
+    let answer = tokio::task::spawn_blocking(move || {
+        entry2
+            .engine()
+            .as_mut()
+            .map(|e| e.best_move(&start, &moves, level))
+    })
+    .await
+    .ok()
+    .flatten()?;
+    match answer {
+        Ok(m) => Some(m),
+        // A move our rules refuse (GNU Go knows only simple ko, not superko): the built-in
+        // computer plays this one, the engine the next.
+        Err(e) if e.leaves_engine_usable() => {
+            eprintln!("qiyuan: game {}: the engine's answer is not played ({e}); the built-in computer moves", entry.id);
+            None
+        }
+        Err(e) => {
+            entry.engine_failed(&e.to_string());
+            None
+        }
+    }
+}
+
+/// Go, after two passes against a real engine: the engine marks the dead stones (GTP
+/// `final_status_list dead`), instead of the built-in guess.
+async fn engine_dead_stones(entry: &Arc<Entry>) {
+    let (start, moves) = {
+        let table = entry.table();
+        if !matches!(table.phase(), Phase::Counting { .. }) || entry.engine_name().is_none() {
+            return;
+        }
+        (table.start().clone(), table.moves().to_vec())
+    };
+    let entry2 = entry.clone();
+    let (start2, moves2) = (start.clone(), moves.clone());
+    let answer = tokio::task::spawn_blocking(move || {
+        entry2
+            .engine()
+            .as_mut()
+            .map(|e| e.dead_stones(&start2, &moves2))
+    })
+    .await
+    .ok()
+    .flatten();
+    match answer {
+        Some(Ok(dead)) => {
+            {
+                let mut table = entry.table();
+                if table.moves() != moves.as_slice() {
+                    return;
+                }
+                table.propose_dead(dead);
+            }
+            entry.changed();
+        }
+        Some(Err(e)) => entry.engine_failed(&e.to_string()),
+        None => {}
+    }
 }
 
 /// The state of a game, as `GET /api/games/{id}` gives it.
@@ -440,6 +545,11 @@ pub struct GameState {
     pub you: Option<&'static str>,
     /// The clocks, in milliseconds, if the game is timed.
     pub clock: Option<ClockState>,
+    /// The real engine playing the computer's moves, if one does.
+    pub engine: Option<String>,
+    /// What the players are told about the game: the engine failed, the built-in computer
+    /// plays on.
+    pub notice: Option<Both>,
 }
 
 /// The end of a game in the state.
@@ -512,6 +622,8 @@ fn state_of(entry: &Entry, table: &dyn Match, you: Option<Side>) -> GameState {
         version: entry.version(),
         you: you.map(side_word),
         clock: entry.clock_state(),
+        engine: entry.engine_name(),
+        notice: entry.notice().map(|[zh, en]| Both { zh, en }),
     }
 }
 
@@ -560,9 +672,30 @@ async fn create(
     state: &AppState,
     request: &CreateRequest,
 ) -> Result<(Arc<Entry>, Side, String), NotCreated> {
-    let new = request.read().map_err(NotCreated::Bad)?;
+    let mut new = request.read().map_err(NotCreated::Bad)?;
+    let game = new.start.game();
+    let installed = match blank(&request.engine).unwrap_or("builtin") {
+        "builtin" => false,
+        "installed" => true,
+        other => return Err(NotCreated::Bad(BadRequest::Engine(other.into()))),
+    };
+    let mut failed = None;
+    if installed && matches!(new.opponent, Opponent::Computer(_)) {
+        if state.engines().command(game).is_none() {
+            return Err(NotCreated::Bad(BadRequest::NoEngine(game)));
+        }
+        let engines = state.engines_arc();
+        match tokio::task::spawn_blocking(move || engines.start(game)).await {
+            Ok(Ok(engine)) => new.engine = Some(engine),
+            Ok(Err(e)) => failed = Some(e.to_string()),
+            Err(e) => failed = Some(e.to_string()),
+        }
+    }
     let side = new.side;
     let (entry, token) = state.lobby().create(new).map_err(NotCreated::Lobby)?;
+    if let Some(why) = failed {
+        entry.engine_failed(&why);
+    }
     computer_moves(&entry).await;
     Ok((entry, side, token))
 }
@@ -974,7 +1107,9 @@ fn render_table(
             let who = match &seats[side_index(side)] {
                 Seat::Computer { level } => format!(
                     "{} ({})",
-                    ui.play.computer,
+                    entry
+                        .engine_name()
+                        .unwrap_or_else(|| ui.play.computer.clone()),
                     fill(&ui.play.level_n, &[("n", &level.get().to_string())])
                 ),
                 Seat::Human { .. } if you == Some(side) => ui.play.you.clone(),
@@ -1119,11 +1254,14 @@ fn render_table(
             confirm: format!("{}?", ui.play.resign),
         });
     }
-    let notice = match (you, table.draw_offer()) {
+    let mut notice = match (you, table.draw_offer()) {
         (Some(y), Some(by)) if by == y => ui.play.you_offered.clone(),
         (Some(_), Some(_)) => ui.play.draw_offered.clone(),
         _ => String::new(),
     };
+    if let Some([zh, en]) = entry.notice() {
+        notice = format!("{} {notice}", if lang == Lang::Zh { zh } else { en });
+    }
     let confirm = confirm.filter(|_| clickable).map(|m| {
         let dead = m.strip_prefix("dead ").map(str::to_string);
         Confirm {
@@ -1312,8 +1450,7 @@ fn table_page(
 }
 
 fn missing_game(state: &AppState, req: &Req, e: &LobbyError) -> Response {
-    let snap = state.snapshot();
-    new_game_page(&snap, req, StatusCode::NOT_FOUND, e.explain(req.lang))
+    new_game_page(state, req, StatusCode::NOT_FOUND, e.explain(req.lang))
 }
 
 /// `GET /play/{id}`.
@@ -1420,21 +1557,20 @@ pub async fn create_form(
             &entry.id,
             &token,
         ),
-        Err(e) => {
-            let snap = state.snapshot();
-            new_game_page(
-                &snap,
-                &req,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                e.explain(req.lang),
-            )
-        }
+        Err(e) => new_game_page(
+            &state,
+            &req,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            e.explain(req.lang),
+        ),
     }
 }
 
 struct NewForm {
     game: &'static str,
     name: &'static str,
+    /// The installed engine's program, if there is one.
+    engine: String,
     first: &'static str,
     second: &'static str,
 }
@@ -1450,12 +1586,8 @@ struct NewGamePage {
     shogi_handicaps: Vec<(&'static str, String)>,
 }
 
-fn new_game_page(
-    snap: &super::state::Snapshot,
-    req: &Req,
-    status: StatusCode,
-    error: String,
-) -> Response {
+fn new_game_page(state: &AppState, req: &Req, status: StatusCode, error: String) -> Response {
+    let snap = &state.snapshot();
     let ui = req.ui();
     let lang = req.lang;
     let page = NewGamePage {
@@ -1466,6 +1598,11 @@ fn new_game_page(
             .map(|g| NewForm {
                 game: g.slug(),
                 name: g.name(lang),
+                engine: state
+                    .engines()
+                    .command(g)
+                    .map(|c| c.to_string())
+                    .unwrap_or_default(),
                 first: side_name(g, Side::First, lang),
                 second: side_name(g, Side::Second, lang),
             })
@@ -1484,6 +1621,5 @@ fn new_game_page(
 
 /// `GET /play`: start a game, join one, or find your games.
 pub async fn new_page(State(state): State<AppState>, req: Req) -> Response {
-    let snap = state.snapshot();
-    new_game_page(&snap, &req, StatusCode::OK, String::new())
+    new_game_page(&state, &req, StatusCode::OK, String::new())
 }

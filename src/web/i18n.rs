@@ -172,6 +172,8 @@ pub struct PlayUi {
     pub minutes: String,
     pub byoyomi_seconds: String,
     pub increment_seconds: String,
+    pub which_computer: String,
+    pub builtin: String,
 }
 
 impl Ui {

@@ -4,6 +4,7 @@
 use crate::content::source::{self, Folder};
 use crate::content::{Diagnostic, Game, Library};
 use crate::lang::Lang;
+use crate::play::engine::Engines;
 use crate::play::lobby::{Limits, Lobby};
 use axum::body::Bytes;
 use std::collections::HashMap;
@@ -86,6 +87,8 @@ pub struct AppState {
     inner: Arc<Source>,
     /// The games being played on this server.
     lobby: Arc<Lobby>,
+    /// The real engines the computer opponent can be.
+    engines: Arc<Engines>,
 }
 
 enum Source {
@@ -126,6 +129,7 @@ impl AppState {
                 cache: Arc::default(),
             })),
             lobby: Arc::default(),
+            engines: Arc::new(Engines::none()),
         }
     }
 
@@ -167,6 +171,7 @@ impl AppState {
         AppState {
             inner,
             lobby: Arc::default(),
+            engines: Arc::new(Engines::none()),
         }
     }
 
@@ -181,6 +186,24 @@ impl AppState {
     /// The games being played.
     pub fn lobby(&self) -> &Lobby {
         &self.lobby
+    }
+
+    /// The same content with these real engines for the computer opponent (none by default).
+    pub fn with_engines(self, engines: Engines) -> AppState {
+        AppState {
+            engines: Arc::new(engines),
+            ..self
+        }
+    }
+
+    /// The real engines the computer opponent can be.
+    pub fn engines(&self) -> &Engines {
+        &self.engines
+    }
+
+    /// The same, shared (for a blocking thread that starts one).
+    pub fn engines_arc(&self) -> Arc<Engines> {
+        self.engines.clone()
     }
 
     /// The content to serve now: the built-in library, or the folder's last snapshot (if the

@@ -188,7 +188,7 @@ impl std::error::Error for EngineError {}
 impl EngineError {
     /// Whether the engine can be asked again after this error (it still follows the
     /// protocol): a refused command, an illegal answer, no move or a bad request.
-    fn leaves_engine_usable(&self) -> bool {
+    pub fn leaves_engine_usable(&self) -> bool {
         matches!(
             self,
             EngineError::Refused { .. }
