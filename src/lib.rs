@@ -11,6 +11,7 @@ pub mod content;
 pub mod import;
 pub mod lang;
 pub mod play;
+pub mod record;
 pub mod render;
 pub mod rules;
 pub mod web;
