@@ -690,6 +690,7 @@ fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Rec
         Format::Csa => csa::parse_csa_games_bytes(bytes).unwrap_or_default(),
         _ => rs_kif::parse_ki2_bytes(bytes).map(|r| vec![r]).unwrap_or_default(),
     };
+    let decoded = decode(bytes);
     let mut out = Vec::new();
     for (i, game) in games.into_iter().enumerate() {
         let mut record = Record::new(shogi_start(&game.start));
@@ -706,7 +707,11 @@ fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Rec
             record.tags.second_player = text(m.white_player());
             record.tags.event = text(m.event());
             record.tags.date = text(m.start_date());
-            record.tags.result = rs.main_terminal().and_then(finish_of);
+            // rsshogi's KI2 reader ends a record without an end word with 中断.
+            let said = |special: &&SpecialMoveEntry| {
+                !matches!(special.kind(), SpecialMove::Interrupt) || decoded.contains("中断")
+            };
+            record.tags.result = rs.main_terminal().filter(said).and_then(finish_of);
         }
         out.push(record);
     }

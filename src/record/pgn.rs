@@ -162,6 +162,7 @@ impl Visitor for GameReader {
                         }));
                     }
                 }
+                "Site" | "Round" if known(&value).is_none() => {}
                 _ => record_tags.extra.push((name, value)),
             }
         }
@@ -183,6 +184,13 @@ impl Visitor for GameReader {
                 variant: "Chess960".into(),
             }));
         }
+        // The roster's Site and Round first, as the writer puts them.
+        let roster = |n: &str| match n {
+            "Site" => 0,
+            "Round" => 1,
+            _ => 2,
+        };
+        record_tags.extra.sort_by_key(|(n, _)| roster(n));
         let mut record = Record::new(Start::Chess { fen: board.fen() });
         record.tags = record_tags;
         ControlFlow::Continue(Movetext {

@@ -101,14 +101,23 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
 }
 
 /// Reads every game of an SGF text.
+///
+/// A root node written without its `;` (`(PB[…]…;B[pd]…)`, as some Nihon Ki-in files are)
+/// is read as if it had one.
 pub fn read_text(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
-    let trees = sgf_parse::parse(text).map_err(|e| {
-        let (line, col) = crate::import::sgf::syntax_error_place(text);
-        RecordError::Syntax {
-            place: format!("{name}:{line}:{col}"),
-            detail: e.to_string(),
+    let trees = match sgf_parse::parse(text) {
+        Ok(trees) => trees,
+        Err(e) => {
+            let repaired = root_without_semicolon(text).and_then(|t| sgf_parse::parse(&t).ok());
+            repaired.ok_or_else(|| {
+                let (line, col) = crate::import::sgf::syntax_error_place(text);
+                RecordError::Syntax {
+                    place: format!("{name}:{line}:{col}"),
+                    detail: e.to_string(),
+                }
+            })?
         }
-    })?;
+    };
     let many = trees.len() > 1;
     let mut out = Vec::new();
     for (n, tree) in trees.into_iter().enumerate() {
@@ -124,6 +133,15 @@ pub fn read_text(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
         out.push(game(&root, &place)?);
     }
     Ok(out)
+}
+
+/// The text with a `;` put after the first `(` when a property follows it directly.
+fn root_without_semicolon(text: &str) -> Option<String> {
+    let open = text.find('(')?;
+    let after = text[open + 1..].trim_start();
+    after
+        .starts_with(|c: char| c.is_ascii_uppercase())
+        .then(|| format!("{};{}", &text[..=open], &text[open + 1..]))
 }
 
 fn text_of(p: &sgf_parse::SimpleText) -> Option<String> {
