@@ -293,6 +293,8 @@ fn game(root: &SgfNode<Prop>, place: &str) -> Result<Record, RecordError> {
                 }
             }
             Prop::AE(_) => {}
+            // Which program wrote the file: ours writes its own.
+            Prop::Invalid(id, _) | Prop::Unknown(id, _) if id == "AP" => {}
             other => root_markup.push(as_written(other)),
         }
     }
@@ -535,7 +537,10 @@ pub fn write(record: &Record) -> Result<String, RecordError> {
             .iter()
             .any(|m| m.strip_prefix(id).is_some_and(|r| r.starts_with('[')))
     };
-    let mut out = format!("(;GM[1]FF[4]CA[UTF-8]AP[qiyuan]SZ[{size}]KM[{komi}]");
+    let mut out = format!(
+        "(;GM[1]FF[4]CA[UTF-8]AP[qiyuan:{}]SZ[{size}]KM[{komi}]",
+        env!("CARGO_PKG_VERSION")
+    );
     if !kept("RU") {
         out.push_str(match rules {
             go::Rules::Chinese => "RU[Chinese]",
