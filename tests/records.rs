@@ -123,7 +123,11 @@ fn the_relayed_game_keeps_its_variations_and_comments() {
     assert_eq!(left_out, 2, "{:?}", r.notes);
     assert_eq!(r.variation_count() + left_out, branches);
     assert!(r.comments().len() > 150);
-    assert!(r.root_markup.iter().any(|m| m.starts_with("PC[OGS")), "{:?}", r.root_markup);
+    assert!(
+        r.root_markup.iter().any(|m| m.starts_with("PC[OGS")),
+        "{:?}",
+        r.root_markup
+    );
 }
 
 /// Player names as python's codecs decode the corpus bytes (`bytes.decode("gb2312")` …),
@@ -148,16 +152,25 @@ fn chinese_japanese_and_korean_names_come_out_right() {
         }
         // And they stay right in the UTF-8 we write.
         let text = record::write(r, Format::Sgf).unwrap();
-        assert!(text.contains(&format!("PB[{black}]")) && text.contains("CA[UTF-8]"), "{file}");
+        assert!(
+            text.contains(&format!("PB[{black}]")) && text.contains("CA[UTF-8]"),
+            "{file}"
+        );
     }
     // The MultiGo file has no CA: it is GBK (python: bytes.decode("gbk")).
     let no_ca = &read_file(&corpus.join("go/sgf-encodings/no-ca.sgf")).unwrap()[0];
-    assert!(no_ca.comment.starts_with("【第三型】 黑先"), "{}", no_ca.comment);
+    assert!(
+        no_ca.comment.starts_with("【第三型】 黑先"),
+        "{}",
+        no_ca.comment
+    );
     assert!(no_ca.setup.is_some(), "a problem's stones are a setup");
     // Nihon Ki-in's Shift_JIS without CA, and its event in a TE property.
     let kiin = &read_file(&corpus.join("go/sgf-encodings/nihon-kiin.sgf")).unwrap()[0];
     assert!(
-        kiin.root_markup.iter().any(|m| m.contains("第1回ソパルコサノル世界最高棋士決定戦第9戦")),
+        kiin.root_markup
+            .iter()
+            .any(|m| m.contains("第1回ソパルコサノル世界最高棋士決定戦第9戦")),
         "{:?}",
         kiin.root_markup
     );
@@ -198,7 +211,11 @@ for path in sys.argv[1:]:
         .args(paths)
         .output()
         .expect("python3 with python-chess (scripts/test.sh installs it)");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -219,7 +236,12 @@ fn pgn_reader_main_lines(text: &str) -> Vec<(Vec<String>, Option<String>)> {
         fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
             ControlFlow::Continue(None)
         }
-        fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: pgn_reader::RawTag<'_>) -> ControlFlow<Self::Output> {
+        fn tag(
+            &mut self,
+            tags: &mut Self::Tags,
+            name: &[u8],
+            value: pgn_reader::RawTag<'_>,
+        ) -> ControlFlow<Self::Output> {
             if name == b"FEN" {
                 let fen: Fen = value.decode_utf8_lossy().parse().unwrap();
                 *tags = Some(fen.into_position(CastlingMode::Standard).unwrap());
@@ -267,11 +289,15 @@ fn every_corpus_pgn_opens_or_is_refused_with_its_reason() {
             Err(RecordError::Variant { variant, .. }) => {
                 // Chess960, antichess and crazyhouse: python-chess sees the Variant tag too.
                 assert!(
-                    ["antichess-programfox.pgn", "cutechess-fischerrandom.pgn"].contains(&file.as_str())
+                    ["antichess-programfox.pgn", "cutechess-fischerrandom.pgn"]
+                        .contains(&file.as_str())
                         || file.contains("-zh-"),
                     "{what}: refused as {variant}"
                 );
-                assert!(!reference[0]["variant"].as_str().unwrap().is_empty(), "{what}");
+                assert!(
+                    !reference[0]["variant"].as_str().unwrap().is_empty(),
+                    "{what}"
+                );
             }
             Err(RecordError::Illegal { place, mv, reason }) => {
                 // A null move `--`: python-chess reads it as the null move 0000; our rules
@@ -292,9 +318,21 @@ fn every_corpus_pgn_opens_or_is_refused_with_its_reason() {
                         .iter()
                         .map(|m| m.as_str().unwrap().to_string())
                         .collect();
-                    assert_eq!(g.main_line(), py_moves, "{what}: main line against python-chess");
-                    assert_eq!(g.variation_count(), py["variations"].as_u64().unwrap() as usize, "{what}");
-                    assert_eq!(g.comments().len(), py["comments"].as_u64().unwrap() as usize, "{what}");
+                    assert_eq!(
+                        g.main_line(),
+                        py_moves,
+                        "{what}: main line against python-chess"
+                    );
+                    assert_eq!(
+                        g.variation_count(),
+                        py["variations"].as_u64().unwrap() as usize,
+                        "{what}"
+                    );
+                    assert_eq!(
+                        g.comments().len(),
+                        py["comments"].as_u64().unwrap() as usize,
+                        "{what}"
+                    );
                     texts.push_str(&round_trip(g, Format::Pgn, &what));
                     texts.push('\n');
                 }
@@ -336,15 +374,27 @@ fn a_study_keeps_its_nested_variations_comments_and_nags() {
     let g = &games[0];
     assert_eq!(g.main_line(), ["f1b5", "a7a6", "b5a4", "g8f6"]);
     assert_eq!(g.comment, "The Spanish or the Italian?");
-    assert_eq!((g.moves[0].nags.as_slice(), g.moves[0].comment.as_str()), (&[1u8][..], "Ruy Lopez"));
+    assert_eq!(
+        (g.moves[0].nags.as_slice(), g.moves[0].comment.as_str()),
+        (&[1u8][..], "Ruy Lopez")
+    );
     assert_eq!(g.moves[0].variations.len(), 2);
     let italian = &g.moves[0].variations[0];
     assert_eq!(italian[1].variations[0][1].nags, [5]);
     assert_eq!(g.variation_count(), 3);
     assert_eq!(g.comments().len(), 4);
-    assert_eq!(g.tags.extra, [("Site".to_string(), "https://lichess.org/study/x".to_string())]);
+    assert_eq!(
+        g.tags.extra,
+        [(
+            "Site".to_string(),
+            "https://lichess.org/study/x".to_string()
+        )]
+    );
     let written = round_trip(g, Format::Pgn, "study");
-    assert!(written.contains("[SetUp \"1\"]\n[FEN \"r1bqkbnr/"), "{written}");
+    assert!(
+        written.contains("[SetUp \"1\"]\n[FEN \"r1bqkbnr/"),
+        "{written}"
+    );
     let words = written.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         words.contains("3. Bb5 $1 {Ruy Lopez} (3. Bc4 {Italian} 3... Bc5 (3... Nf6 4. Ng5 $5 d5 {Two Knights}) 4. c3)"),
@@ -366,7 +416,10 @@ fn a_study_keeps_its_nested_variations_comments_and_nags() {
 fn every_corpus_shogi_record_opens_and_round_trips_in_all_three_formats() {
     use rsshogi::records::formats::{csa, kif};
     let corpus = common::corpus("shogi/kif");
-    let paths = files(&corpus.join("shogi/kif"), &[".kif", ".kifu", ".ki2", ".ki2u", ".csa"]);
+    let paths = files(
+        &corpus.join("shogi/kif"),
+        &[".kif", ".kifu", ".ki2", ".ki2u", ".csa"],
+    );
     assert_eq!(paths.len(), 5);
     for path in &paths {
         let what = path.display().to_string();
@@ -376,7 +429,8 @@ fn every_corpus_shogi_record_opens_and_round_trips_in_all_three_formats() {
         assert!(matches!(&r.start, Start::Shogi { handicap: None, .. }));
         let kif_text = round_trip(r, Format::Kif, &what);
         // rsshogi's KIF reader reads our KIF's main line and result.
-        let rs = kif::parse_kif_str(&kif_text).unwrap_or_else(|e| panic!("{what}: {e}\n{kif_text}"));
+        let rs =
+            kif::parse_kif_str(&kif_text).unwrap_or_else(|e| panic!("{what}: {e}\n{kif_text}"));
         let rs_moves: Vec<String> = rs.main_moves().map(|m| m.mv().to_usi()).collect();
         assert_eq!(rs_moves, r.main_line(), "{what}");
         if let Some(finish) = r.tags.result {
@@ -412,7 +466,10 @@ fn the_ki2_variation_and_the_sjis_resignation_are_read() {
     let kif = &read_file(&corpus.join("shogi/kif/kif-sjis.kif")).unwrap()[0];
     assert_eq!(
         kif.tags.result,
-        Some(Finish { winner: Some(Side::Second), reason: Reason::Resignation })
+        Some(Finish {
+            winner: Some(Side::Second),
+            reason: Reason::Resignation
+        })
     );
     assert_eq!(kif.tags.date.as_deref(), Some("2023/07/30 13:28:35"));
 }
@@ -423,7 +480,10 @@ fn a_kif_with_comments_drops_and_promotions_round_trips() {
     let r = &record::read("c.kif", text.as_bytes()).unwrap()[0];
     assert_eq!(r.main_line(), ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
     assert_eq!(r.comments(), ["序盤の研究", "角道を開ける", "両取り"]);
-    assert_eq!(r.moves[4].variations[0], [record::Step::new("7i8h"), record::Step::new("B*4e")]);
+    assert_eq!(
+        r.moves[4].variations[0],
+        [record::Step::new("7i8h"), record::Step::new("B*4e")]
+    );
     let written = round_trip(r, Format::Kif, "c.kif");
     // rsshogi reads the comments we wrote.
     let rs = rsshogi::records::formats::kif::parse_kif_str(&written).unwrap();
@@ -437,10 +497,25 @@ fn a_kif_with_comments_drops_and_promotions_round_trips() {
 #[test]
 fn played_games_download_in_formats_the_independent_readers_read() {
     // Go, 9×9 with 2 stones: White first; W+R.
-    let go_start = Start::Go { size: 9, handicap: 2, rules: go::Rules::Japanese, komi: 0.5 };
+    let go_start = Start::Go {
+        size: 9,
+        handicap: 2,
+        rules: go::Rules::Japanese,
+        komi: 0.5,
+    };
     let moves: Vec<String> = ["E5", "D5", "E4", "pass"].map(String::from).into();
-    let finish = Finish { winner: Some(Side::Second), reason: Reason::Resignation };
-    let g = Record::from_game(go_start, &moves, ["黑方", "White"], Some("2026-12-01"), Some(finish)).unwrap();
+    let finish = Finish {
+        winner: Some(Side::Second),
+        reason: Reason::Resignation,
+    };
+    let g = Record::from_game(
+        go_start,
+        &moves,
+        ["黑方", "White"],
+        Some("2026-12-01"),
+        Some(finish),
+    )
+    .unwrap();
     let sgf = round_trip(&g, Format::Sgf, "go game");
     let root = sgf_parse::go::parse(&sgf).unwrap().remove(0);
     assert_eq!(root.get_property("HA"), Some(&Prop::HA(2)));
@@ -448,24 +523,46 @@ fn played_games_download_in_formats_the_independent_readers_read() {
     assert!(matches!(root.get_property("RE"), Some(Prop::RE(t)) if t.text == "W+R"));
     assert!(matches!(root.get_property("PB"), Some(Prop::PB(t)) if t.text == "黑方"));
     let (main, _, _) = sgf_parse_view(&sgf);
-    assert_eq!(main, [('W', "ee".into()), ('B', "de".into()), ('W', "ef".into()), ('B', String::new())]);
+    assert_eq!(
+        main,
+        [
+            ('W', "ee".into()),
+            ('B', "de".into()),
+            ('W', "ef".into()),
+            ('B', String::new())
+        ]
+    );
 
     // Chess from a FEN, White wins on time.
     let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_string();
     let moves: Vec<String> = ["e2e4", "e8d7", "e4e5"].map(String::from).into();
-    let finish = Finish { winner: Some(Side::First), reason: Reason::Timeout };
-    let c = Record::from_game(Start::Chess { fen }, &moves, ["W", "B"], None, Some(finish)).unwrap();
+    let finish = Finish {
+        winner: Some(Side::First),
+        reason: Reason::Timeout,
+    };
+    let c =
+        Record::from_game(Start::Chess { fen }, &moves, ["W", "B"], None, Some(finish)).unwrap();
     let pgn = round_trip(&c, Format::Pgn, "chess game");
-    assert!(pgn.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]") && pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]")
+            && pgn.contains("[Termination \"time forfeit\"]"),
+        "{pgn}"
+    );
     let read = pgn_reader_main_lines(&pgn);
     assert_eq!(read[0].0, moves);
     assert_eq!(read[0].1.as_deref(), Some("1-0"));
 
     // Shogi, 角落ち: Gote (the giver) moves first; Sente resigns.
     let h = ShogiHandicap::Bishop;
-    let start = Start::Shogi { sfen: h.sfen().to_string(), handicap: Some(h) };
+    let start = Start::Shogi {
+        sfen: h.sfen().to_string(),
+        handicap: Some(h),
+    };
     let moves: Vec<String> = ["3c3d", "7g7f", "8b3b"].map(String::from).into();
-    let finish = Finish { winner: Some(Side::Second), reason: Reason::Resignation };
+    let finish = Finish {
+        winner: Some(Side::Second),
+        reason: Reason::Resignation,
+    };
     let s = Record::from_game(start, &moves, ["下手", "上手"], None, Some(finish)).unwrap();
     let kif_text = round_trip(&s, Format::Kif, "shogi game");
     assert!(kif_text.contains("手合割：角落ち"), "{kif_text}");
@@ -473,19 +570,106 @@ fn played_games_download_in_formats_the_independent_readers_read() {
     let rs_moves: Vec<String> = rs.main_moves().map(|m| m.mv().to_usi()).collect();
     assert_eq!(rs_moves, moves);
     assert_eq!(rs.result(), rsshogi::types::GameResult::WhiteWin);
-    assert_eq!(rs.init_position_sfen().split(' ').next(), h.sfen().split(' ').next());
+    assert_eq!(
+        rs.init_position_sfen().split(' ').next(),
+        h.sfen().split(' ').next()
+    );
     // Any other start is written as a board (BOD) that rsshogi and we read back.
     let sfen = "4k4/9/9/9/9/9/9/9/4K4 b G2r 1".to_string();
-    let bod = Record::from_game(Start::Shogi { sfen: sfen.clone(), handicap: None }, &["G*5b".to_string()], ["", ""], None, None).unwrap();
+    let bod = Record::from_game(
+        Start::Shogi {
+            sfen: sfen.clone(),
+            handicap: None,
+        },
+        &["G*5b".to_string()],
+        ["", ""],
+        None,
+        None,
+    )
+    .unwrap();
     let text = round_trip(&bod, Format::Kif, "bod");
     let rs = rsshogi::records::formats::kif::parse_kif_str(&text).unwrap();
-    assert_eq!(rs.init_position_sfen().split(' ').take(3).collect::<Vec<_>>(), sfen.split(' ').take(3).collect::<Vec<_>>());
+    assert_eq!(
+        rs.init_position_sfen()
+            .split(' ')
+            .take(3)
+            .collect::<Vec<_>>(),
+        sfen.split(' ').take(3).collect::<Vec<_>>()
+    );
 }
 
 #[test]
 fn an_illegal_move_in_a_played_game_is_refused_with_its_reason() {
-    let start = Start::Chess { fen: qiyuan::rules::chess::Position::start().fen() };
+    let start = Start::Chess {
+        fen: qiyuan::rules::chess::Position::start().fen(),
+    };
     let moves: Vec<String> = ["e2e4", "e7e5", "e1e3"].map(String::from).into();
     let err = Record::from_game(start, &moves, ["", ""], None, None).unwrap_err();
-    assert!(matches!(&err, RecordError::Illegal { place, mv, .. } if place == "game, ply 3" && mv == "e1e3"), "{err}");
+    assert!(
+        matches!(&err, RecordError::Illegal { place, mv, .. } if place == "game, ply 3" && mv == "e1e3"),
+        "{err}"
+    );
+}
+
+// ---------------------------------------------------------------- qiyuan convert
+
+#[test]
+fn qiyuan_convert_writes_utf8_sgf_and_converts_kif_ki2_csa() {
+    let corpus = common::corpus("go/sgf-encodings");
+    let dir = std::env::temp_dir().join(format!("qiyuan-convert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |input: &Path, output: &Path, extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_qiyuan"))
+            .arg("convert")
+            .arg(input)
+            .arg(output)
+            .args(extra)
+            .env_remove("RUST_BACKTRACE")
+            .output()
+            .unwrap()
+    };
+    // EUC-KR in, UTF-8 out, names intact.
+    let out = run(
+        &corpus.join("go/sgf-encodings/korean.sgf"),
+        &dir.join("k.sgf"),
+        &[],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(dir.join("k.sgf")).unwrap();
+    assert!(
+        text.contains("CA[UTF-8]") && text.contains("PB[이세돌]") && text.contains("PW[박정환]"),
+        "{text}"
+    );
+    // KI2 (with a variation) → KIF → CSA, the main line the same all the way.
+    let ki2 = corpus.join("shogi/kif/ki2u-utf8.ki2u");
+    assert!(run(&ki2, &dir.join("g.kif"), &[]).status.success());
+    assert!(run(&dir.join("g.kif"), &dir.join("g.csa"), &[])
+        .status
+        .success());
+    let original = &read_file(&ki2).unwrap()[0];
+    let kif = &read_file(&dir.join("g.kif")).unwrap()[0];
+    let csa = &read_file(&dir.join("g.csa")).unwrap()[0];
+    assert_eq!(kif.moves, original.moves);
+    assert_eq!(csa.main_line(), original.main_line());
+    // Six games into one game's format, another game's format, a variant: refused, saying why.
+    let pgn = corpus.join("chess/pgn/kasparov-deep-blue-1997.pgn");
+    let out = run(&pgn, &dir.join("k.sgf"), &[]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("a chess record cannot be written as SGF")
+    );
+    let out = run(&pgn, &dir.join("g6.pgn"), &["--game", "6"]);
+    assert!(out.status.success());
+    assert_eq!(read_file(&dir.join("g6.pgn")).unwrap().len(), 1);
+    let out = run(
+        &corpus.join("chess/pgn/cutechess-fischerrandom.pgn"),
+        &dir.join("f.pgn"),
+        &[],
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not standard chess"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

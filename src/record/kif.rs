@@ -45,8 +45,18 @@ const RANKS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八'
 
 /// The words that end a KIF line instead of a move.
 const END_WORDS: [&str; 12] = [
-    "投了", "詰み", "千日手", "持将棋", "切れ負け", "時間切れ", "反則負け", "反則勝ち",
-    "入玉勝ち", "宣言勝ち", "中断", "不詰",
+    "投了",
+    "詰み",
+    "千日手",
+    "持将棋",
+    "切れ負け",
+    "時間切れ",
+    "反則負け",
+    "反則勝ち",
+    "入玉勝ち",
+    "宣言勝ち",
+    "中断",
+    "不詰",
 ];
 
 /// A record file's text: UTF-8 (its byte-order mark dropped) when the bytes are UTF-8,
@@ -158,8 +168,8 @@ fn kif_to_usi(text: &str, last_to: Option<Square>) -> Result<String, String> {
         }
         None => {
             let piece = piece_part.trim_end_matches('打');
-            let letter =
-                drop_letter(piece).ok_or_else(|| format!("`{text}`: no piece `{piece}` can be dropped"))?;
+            let letter = drop_letter(piece)
+                .ok_or_else(|| format!("`{text}`: no piece `{piece}` can be dropped"))?;
             Ok(format!("{letter}*{}", square(to)))
         }
     }
@@ -281,7 +291,8 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
         if t.starts_with('#') || t.starts_with('&') || t.is_empty() {
             continue;
         }
-        if t.starts_with('|') || t.starts_with('+') || t.starts_with('９') || t.ends_with("手番") {
+        if t.starts_with('|') || t.starts_with('+') || t.starts_with('９') || t.ends_with("手番")
+        {
             has_board = true;
             continue;
         }
@@ -302,7 +313,10 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
     }
     let sfen = match handicap_name.as_deref() {
         _ if has_board => {
-            let header = format!("{}\n手数----指手---------消費時間--\n", lines[..first_body].join("\n"));
+            let header = format!(
+                "{}\n手数----指手---------消費時間--\n",
+                lines[..first_body].join("\n")
+            );
             rs_kif::parse_kif_str(&header)
                 .map_err(|e| RecordError::BadStart {
                     place: format!("{name}:1"),
@@ -352,19 +366,21 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
                 _ => push_line(&mut lead, c),
             }
         } else if t.starts_with("変化") {
-            let n = variation_ply(t).filter(|&n| n >= 1).ok_or_else(|| RecordError::Syntax {
-                place: place.clone(),
-                detail: format!("`{t}` names no ply"),
-            })?;
-            done.push(std::mem::take(&mut current));
-            let from = done
-                .iter()
-                .rev()
-                .find(|l| l.len() >= n)
+            let n = variation_ply(t)
+                .filter(|&n| n >= 1)
                 .ok_or_else(|| RecordError::Syntax {
                     place: place.clone(),
-                    detail: format!("no line before it reaches ply {n}"),
+                    detail: format!("`{t}` names no ply"),
                 })?;
+            done.push(std::mem::take(&mut current));
+            let from =
+                done.iter()
+                    .rev()
+                    .find(|l| l.len() >= n)
+                    .ok_or_else(|| RecordError::Syntax {
+                        place: place.clone(),
+                        detail: format!("no line before it reaches ply {n}"),
+                    })?;
             current = from[..n - 1]
                 .iter()
                 .map(|s| Step::new(s.mv.clone()))
@@ -384,8 +400,8 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
             lead.clear();
         } else if t.starts_with("まで") {
             if in_main {
-                summary = side_of(t.rsplit('で').next().unwrap_or(""))
-                    .filter(|_| t.ends_with("勝ち"));
+                summary =
+                    side_of(t.rsplit('で').next().unwrap_or("")).filter(|_| t.ends_with("勝ち"));
             }
         } else if let Some(mv) = move_line(t) {
             if ended {
@@ -393,7 +409,11 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
             }
             if let Some(word) = END_WORDS.iter().find(|w| mv.starts_with(**w)) {
                 let ply = current.len();
-                let mover = if ply % 2 == 0 { first_mover } else { first_mover.other() };
+                let mover = if ply % 2 == 0 {
+                    first_mover
+                } else {
+                    first_mover.other()
+                };
                 if in_main {
                     result = end_finish(word, mover);
                 }
@@ -539,8 +559,14 @@ fn write_kif_text(record: &Record, with_end: bool) -> Result<String, RecordError
             out.push('\n');
         }
     }
-    out.push_str(&format!("先手：{}\n", tags.first_player.as_deref().unwrap_or("")));
-    out.push_str(&format!("後手：{}\n", tags.second_player.as_deref().unwrap_or("")));
+    out.push_str(&format!(
+        "先手：{}\n",
+        tags.first_player.as_deref().unwrap_or("")
+    ));
+    out.push_str(&format!(
+        "後手：{}\n",
+        tags.second_player.as_deref().unwrap_or("")
+    ));
     for (k, v) in &tags.extra {
         out.push_str(&format!("{k}：{v}\n"));
     }
@@ -582,7 +608,10 @@ fn write_block(
         for v in &step.variations {
             branches.push((ply, pos.clone(), last_to, v));
         }
-        out.push_str(&format!("{ply:>4} {}\n", usi_to_kif(&pos, &played, last_to)));
+        out.push_str(&format!(
+            "{ply:>4} {}\n",
+            usi_to_kif(&pos, &played, last_to)
+        ));
         for l in step.comment.lines() {
             out.push_str(&format!("*{l}\n"));
         }
@@ -617,10 +646,13 @@ fn special_of(finish: &Finish) -> SpecialMoveEntry {
         (Reason::Timeout, Some(w)) => (SpecialMove::Timeout, win(w)),
         (Reason::Repetition, _) => (SpecialMove::RepetitionDraw, GameResult::DrawByRepetition),
         (Reason::PerpetualCheck, Some(w)) => (SpecialMove::WinByIllegalMove, win(w)),
-        (Reason::Impasse, Some(w)) => (SpecialMove::WinByDeclaration, match w {
-            Side::First => GameResult::BlackWinByDeclaration,
-            Side::Second => GameResult::WhiteWinByDeclaration,
-        }),
+        (Reason::Impasse, Some(w)) => (
+            SpecialMove::WinByDeclaration,
+            match w {
+                Side::First => GameResult::BlackWinByDeclaration,
+                Side::Second => GameResult::WhiteWinByDeclaration,
+            },
+        ),
         (Reason::Impasse, None) => (SpecialMove::Impasse, GameResult::DrawByImpasse),
         (_, Some(w)) => (SpecialMove::Resign, win(w)),
         (_, None) => (SpecialMove::Interrupt, GameResult::Paused),
@@ -688,7 +720,9 @@ fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Rec
     })?;
     let metadata: Vec<rsshogi::records::Record> = match format {
         Format::Csa => csa::parse_csa_games_bytes(bytes).unwrap_or_default(),
-        _ => rs_kif::parse_ki2_bytes(bytes).map(|r| vec![r]).unwrap_or_default(),
+        _ => rs_kif::parse_ki2_bytes(bytes)
+            .map(|r| vec![r])
+            .unwrap_or_default(),
     };
     let decoded = decode(bytes);
     let mut out = Vec::new();
@@ -702,7 +736,8 @@ fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Rec
         record.notes = game.notes;
         if let Some(rs) = metadata.get(i) {
             let m = rs.metadata();
-            let text = |v: Option<&str>| v.map(str::trim).filter(|v| !v.is_empty()).map(String::from);
+            let text =
+                |v: Option<&str>| v.map(str::trim).filter(|v| !v.is_empty()).map(String::from);
             record.tags.first_player = text(m.black_player());
             record.tags.second_player = text(m.white_player());
             record.tags.event = text(m.event());
@@ -738,8 +773,14 @@ mod tests {
 
     #[test]
     fn move_lines_keep_the_same_square_mark() {
-        assert_eq!(move_line("   4 同　銀(31)   ( 0:00/00:00:00)"), Some("同　銀(31)"));
-        assert_eq!(move_line("  17 ５六歩打     ( 0:00/00:00:00)"), Some("５六歩打"));
+        assert_eq!(
+            move_line("   4 同　銀(31)   ( 0:00/00:00:00)"),
+            Some("同　銀(31)")
+        );
+        assert_eq!(
+            move_line("  17 ５六歩打     ( 0:00/00:00:00)"),
+            Some("５六歩打")
+        );
         assert_eq!(move_line("手数----指手"), None);
         assert_eq!(variation_ply("変化：   9手"), Some(9));
         assert_eq!(variation_ply("変化：１２手"), Some(12));
@@ -748,9 +789,14 @@ mod tests {
 
     #[test]
     fn an_illegal_move_is_refused_with_its_line() {
-        let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ７五歩(76)\n";
+        let text =
+            "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ７五歩(76)\n";
         let err = read_kif("bad.kif", text).unwrap_err();
-        assert!(err.to_string().starts_with("bad.kif:4: illegal move ７五歩(76)"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("bad.kif:4: illegal move ７五歩(76)"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -759,11 +805,14 @@ mod tests {
         // 変化：3手 follows the 2手 block: its most recent line reaching ply 3 is the main line
         // (the 2手 block has 2 plies).
         let game = read_kif("v.kif", text).unwrap();
-        assert_eq!(game.lines(), vec![
-            vec!["7g7f", "3c3d", "2g2f"],
-            vec!["7g7f", "8c8d"],
-            vec!["7g7f", "3c3d", "6g6f"],
-        ]);
+        assert_eq!(
+            game.lines(),
+            vec![
+                vec!["7g7f", "3c3d", "2g2f"],
+                vec!["7g7f", "8c8d"],
+                vec!["7g7f", "3c3d", "6g6f"],
+            ]
+        );
         let out = write_kif(&game).unwrap();
         let three = out.find("変化：3手").unwrap();
         let two = out.find("変化：2手").unwrap();

@@ -240,6 +240,24 @@ pub enum RecordError {
         /// The file's name.
         name: String,
     },
+    /// A file of several games converted to a format that holds one.
+    ManyGames {
+        /// The file's name.
+        name: String,
+        /// How many games it holds.
+        games: usize,
+        /// The format asked for.
+        format: Format,
+    },
+    /// The game asked for is not in the file.
+    NoSuchGame {
+        /// The file's name.
+        name: String,
+        /// The game asked for, from 1.
+        game: usize,
+        /// How many games it holds.
+        games: usize,
+    },
     /// A record of one game written in another game's format.
     WrongGame {
         /// The format asked for.
@@ -267,11 +285,23 @@ impl fmt::Display for RecordError {
                 f,
                 "{place}: the game is {variant}, not standard chess; only standard chess is read"
             ),
-            RecordError::TooDeep { place } => write!(
-                f,
-                "{place}: variations nest more than {MAX_NESTING} deep"
-            ),
+            RecordError::TooDeep { place } => {
+                write!(f, "{place}: variations nest more than {MAX_NESTING} deep")
+            }
             RecordError::Empty { name } => write!(f, "{name}: the file holds no game"),
+            RecordError::ManyGames {
+                name,
+                games,
+                format,
+            } => write!(
+                f,
+                "{name} holds {games} games and {} holds one: choose one with --game N",
+                format.as_str()
+            ),
+            RecordError::NoSuchGame { name, game, games } => write!(
+                f,
+                "{name} has no game {game}: it holds {games} (counted from 1)"
+            ),
             RecordError::WrongGame { format, game } => write!(
                 f,
                 "a {} record cannot be written as {}",
@@ -315,6 +345,62 @@ pub fn write(record: &Record, format: Format) -> Result<String, RecordError> {
         Format::Kif => kif::write_kif(record),
         Format::Ki2 | Format::Csa => kif::write_with_rsshogi(record, format),
     }
+}
+
+/// A file converted to another format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Converted {
+    /// The text in the new format (UTF-8).
+    pub text: String,
+    /// The games converted.
+    pub records: Vec<Record>,
+}
+
+/// Converts the record file `name` (its raw bytes, in any encoding its format allows) to
+/// `to`, a format of the same game: every game for SGF and PGN (which hold many), or the
+/// one `game` chosen (from 1) or the only one for KIF, KI2 and CSA.
+///
+/// ```
+/// use qiyuan::record::{convert, Format};
+/// let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
+/// let csa = convert("g.kif", kif.as_bytes(), Format::Csa, None).unwrap();
+/// assert!(csa.text.contains("+7776FU") && csa.text.contains("-3334FU"));
+/// assert!(convert("g.kif", kif.as_bytes(), Format::Pgn, None).is_err());
+/// ```
+pub fn convert(
+    name: &str,
+    bytes: &[u8],
+    to: Format,
+    game: Option<usize>,
+) -> Result<Converted, RecordError> {
+    let mut records = read(name, bytes)?;
+    let games = records.len();
+    if let Some(n) = game {
+        if n == 0 || n > games {
+            return Err(RecordError::NoSuchGame {
+                name: name.to_string(),
+                game: n,
+                games,
+            });
+        }
+        records = vec![records.swap_remove(n - 1)];
+    }
+    let many = matches!(to, Format::Sgf | Format::Pgn);
+    if records.len() > 1 && !many {
+        return Err(RecordError::ManyGames {
+            name: name.to_string(),
+            games,
+            format: to,
+        });
+    }
+    let texts = records
+        .iter()
+        .map(|r| write(r, to))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Converted {
+        text: texts.join(if to == Format::Pgn { "\n" } else { "" }),
+        records,
+    })
 }
 
 impl Record {
@@ -598,12 +684,11 @@ mod tests {
     fn lines_lists_every_variation_from_the_start() {
         let mut r = Record::new(go9());
         let mut second = Step::new("E5");
-        second.variations.push(vec![Step::new("C3"), Step::new("C4")]);
+        second
+            .variations
+            .push(vec![Step::new("C3"), Step::new("C4")]);
         r.moves = vec![Step::new("D4"), second];
-        assert_eq!(
-            r.lines(),
-            vec![vec!["D4", "E5"], vec!["D4", "C3", "C4"]]
-        );
+        assert_eq!(r.lines(), vec![vec!["D4", "E5"], vec!["D4", "C3", "C4"]]);
         assert_eq!(r.variation_count(), 1);
         r.check("t").unwrap();
         r.moves[1].variations[0][1].mv = "D4".into();

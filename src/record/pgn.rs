@@ -238,7 +238,11 @@ impl Visitor for GameReader {
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, m: &mut Self::Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+    fn comment(
+        &mut self,
+        m: &mut Self::Movetext,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
         let text = String::from_utf8_lossy(comment.as_bytes());
         let depth = m.stack.len();
         if let Some(frame) = m.stack.last_mut() {
@@ -306,26 +310,31 @@ impl Visitor for GameReader {
         }
         let main = m.stack.pop().expect("the main line's frame");
         m.record.moves = main.steps;
-        m.record.tags.result = finish(
-            m.result.as_deref(),
-            m.termination.as_deref(),
-            &main.board,
-        );
+        m.record.tags.result = finish(m.result.as_deref(), m.termination.as_deref(), &main.board);
         if let Some(t) = m.termination {
             let t_lower = t.to_ascii_lowercase();
             if !matches!(t_lower.as_str(), "normal" | "time forfeit" | "abandoned") {
                 m.record.tags.extra.push(("Termination".into(), t));
             }
         }
-        if let Some(r) = m.result.filter(|r| !matches!(r.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*")) {
-            m.record.notes.push(format!("the result `{r}` is not one PGN knows; left out"));
+        if let Some(r) = m
+            .result
+            .filter(|r| !matches!(r.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*"))
+        {
+            m.record
+                .notes
+                .push(format!("the result `{r}` is not one PGN knows; left out"));
         }
         Ok(m.record)
     }
 }
 
 /// How a game ended from its `Result`, its `Termination` and the final position.
-fn finish(result: Option<&str>, termination: Option<&str>, end: &chess::Position) -> Option<Finish> {
+fn finish(
+    result: Option<&str>,
+    termination: Option<&str>,
+    end: &chess::Position,
+) -> Option<Finish> {
     let winner = match result?.trim() {
         "1-0" => Some(Side::First),
         "0-1" => Some(Side::Second),
@@ -376,7 +385,8 @@ pub fn write(record: &Record) -> Result<String, RecordError> {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.clone())
     };
-    let or_unknown = |v: &Option<String>, unknown: &str| v.clone().unwrap_or_else(|| unknown.into());
+    let or_unknown =
+        |v: &Option<String>, unknown: &str| v.clone().unwrap_or_else(|| unknown.into());
     let result = result_text(tags.result.as_ref());
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
@@ -504,29 +514,47 @@ mod tests {
         let err = read("v.pgn", b"[Variant \"Antichess\"]\n\n1. e3 *\n").unwrap_err();
         assert!(matches!(err, RecordError::Variant { .. }), "{err}");
         let fischer = b"[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n\n9. g3 *\n";
-        assert!(matches!(read("f.pgn", fischer), Err(RecordError::Variant { .. })));
+        assert!(matches!(
+            read("f.pgn", fischer),
+            Err(RecordError::Variant { .. })
+        ));
     }
 
     #[test]
     fn an_illegal_move_names_the_game_and_ply() {
         let err = read("i.pgn", b"[White \"a\"]\n\n1. e4 e5 2. Ke3 *\n").unwrap_err();
         let text = err.to_string();
-        assert!(text.starts_with("i.pgn (game 1), ply 3: illegal move Ke3"), "{text}");
+        assert!(
+            text.starts_with("i.pgn (game 1), ply 3: illegal move Ke3"),
+            "{text}"
+        );
     }
 
     #[test]
     fn the_reason_of_a_result_comes_from_the_final_position() {
         let mate = read("m.pgn", b"1. f3 e5 2. g4 Qh4# 0-1\n").unwrap();
-        assert_eq!(mate[0].tags.result.map(|f| f.reason), Some(Reason::Checkmate));
+        assert_eq!(
+            mate[0].tags.result.map(|f| f.reason),
+            Some(Reason::Checkmate)
+        );
         let resign = read("r.pgn", b"[Result \"1-0\"]\n\n1. e4 1-0\n").unwrap();
-        assert_eq!(resign[0].tags.result.map(|f| f.reason), Some(Reason::Resignation));
+        assert_eq!(
+            resign[0].tags.result.map(|f| f.reason),
+            Some(Reason::Resignation)
+        );
         let time = read("t.pgn", b"[Termination \"time forfeit\"]\n\n1. e4 0-1\n").unwrap();
         assert_eq!(
             time[0].tags.result,
-            Some(Finish { winner: Some(Side::Second), reason: Reason::Timeout })
+            Some(Finish {
+                winner: Some(Side::Second),
+                reason: Reason::Timeout
+            })
         );
         let out = write(&time[0]).unwrap();
-        assert!(out.contains("[Termination \"time forfeit\"]") && out.ends_with("1. e4 0-1\n"), "{out}");
+        assert!(
+            out.contains("[Termination \"time forfeit\"]") && out.ends_with("1. e4 0-1\n"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -276,9 +276,7 @@ fn game(root: &SgfNode<Prop>, place: &str) -> Result<Record, RecordError> {
             Prop::EV(t) => tags.event = text_of(t),
             Prop::DT(t) => tags.date = text_of(t),
             Prop::RE(t) if parse_result(&t.text).is_some() => tags.result = parse_result(&t.text),
-            Prop::RU(t) if go::Rules::parse(&t.text).is_some() => {
-                rules = go::Rules::parse(&t.text)
-            }
+            Prop::RU(t) if go::Rules::parse(&t.text).is_some() => rules = go::Rules::parse(&t.text),
             Prop::AB(points) | Prop::AW(points) => {
                 let into = if matches!(prop, Prop::AB(_)) {
                     &mut black
@@ -287,7 +285,10 @@ fn game(root: &SgfNode<Prop>, place: &str) -> Result<Record, RecordError> {
                 };
                 for p in points {
                     if p.x >= size || p.y >= size {
-                        return Err(bad(format!("a stone at ({}, {}) is off the board", p.x, p.y)));
+                        return Err(bad(format!(
+                            "a stone at ({}, {}) is off the board",
+                            p.x, p.y
+                        )));
                     }
                     into.push(go::Point::new(p.x, p.y));
                 }
@@ -410,7 +411,9 @@ impl Reader<'_> {
                 .join("\n");
             if let Some((colour, m)) = mv {
                 if colour != board.turn() {
-                    board = board.play_move(go::Move::Pass).map_err(|e| self.illegal(ply, "pass", &e))?;
+                    board = board
+                        .play_move(go::Move::Pass)
+                        .map_err(|e| self.illegal(ply, "pass", &e))?;
                     line.push(Step::new("pass"));
                     self.notes.push(format!(
                         "{}, ply {ply}: {} played twice in a row; a pass was put between",
@@ -421,7 +424,9 @@ impl Reader<'_> {
                 }
                 let mv = self.to_move(m, ply)?;
                 let name = mv.name(self.size);
-                board = board.play_move(mv).map_err(|e| self.illegal(ply, &name, &e))?;
+                board = board
+                    .play_move(mv)
+                    .map_err(|e| self.illegal(ply, &name, &e))?;
                 let mut step = Step::new(name);
                 step.comment = comment;
                 step.markup = node
@@ -619,7 +624,12 @@ fn other(colour: char) -> char {
 
 /// Writes `line` (its first move by `colour`) as a sequence of nodes, branching where a
 /// step has variations.
-fn write_line(line: &[Step], mut colour: char, size: u8, out: &mut String) -> Result<(), RecordError> {
+fn write_line(
+    line: &[Step],
+    mut colour: char,
+    size: u8,
+    out: &mut String,
+) -> Result<(), RecordError> {
     for (i, step) in line.iter().enumerate() {
         if step.variations.is_empty() {
             write_node(step, colour, size, out)?;
@@ -674,7 +684,10 @@ mod tests {
         }
         assert_eq!(parse_result("Void"), None);
         assert_eq!(parse_result("B+"), None);
-        assert_eq!(parse_result("W+Resign").map(|f| f.reason), Some(Reason::Resignation));
+        assert_eq!(
+            parse_result("W+Resign").map(|f| f.reason),
+            Some(Reason::Resignation)
+        );
     }
 
     #[test]
@@ -699,7 +712,10 @@ mod tests {
         assert!(matches!(got[0].start, Start::Go { handicap: 2, .. }));
         assert_eq!(got[0].setup, None);
         let text = write(&got[0]).unwrap();
-        assert!(text.contains("HA[2]AB[") && text.contains(";W[ee]"), "{text}");
+        assert!(
+            text.contains("HA[2]AB[") && text.contains(";W[ee]"),
+            "{text}"
+        );
         let odd = read_text("o.sgf", "(;SZ[9]AB[aa]AW[bb];W[ee])").unwrap();
         assert_eq!(odd[0].setup.as_ref().unwrap().to_play, Side::Second);
         assert_eq!(odd[0].setup.as_ref().unwrap().black, ["A9"]);
