@@ -3,7 +3,7 @@
 //!
 //! **KIF reading.** The header's `key：value` lines give the tags (`先手`/`下手`,
 //! `後手`/`上手`, `棋戦`, `開始日時`; the rest are kept) and `手合割` the start (平手 or one
-//! of the usual handicaps); a board diagram (BOD) is read by rsshogi. Moves are `７六歩(77)`,
+//! of the usual handicaps), or a board diagram (BOD) any other start. Moves are `７六歩(77)`,
 //! `同　歩(23)`, `５五角打`, `２二角成(88)`, `２三歩不成(24)`; a `*` line is a comment on the
 //! move before it (before the first move: on the game). `変化：N手` starts a variation at
 //! ply N of the most recent line that reaches it; the end words (`投了`, `詰み`, `千日手`,
@@ -84,8 +84,17 @@ pub fn read(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Record>, Rec
     }
 }
 
-/// The start of a record from its SFEN: the handicap it is, if any.
+/// The start of a record from its SFEN (written the one way our engine writes it, from
+/// move 1: records do not keep the move number): the handicap it is, if any.
 fn shogi_start(sfen: &str) -> Start {
+    let canonical = Position::from_sfen(sfen)
+        .map(|p| p.sfen())
+        .unwrap_or_else(|_| sfen.to_string());
+    let mut fields: Vec<&str> = canonical.split_whitespace().collect();
+    if fields.len() == 4 {
+        fields[3] = "1";
+    }
+    let sfen = &fields.join(" ");
     let fields = |s: &str| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
     let handicap = ShogiHandicap::ALL
         .into_iter()
@@ -207,6 +216,182 @@ fn usi_to_kif(pos: &Position, played: &shogi::Played, last_to: Option<Square>) -
     out
 }
 
+/// The kanji of a count in a hand: 二 … 十, 十一 … 十八 (one is not written).
+fn kanji_count(n: u8) -> String {
+    let digit = |d: u8| RANKS[d as usize - 1].to_string();
+    match n {
+        0 | 1 => String::new(),
+        2..=9 => digit(n),
+        10 => "十".into(),
+        _ => format!("十{}", digit(n - 10)),
+    }
+}
+
+/// A count in a hand from its kanji (`十八`) or digits (`18`); 1 when none is written.
+fn read_count(text: &str) -> Option<u8> {
+    if text.is_empty() {
+        return Some(1);
+    }
+    if let Ok(n) = text.parse() {
+        return Some(n);
+    }
+    let value = |c: char| RANKS.iter().position(|&k| k == c).map(|i| i as u8 + 1);
+    let mut chars = text.chars();
+    match (chars.next(), chars.next(), chars.next()) {
+        (Some('十'), None, None) => Some(10),
+        (Some('十'), Some(d), None) => value(d).map(|d| 10 + d),
+        (Some(d), None, None) => value(d),
+        _ => None,
+    }
+}
+
+/// A board diagram (BOD) of a start position, as Kifu for Windows writes it: the hands,
+/// the board with `v` before Gote's pieces, and whose turn when it is Gote's.
+fn board_diagram(pos: &Position) -> String {
+    let hand = |color: shogi::Color| {
+        let pieces: Vec<String> = pos
+            .hand(color)
+            .into_iter()
+            .rev()
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| format!("{}{}", k.kanji(shogi::Color::Black), kanji_count(n)))
+            .collect();
+        if pieces.is_empty() {
+            "なし".to_string()
+        } else {
+            pieces.join("\u{3000}")
+        }
+    };
+    let mut out = format!("後手の持駒：{}\n", hand(shogi::Color::White));
+    out.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+    for rank in 1..=9u8 {
+        out.push('|');
+        for file in (1..=9u8).rev() {
+            match Square::new(file, rank).and_then(|sq| pos.piece_at(sq)) {
+                None => out.push_str(" ・"),
+                Some((color, kind)) => {
+                    out.push(if color == shogi::Color::White {
+                        'v'
+                    } else {
+                        ' '
+                    });
+                    out.push_str(match kind {
+                        Kind::King => "玉",
+                        k => k.kanji(color),
+                    });
+                }
+            }
+        }
+        out.push('|');
+        out.push(RANKS[rank as usize - 1]);
+        out.push('\n');
+    }
+    out.push_str("+---------------------------+\n");
+    out.push_str(&format!("先手の持駒：{}\n", hand(shogi::Color::Black)));
+    if pos.turn() == shogi::Color::White {
+        out.push_str("後手番\n");
+    }
+    out
+}
+
+/// The SFEN of a board diagram (BOD) among a KIF header's lines.
+fn read_board_diagram(lines: &[&str]) -> Result<String, String> {
+    let letter = |c: char| -> Option<&'static str> {
+        Some(match c {
+            '歩' => "P",
+            '香' => "L",
+            '桂' => "N",
+            '銀' => "S",
+            '金' => "G",
+            '角' => "B",
+            '飛' => "R",
+            '玉' | '王' => "K",
+            'と' => "+P",
+            '杏' => "+L",
+            '圭' => "+N",
+            '全' => "+S",
+            '馬' => "+B",
+            '龍' | '竜' => "+R",
+            _ => return None,
+        })
+    };
+    let mut rows = Vec::new();
+    let mut hands = [String::new(), String::new()];
+    let mut turn = 'b';
+    for line in lines {
+        let t = line.trim_end();
+        if let Some(row) = t.strip_prefix('|') {
+            let cells: Vec<char> = row.chars().take_while(|&c| c != '|').collect();
+            if cells.len() != 18 {
+                return Err(format!("the board row `{t}` does not have nine squares"));
+            }
+            let mut sfen = String::new();
+            let mut empty = 0;
+            for cell in cells.chunks(2) {
+                if cell[1] == '・' {
+                    empty += 1;
+                    continue;
+                }
+                let piece =
+                    letter(cell[1]).ok_or_else(|| format!("`{}` is not a piece", cell[1]))?;
+                if empty > 0 {
+                    sfen.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                if cell[0] == 'v' {
+                    sfen.push_str(&piece.to_lowercase());
+                } else {
+                    sfen.push_str(piece);
+                }
+            }
+            if empty > 0 {
+                sfen.push_str(&empty.to_string());
+            }
+            rows.push(sfen);
+        } else if let Some((key, value)) = t.trim().split_once('：') {
+            let side = match key {
+                "先手の持駒" | "下手の持駒" => 0,
+                "後手の持駒" | "上手の持駒" => 1,
+                _ => continue,
+            };
+            for item in value
+                .split([' ', '\u{3000}'])
+                .filter(|i| !i.is_empty() && *i != "なし")
+            {
+                let mut chars = item.chars();
+                let piece = chars
+                    .next()
+                    .and_then(letter)
+                    .filter(|p| !p.starts_with('+') && *p != "K");
+                let (Some(piece), Some(n)) = (piece, read_count(chars.as_str())) else {
+                    return Err(format!("`{item}` is not a piece in hand"));
+                };
+                if n > 1 {
+                    hands[side].push_str(&n.to_string());
+                }
+                if side == 1 {
+                    hands[side].push_str(&piece.to_lowercase());
+                } else {
+                    hands[side].push_str(piece);
+                }
+            }
+        } else if t.trim() == "後手番" || t.trim() == "上手番" {
+            turn = 'w';
+        }
+    }
+    if rows.len() != 9 {
+        return Err(format!("the board has {} rows, not nine", rows.len()));
+    }
+    let hand = format!("{}{}", hands[0], hands[1]);
+    let sfen = format!(
+        "{} {turn} {} 1",
+        rows.join("/"),
+        if hand.is_empty() { "-" } else { &hand }
+    );
+    let pos = Position::from_sfen(&sfen).map_err(|e| e.to_string())?;
+    Ok(pos.sfen())
+}
+
 /// What follows the ply number of a KIF move line (`同　銀(31)`), or `None` when the line
 /// is not a move line.
 fn move_line(t: &str) -> Option<&str> {
@@ -313,17 +498,10 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
     }
     let sfen = match handicap_name.as_deref() {
         _ if has_board => {
-            let header = format!(
-                "{}\n手数----指手---------消費時間--\n",
-                lines[..first_body].join("\n")
-            );
-            rs_kif::parse_kif_str(&header)
-                .map_err(|e| RecordError::BadStart {
-                    place: format!("{name}:1"),
-                    detail: e.to_string(),
-                })?
-                .init_position_sfen()
-                .to_string()
+            read_board_diagram(&lines[..first_body]).map_err(|detail| RecordError::BadStart {
+                place: format!("{name}:1"),
+                detail,
+            })?
         }
         None | Some("平手") => START_SFEN.to_string(),
         Some(h) => ShogiHandicap::ALL
@@ -550,14 +728,7 @@ fn write_kif_text(record: &Record, with_end: bool) -> Result<String, RecordError
     } else if let Some(h) = handicap.filter(|h| fields(h.sfen()) == fields(sfen)) {
         out.push_str(&format!("手合割：{}\n", h.kif_name()));
     } else {
-        let pos = rsshogi::board::Position::from_sfen(sfen).map_err(|e| RecordError::BadStart {
-            place: "record".into(),
-            detail: format!("{e:?}"),
-        })?;
-        out.push_str(&rs_kif::board_to_bod(&pos));
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
+        out.push_str(&board_diagram(&start));
     }
     out.push_str(&format!(
         "先手：{}\n",
@@ -704,11 +875,39 @@ pub fn write_with_rsshogi(record: &Record, format: Format) -> Result<String, Rec
         rs.set_main_terminal(special_of(finish))
             .map_err(|e| failed(e.to_string()))?;
     }
-    match format {
-        Format::Ki2 => rs_kif::export_ki2(&rs).map_err(|e| failed(e.to_string())),
-        Format::Csa => csa::export_csa(&rs).map_err(|e| failed(e.to_string())),
-        _ => write_kif(record),
+    let text = match format {
+        Format::Ki2 => rs_kif::export_ki2(&rs).map_err(|e| failed(e.to_string()))?,
+        Format::Csa => csa::export_csa(&rs).map_err(|e| failed(e.to_string()))?,
+        _ => return write_kif(record),
+    };
+    // rsshogi's board diagrams lose some starts (an empty board, ten or more of a piece in
+    // hand): what it wrote must read back from the same start, or it is refused.
+    let name = format!("record.{}", format.extension());
+    let back = read_with_rsshogi(&name, text.as_bytes(), format)?;
+    if back.first().map(|b| &b.start) != Some(&shogi_start(sfen_of(record))) {
+        return Err(RecordError::BadStart {
+            place: name,
+            detail: format!(
+                "this start position cannot be written as {}; write KIF",
+                format.as_str()
+            ),
+        });
     }
+    Ok(text)
+}
+
+fn sfen_of(record: &Record) -> &str {
+    match &record.start {
+        Start::Shogi { sfen, .. } => sfen,
+        _ => "",
+    }
+}
+
+/// Runs an rsshogi reader; a panic (rsshogi 1.7.3's KI2 reader has one on some broken
+/// variations) is a refusal like any other.
+fn guarded<T>(read: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read))
+        .unwrap_or_else(|_| Err("the record's moves cannot be resolved".into()))
 }
 
 /// Reads KI2 or CSA: moves and variations by [`crate::import::kif::read`], tags and result
@@ -718,12 +917,13 @@ fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Rec
         place: name.to_string(),
         detail,
     })?;
-    let metadata: Vec<rsshogi::records::Record> = match format {
-        Format::Csa => csa::parse_csa_games_bytes(bytes).unwrap_or_default(),
+    let metadata: Vec<rsshogi::records::Record> = guarded(|| match format {
+        Format::Csa => csa::parse_csa_games_bytes(bytes).map_err(|e| e.to_string()),
         _ => rs_kif::parse_ki2_bytes(bytes)
             .map(|r| vec![r])
-            .unwrap_or_default(),
-    };
+            .map_err(|e| e.to_string()),
+    })
+    .unwrap_or_default();
     let decoded = decode(bytes);
     let mut out = Vec::new();
     for (i, game) in games.into_iter().enumerate() {

@@ -149,11 +149,27 @@ fn text_of(p: &sgf_parse::SimpleText) -> Option<String> {
     (!t.is_empty()).then(|| t.to_string())
 }
 
-/// A property as written, with its values in a fixed order (sgf-parse keeps lists as sets).
-fn as_written(prop: &Prop) -> String {
-    let written = prop.to_string();
+/// A property as written, with its values in a fixed order (sgf-parse keeps lists as sets);
+/// `None` for a property whose name is not SGF's (capital letters).
+fn as_written(prop: &Prop) -> Option<String> {
+    let written = match prop {
+        // sgf-parse writes the values of these as they are, unescaped.
+        Prop::Unknown(id, values) | Prop::Invalid(id, values) => {
+            if id.is_empty() || !id.bytes().all(|b| b.is_ascii_uppercase()) {
+                return None;
+            }
+            let values: String = values.iter().map(|v| format!("[{}]", escape(v))).collect();
+            format!("{id}{values}")
+        }
+        _ => prop.to_string(),
+    };
+    Some(sorted_values(&written))
+}
+
+/// A written property with its values sorted.
+fn sorted_values(written: &str) -> String {
     let Some(open) = written.find('[') else {
-        return written;
+        return written.to_string();
     };
     let mut values = split_values(&written[open..]);
     if values.len() > 1 {
@@ -296,7 +312,7 @@ fn game(root: &SgfNode<Prop>, place: &str) -> Result<Record, RecordError> {
             Prop::AE(_) => {}
             // Which program wrote the file: ours writes its own.
             Prop::Invalid(id, _) | Prop::Unknown(id, _) if id == "AP" => {}
-            other => root_markup.push(as_written(other)),
+            other => root_markup.extend(as_written(other)),
         }
     }
     let komi = komi.unwrap_or(0.0);
@@ -432,7 +448,7 @@ impl Reader<'_> {
                 step.markup = node
                     .properties()
                     .filter(|p| !matches!(p, Prop::B(_) | Prop::W(_) | Prop::C(_)))
-                    .map(as_written)
+                    .filter_map(as_written)
                     .collect();
                 step.variations = std::mem::take(&mut waiting);
                 line.push(step);
