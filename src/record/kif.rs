@@ -587,7 +587,7 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
             }
             if let Some(word) = END_WORDS.iter().find(|w| mv.starts_with(**w)) {
                 let ply = current.len();
-                let mover = if ply % 2 == 0 {
+                let mover = if ply.is_multiple_of(2) {
                     first_mover
                 } else {
                     first_mover.other()

@@ -527,8 +527,10 @@ impl Record {
     }
 }
 
-/// A position of any of the three games, to replay a record on.
+/// A position of any of the three games, to replay a record on (one at a time: the sizes of
+/// the variants do not matter).
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Board {
     Go(go::Position),
     Chess(chess::Position),

@@ -336,7 +336,8 @@ fn game(root: &SgfNode<Prop>, place: &str) -> Result<Record, RecordError> {
         && white.is_empty()
         && usual.as_ref() == Some(&black)
         && pl.or(first_colour) != Some(go::Color::Black);
-    let setup = (!is_handicap && !(black.is_empty() && white.is_empty())).then(|| GoSetup {
+    let no_stones = black.is_empty() && white.is_empty();
+    let setup = (!is_handicap && !no_stones).then(|| GoSetup {
         black: black.iter().map(|p| p.name(size)).collect(),
         white: white.iter().map(|p| p.name(size)).collect(),
         to_play: match pl.or(first_colour) {
