@@ -32,7 +32,7 @@
 //! assert!(out.contains("   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\nまで4手で後手の勝ち"), "{out}");
 //! ```
 
-use super::{Format, Record, RecordError, Step, Tags, MAX_NESTING};
+use super::{within_nesting, Format, Record, RecordError, Step, Tags};
 use crate::lang::Lang;
 use crate::play::{Finish, Reason, ShogiHandicap, Side, Start};
 use crate::rules::shogi::{self, Kind, Position, Square, START_SFEN};
@@ -650,11 +650,7 @@ fn insert_at(
     depth: usize,
     name: &str,
 ) -> Result<(), RecordError> {
-    if depth > MAX_NESTING {
-        return Err(RecordError::TooDeep {
-            place: name.to_string(),
-        });
-    }
+    within_nesting(depth, name)?;
     for (i, step) in rest.iter().enumerate() {
         let k = at + i;
         if k >= line.len() {
@@ -761,11 +757,7 @@ fn write_block(
     out: &mut String,
     depth: usize,
 ) -> Result<(), RecordError> {
-    if depth > MAX_NESTING {
-        return Err(RecordError::TooDeep {
-            place: "record".into(),
-        });
-    }
+    within_nesting(depth, "record")?;
     let mut pos = pos.clone();
     let mut last_to = last_to;
     let mut branches = Vec::new();

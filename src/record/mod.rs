@@ -140,13 +140,16 @@ impl Format {
     /// assert_eq!(Format::from_name("game.txt"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<Format> {
-        let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
-        match ext.as_str() {
+        if let Some(shogi) = crate::import::kif::Format::from_name(name) {
+            return Some(match shogi {
+                crate::import::kif::Format::Kif => Format::Kif,
+                crate::import::kif::Format::Ki2 => Format::Ki2,
+                crate::import::kif::Format::Csa => Format::Csa,
+            });
+        }
+        match name.rsplit_once('.')?.1.to_ascii_lowercase().as_str() {
             "sgf" => Some(Format::Sgf),
             "pgn" => Some(Format::Pgn),
-            "kif" | "kifu" => Some(Format::Kif),
-            "ki2" | "ki2u" => Some(Format::Ki2),
-            "csa" => Some(Format::Csa),
             _ => None,
         }
     }
@@ -609,6 +612,16 @@ impl Board {
     }
 }
 
+/// `depth` (how deep variations nest at this point) against [`MAX_NESTING`].
+pub(crate) fn within_nesting(depth: usize, place: &str) -> Result<(), RecordError> {
+    if depth > MAX_NESTING {
+        return Err(RecordError::TooDeep {
+            place: place.to_string(),
+        });
+    }
+    Ok(())
+}
+
 /// Plays every line of `moves` from `board` (the variations of a step from the position
 /// before it); the first refused move is reported with its ply, counted from the start.
 pub(crate) fn check_lines(
@@ -618,11 +631,7 @@ pub(crate) fn check_lines(
     place: &str,
     depth: usize,
 ) -> Result<(), RecordError> {
-    if depth > MAX_NESTING {
-        return Err(RecordError::TooDeep {
-            place: place.to_string(),
-        });
-    }
+    within_nesting(depth, place)?;
     let mut board = board.clone();
     for (i, s) in moves.iter().enumerate() {
         for v in &s.variations {

@@ -28,7 +28,7 @@
 //! assert!(out.contains("1. e4 $1 {Best by test} (1. d4 d5) 1... e5 *"), "{out}");
 //! ```
 
-use super::{Record, RecordError, Step, Tags, MAX_NESTING};
+use super::{within_nesting, Record, RecordError, Step, Tags, MAX_NESTING};
 use crate::play::{Finish, Reason, Side, Start};
 use crate::rules::chess;
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
@@ -443,11 +443,7 @@ fn write_line(
     tokens: &mut Vec<String>,
     depth: usize,
 ) -> Result<(), RecordError> {
-    if depth > MAX_NESTING {
-        return Err(RecordError::TooDeep {
-            place: "record".into(),
-        });
-    }
+    within_nesting(depth, "record")?;
     let mut pos = start.clone();
     let mut number_black = true;
     for step in line {

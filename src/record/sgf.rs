@@ -30,7 +30,7 @@
 //! assert_eq!(sgf::read("again.sgf", again.as_bytes()).unwrap()[0].moves, game.moves);
 //! ```
 
-use super::{Board, GoSetup, Record, RecordError, Step, Tags, MAX_NESTING};
+use super::{within_nesting, Board, GoSetup, Record, RecordError, Step, Tags};
 use crate::play::{Finish, Reason, Side, Start};
 use crate::rules::go;
 use sgf_parse::go::{Move as SgfMove, Prop};
@@ -375,6 +375,14 @@ fn game(root: &SgfNode<Prop>, place: &str) -> Result<Record, RecordError> {
     Ok(record)
 }
 
+/// Whether a node below the root adds or removes stones (`AB`, `AW`, `AE`).
+fn sets_up_stones(node: &SgfNode<Prop>) -> bool {
+    !node.is_root
+        && node
+            .properties()
+            .any(|p| matches!(p, Prop::AB(_) | Prop::AW(_) | Prop::AE(_)))
+}
+
 /// The colour of the first move of the main line.
 fn first_move_colour(root: &SgfNode<Prop>) -> Option<go::Color> {
     root.main_variation().find_map(|n| {
@@ -404,11 +412,7 @@ impl Reader<'_> {
         mut ply: usize,
         depth: usize,
     ) -> Result<Vec<Step>, RecordError> {
-        if depth > MAX_NESTING {
-            return Err(RecordError::TooDeep {
-                place: self.place.to_string(),
-            });
-        }
+        within_nesting(depth, self.place)?;
         let mut line: Vec<Step> = Vec::new();
         let mut waiting: Vec<Vec<Step>> = Vec::new();
         let mut node = node;
@@ -469,11 +473,7 @@ impl Reader<'_> {
                 break;
             };
             for other in others {
-                if !other.is_root
-                    && other
-                        .properties()
-                        .any(|p| matches!(p, Prop::AB(_) | Prop::AW(_) | Prop::AE(_)))
-                {
+                if sets_up_stones(other) {
                     self.notes.push(format!(
                         "{}, ply {ply}: a variation adds or removes stones (AB/AW/AE) in the middle of the game; left out",
                         self.place
@@ -485,10 +485,7 @@ impl Reader<'_> {
                     waiting.push(v);
                 }
             }
-            if first
-                .properties()
-                .any(|p| matches!(p, Prop::AB(_) | Prop::AW(_) | Prop::AE(_)))
-            {
+            if sets_up_stones(first) {
                 self.notes.push(format!(
                     "{}, ply {ply}: the line goes on with stones added or removed (AB/AW/AE) in the middle of the game; it stops there",
                     self.place
