@@ -450,11 +450,14 @@ impl Reader<'_> {
                     .map_err(|e| self.illegal(ply, &name, &e))?;
                 let mut step = Step::new(name);
                 step.comment = comment;
-                step.markup = node
-                    .properties()
-                    .filter(|p| !matches!(p, Prop::B(_) | Prop::W(_) | Prop::C(_)))
-                    .filter_map(as_written)
-                    .collect();
+                // The root's other properties are the record's (`root_markup`).
+                if !node.is_root {
+                    step.markup = node
+                        .properties()
+                        .filter(|p| !matches!(p, Prop::B(_) | Prop::W(_) | Prop::C(_)))
+                        .filter_map(as_written)
+                        .collect();
+                }
                 step.variations = std::mem::take(&mut waiting);
                 line.push(step);
                 ply += 1;
@@ -733,6 +736,20 @@ mod tests {
         let odd = read_text("o.sgf", "(;SZ[9]AB[aa]AW[bb];W[ee])").unwrap();
         assert_eq!(odd[0].setup.as_ref().unwrap().to_play, Side::Second);
         assert_eq!(odd[0].setup.as_ref().unwrap().black, ["A9"]);
+    }
+
+    #[test]
+    fn a_move_in_the_root_keeps_the_roots_properties_once() {
+        let got = read_text("r.sgf", "(;SZ[9]GN[root]B[ee]TR[aa];W[cc]TR[bb])").unwrap();
+        assert_eq!(got[0].main_line(), ["E5", "C7"]);
+        assert!(got[0].moves[0].markup.is_empty());
+        assert_eq!(got[0].moves[1].markup, ["TR[bb]"]);
+        let text = write(&got[0]).unwrap();
+        assert_eq!(text.matches("GN[root]").count(), 1, "{text}");
+        assert_eq!(
+            read_text("again.sgf", &text).unwrap()[0].moves,
+            got[0].moves
+        );
     }
 
     #[test]
