@@ -460,7 +460,7 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
         .iter()
         .position(|l| {
             let t = l.trim();
-            move_line(t).is_some() || t.starts_with("手数") || t.starts_with("変化")
+            move_line(t).is_some() || t.starts_with("手数-") || t.starts_with("変化")
         })
         .unwrap_or(lines.len());
     let mut tags = Tags::default();
@@ -977,6 +977,19 @@ mod tests {
         assert_eq!(variation_ply("変化：   9手"), Some(9));
         assert_eq!(variation_ply("変化：１２手"), Some(12));
         assert_eq!(variation_ply("変化：10手"), Some(10));
+    }
+
+    #[test]
+    fn a_board_diagram_with_its_last_move_line_keeps_gotes_turn() {
+        let bod = "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ 金 ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：歩十八\n手数＝1  ▲５三金  まで\n後手番\n手数----指手---------消費時間--\n   1 ４一玉(51)\n";
+        let game = read_kif("bod.kif", bod).unwrap();
+        let Start::Shogi { sfen, .. } = &game.start else {
+            panic!("{:?}", game.start)
+        };
+        assert_eq!(sfen, "4k4/9/4G4/9/9/9/9/9/4K4 w 18P 1");
+        assert_eq!(game.main_line(), ["5a4a"]);
+        let out = write_kif(&game).unwrap();
+        assert!(out.contains("先手の持駒：歩十八\n後手番\n"), "{out}");
     }
 
     #[test]
