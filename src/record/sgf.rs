@@ -15,7 +15,8 @@
 //! was written. A node's `C` is its comment and its other properties (markup, times) are
 //! kept as written. Siblings are variations. A side that plays twice in a row gets a pass
 //! put between (with a note); a variation that adds or removes stones in the middle of the
-//! game (`AB`/`AW`/`AE` after the root) is left out, with a note.
+//! game (`AB`/`AW`/`AE` after the root) is left out, with a note. An illegal move is refused
+//! with the file's line of its node (`game.sgf:12, ply 31`) and the engine's reason.
 //!
 //! ```
 //! use qiyuan::record::{sgf, Step};
@@ -105,10 +106,11 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
 /// A root node written without its `;` (`(PB[…]…;B[pd]…)`, as some Nihon Ki-in files are)
 /// is read as if it had one.
 pub fn read_text(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
-    let trees = match sgf_parse::parse(text) {
-        Ok(trees) => trees,
+    let (trees, read) = match sgf_parse::parse(text) {
+        Ok(trees) => (trees, std::borrow::Cow::Borrowed(text)),
         Err(e) => {
-            let repaired = root_without_semicolon(text).and_then(|t| sgf_parse::parse(&t).ok());
+            let repaired = root_without_semicolon(text)
+                .and_then(|t| sgf_parse::parse(&t).ok().map(|trees| (trees, t.into())));
             repaired.ok_or_else(|| {
                 let (line, col) = crate::import::sgf::syntax_error_place(text);
                 RecordError::Syntax {
@@ -119,6 +121,8 @@ pub fn read_text(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
         }
     };
     let many = trees.len() > 1;
+    let node_lines = node_lines(&read);
+    let mut first_node = 0;
     let mut out = Vec::new();
     for (n, tree) in trees.into_iter().enumerate() {
         let place = if many {
@@ -130,9 +134,62 @@ pub fn read_text(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
             place: place.clone(),
             detail: "not a Go game (GM is not 1)".into(),
         })?;
-        out.push(game(&root, &place)?);
+        let lines = Lines::of(&root, name, &node_lines, &mut first_node);
+        out.push(game(&root, &place, &lines)?);
     }
     Ok(out)
+}
+
+/// The line of every node (`;` outside a value) of an SGF text, in the text's order.
+fn node_lines(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let (mut line, mut in_value, mut escaped) = (1, false, false);
+    for ch in text.chars() {
+        match ch {
+            '\n' => line += 1,
+            _ if in_value => {}
+            ';' => out.push(line),
+            '[' => in_value = true,
+            _ => {}
+        }
+        if in_value {
+            match (escaped, ch) {
+                (false, '\\') => escaped = true,
+                (false, ']') => in_value = false,
+                _ => escaped = false,
+            }
+        }
+    }
+    out
+}
+
+/// Where each node of a game tree stands in the file: `path:line`.
+struct Lines<'a> {
+    name: &'a str,
+    line: std::collections::HashMap<*const SgfNode<Prop>, usize>,
+}
+
+impl<'a> Lines<'a> {
+    /// The lines of the nodes of `root`, the `first`-th node of the file on (nodes are
+    /// numbered in the text's order, which is the tree's depth-first order).
+    fn of(root: &SgfNode<Prop>, name: &'a str, lines: &[usize], first: &mut usize) -> Lines<'a> {
+        let mut line = std::collections::HashMap::new();
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            if let Some(&l) = lines.get(*first) {
+                line.insert(node as *const _, l);
+            }
+            *first += 1;
+            stack.extend(node.children().collect::<Vec<_>>().into_iter().rev());
+        }
+        Lines { name, line }
+    }
+
+    /// `path:line` of `node`, if known.
+    fn at(&self, node: &SgfNode<Prop>) -> Option<String> {
+        let l = self.line.get(&(node as *const _))?;
+        Some(format!("{}:{l}", self.name))
+    }
 }
 
 /// The text with a `;` put after the first `(` when a property follows it directly.
@@ -265,7 +322,7 @@ fn sgf_colour(c: &sgf_parse::Color) -> go::Color {
 }
 
 /// One game tree into a record.
-fn game(root: &SgfNode<Prop>, place: &str) -> Result<Record, RecordError> {
+fn game(root: &SgfNode<Prop>, place: &str, lines: &Lines) -> Result<Record, RecordError> {
     let bad = |detail: String| RecordError::BadStart {
         place: place.to_string(),
         detail,
@@ -365,6 +422,7 @@ fn game(root: &SgfNode<Prop>, place: &str) -> Result<Record, RecordError> {
     };
     let mut reader = Reader {
         place,
+        lines,
         size,
         notes: Vec::new(),
         comment: String::new(),
@@ -396,6 +454,7 @@ fn first_move_colour(root: &SgfNode<Prop>) -> Option<go::Color> {
 
 struct Reader<'a> {
     place: &'a str,
+    lines: &'a Lines<'a>,
     size: u8,
     notes: Vec<String>,
     /// The comment before the first move.
@@ -434,7 +493,7 @@ impl Reader<'_> {
                 if colour != board.turn() {
                     board = board
                         .play_move(go::Move::Pass)
-                        .map_err(|e| self.illegal(ply, "pass", &e))?;
+                        .map_err(|e| self.illegal(node, ply, "pass", &e))?;
                     line.push(Step::new("pass"));
                     self.notes.push(format!(
                         "{}, ply {ply}: {} played twice in a row; a pass was put between",
@@ -443,11 +502,11 @@ impl Reader<'_> {
                     ));
                     ply += 1;
                 }
-                let mv = self.to_move(m, ply)?;
+                let mv = self.to_move(node, m, ply)?;
                 let name = mv.name(self.size);
                 board = board
                     .play_move(mv)
-                    .map_err(|e| self.illegal(ply, &name, &e))?;
+                    .map_err(|e| self.illegal(node, ply, &name, &e))?;
                 let mut step = Step::new(name);
                 step.comment = comment;
                 // The root's other properties are the record's (`root_markup`).
@@ -506,7 +565,20 @@ impl Reader<'_> {
         Ok(line)
     }
 
-    fn to_move(&self, m: &SgfMove, ply: usize) -> Result<go::Move, RecordError> {
+    /// Where `node` is: `path:line, ply N`, or the game and ply when the line is unknown.
+    fn place_of(&self, node: &SgfNode<Prop>, ply: usize) -> String {
+        match self.lines.at(node) {
+            Some(at) => format!("{at}, ply {ply}"),
+            None => format!("{}, ply {ply}", self.place),
+        }
+    }
+
+    fn to_move(
+        &self,
+        node: &SgfNode<Prop>,
+        m: &SgfMove,
+        ply: usize,
+    ) -> Result<go::Move, RecordError> {
         let size = self.size;
         match m {
             SgfMove::Pass => Ok(go::Move::Pass),
@@ -515,16 +587,16 @@ impl Reader<'_> {
                 Ok(go::Move::Play(go::Point::new(p.x, p.y)))
             }
             SgfMove::Move(p) => Err(RecordError::Illegal {
-                place: format!("{}, ply {ply}", self.place),
+                place: self.place_of(node, ply),
                 mv: format!("({}, {})", p.x, p.y),
                 reason: format!("the point is off the {size}×{size} board"),
             }),
         }
     }
 
-    fn illegal(&self, ply: usize, mv: &str, e: &go::Illegal) -> RecordError {
+    fn illegal(&self, node: &SgfNode<Prop>, ply: usize, mv: &str, e: &go::Illegal) -> RecordError {
         RecordError::Illegal {
-            place: format!("{}, ply {ply}", self.place),
+            place: self.place_of(node, ply),
             mv: mv.to_string(),
             reason: e.explain(crate::lang::Lang::En),
         }
@@ -718,9 +790,16 @@ mod tests {
     fn an_illegal_move_is_refused_with_its_ply_and_reason() {
         //   A B C
         // 9 . X .   White's second stone on B9's point
-        let err = read_text("t.sgf", "(;SZ[9];B[ba];W[ca];B[aa];W[ba])").unwrap_err();
+        let err = read_text(
+            "t.sgf",
+            "(;SZ[9];B[ba];W[ca]\n(;B[da])\n(;C[a;b]B[aa];W[ba]))",
+        )
+        .unwrap_err();
         let text = err.to_string();
-        assert!(text.starts_with("t.sgf, ply 4: illegal move B9"), "{text}");
+        assert!(
+            text.starts_with("t.sgf:3, ply 4: illegal move B9"),
+            "{text}"
+        );
     }
 
     #[test]
