@@ -167,7 +167,7 @@ fn record_round_trip(names: &[&str], input: &[u8]) -> Result<(), String> {
             let back = record::read(name, text.as_bytes())
                 .map_err(|e| format!("{name}: what we wrote does not read back: {e}\n{text}"))?;
             let b = &back[0];
-            // CSA holds no variations; KI2 and CSA hold no comments.
+            // CSA holds no variations; KI2 and CSA keep only the main line's comments.
             let same = match format {
                 Format::Csa => b.main_line() == r.main_line(),
                 Format::Ki2 => b.lines() == r.lines(),

@@ -673,3 +673,15 @@ fn qiyuan_convert_writes_utf8_sgf_and_converts_kif_ki2_csa() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not standard chess"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ki2_and_csa_keep_the_main_lines_comments() {
+    let text = "手合割：平手\n*序盤\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*角道を開ける\n   2 ３四歩(33)\n   3 ２六歩(27)\n*居飛車\n";
+    let r = &record::read("c.kif", text.as_bytes()).unwrap()[0];
+    for format in [Format::Ki2, Format::Csa] {
+        let written = record::write(r, format).unwrap();
+        let back = &record::read(&format!("c.{}", format.extension()), written.as_bytes()).unwrap()[0];
+        assert_eq!(back.comments(), ["序盤", "角道を開ける", "居飛車"], "{format:?}\n{written}");
+        assert_eq!(back.moves, r.moves, "{format:?}");
+    }
+}

@@ -17,9 +17,11 @@
 //! block's "most recent line" is the line it branches from.
 //!
 //! **KI2 and CSA.** Read by [`crate::import::kif::read`] (rsshogi's readers, with the
-//! `変化` blocks rsshogi stops before); the tags and result come from rsshogi's metadata.
-//! Comments are not read from these two formats. Written by rsshogi's exporters from the KIF
-//! this module writes (CSA has no variations).
+//! `変化` blocks rsshogi stops before); the tags, the result and the main line's comments
+//! come from rsshogi's reading of the whole file (the comments of variations are not
+//! read). Written by rsshogi's exporters from the KIF this module writes (CSA has no
+//! variations); a start rsshogi cannot write back (an empty board, ten or more of a piece
+//! in hand) is refused, so KIF is the format that holds every record.
 //!
 //! ```
 //! use qiyuan::record::{kif, Format};
@@ -939,6 +941,18 @@ fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Rec
                 !matches!(special.kind(), SpecialMove::Interrupt) || decoded.contains("中断")
             };
             record.tags.result = rs.main_terminal().filter(said).and_then(finish_of);
+            // The comments of the main line, when rsshogi read the same moves.
+            let ids = rs.main_line_ids();
+            let same = ids.len() == record.moves.len()
+                && ids.iter().zip(&record.moves).all(|(id, step)| {
+                    rs.node(*id).mv().map(|m| m.mv().to_usi()).as_deref() == Some(step.mv.as_str())
+                });
+            if same {
+                for (id, step) in ids.iter().zip(record.moves.iter_mut()) {
+                    step.comment = rs.node(*id).comment().unwrap_or("").trim().to_string();
+                }
+            }
+            record.comment = rs.initial_comment().unwrap_or("").trim().to_string();
         }
         out.push(record);
     }
