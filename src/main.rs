@@ -1,4 +1,5 @@
-//! The `qiyuan` command: serve the trainer, check content, or import problems.
+//! The `qiyuan` command: serve the trainer, check content, import problems, or convert game
+//! records.
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -42,6 +43,18 @@ enum Command {
     Import {
         #[command(subcommand)]
         from: ImportFrom,
+    },
+    /// Convert a game record between the formats of its game, by the files' extensions:
+    /// SGF in any encoding to UTF-8 SGF, PGN to PGN, and KIF, KI2, CSA into each other
+    /// (.sgf, .pgn, .kif/.kifu, .ki2/.ki2u, .csa). Every move is checked by the rules.
+    Convert {
+        /// The record to read.
+        input: PathBuf,
+        /// The file to write; its extension names the format.
+        output: PathBuf,
+        /// Convert only this game of a file of several (counted from 1).
+        #[arg(long, value_name = "N")]
+        game: Option<usize>,
     },
 }
 
@@ -125,6 +138,11 @@ fn main() -> anyhow::Result<ExitCode> {
             engines,
         }) => serve(addr, content, &engines),
         Some(Command::Import { from }) => import(from),
+        Some(Command::Convert {
+            input,
+            output,
+            game,
+        }) => convert(&input, &output, game),
         None => serve(([127, 0, 0, 1], 8080).into(), None, &[]),
     }
 }
@@ -309,6 +327,38 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `qiyuan convert IN OUT`: a record into another format of its game.
+fn convert(
+    input: &std::path::Path,
+    output: &std::path::Path,
+    game: Option<usize>,
+) -> anyhow::Result<ExitCode> {
+    use qiyuan::record::{self, Format, RecordError};
+    let out_name = output.display().to_string();
+    let to = Format::from_name(&out_name).ok_or(RecordError::UnknownFormat {
+        name: out_name.clone(),
+    })?;
+    let bytes = std::fs::read(input).with_context(|| format!("reading {}", input.display()))?;
+    let converted = record::convert(&input.display().to_string(), &bytes, to, game)?;
+    for r in &converted.records {
+        for note in &r.notes {
+            eprintln!("note: {note}");
+        }
+    }
+    std::fs::write(output, &converted.text).with_context(|| format!("writing {out_name}"))?;
+    let moves: usize = converted.records.iter().map(|r| r.moves.len()).sum();
+    let variations: usize = converted.records.iter().map(|r| r.variation_count()).sum();
+    let games = converted.records.len();
+    eprintln!(
+        "wrote {games} game{} ({moves} moves in the main line{}, {variations} variation{}) to {out_name} as {}",
+        if games == 1 { "" } else { "s" },
+        if games == 1 { "" } else { "s" },
+        if variations == 1 { "" } else { "s" },
+        to.as_str()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn serve(

@@ -2,7 +2,9 @@
 //! splices between seeds, tokens of the formats) over seeds from the corpus
 //! (`QIYUAN_CORPUS`, `../shared/corpus` by default) and the repository's content, for every
 //! parser: SGF, Sensei's diagrams, FEN/SAN/UCI, SFEN/USI, KIF/KI2/CSA, Lichess CSV, tsumego
-//! JSON, lesson Markdown with front matter, problem TOML, and the attempt API's body.
+//! JSON, lesson Markdown with front matter, problem TOML, the attempt API's body, and the
+//! game record readers (SGF, PGN, KIF/KI2/CSA: a record read is written and reads back the
+//! same).
 //!
 //! Properties: no panic; no input takes over 2 s (10 s in a debug build); every refusal
 //! carries a place (a path with line and column ≥ 1, a line, or a named source); what an
@@ -49,6 +51,9 @@ const TARGETS: &[&str] = &[
     "lesson",
     "problem",
     "attempt",
+    "record-sgf",
+    "record-pgn",
+    "record-kif",
 ];
 
 /// Runs one input through `target`; `Err` says which property broke.
@@ -131,7 +136,49 @@ fn run(target: &str, input: &[u8]) -> Result<(), String> {
                 return Err("the attempt API answered 500".into());
             }
         }
+        "record-sgf" => record_round_trip(&["fuzz.sgf"], input)?,
+        "record-pgn" => record_round_trip(&["fuzz.pgn"], input)?,
+        "record-kif" => record_round_trip(&["fuzz.kif", "fuzz.ki2", "fuzz.csa"], input)?,
         other => return Err(format!("no target {other}")),
+    }
+    Ok(())
+}
+
+/// A game record read under each of `names` is refused with a message, or written in its
+/// format and read back with the same tree, start and tags.
+fn record_round_trip(names: &[&str], input: &[u8]) -> Result<(), String> {
+    use qiyuan::record::{self, Format};
+    for name in names {
+        let records = match record::read(name, input) {
+            Ok(r) => r,
+            Err(e) if e.to_string().trim().is_empty() => {
+                return Err("a refusal with no message".into())
+            }
+            Err(_) => continue,
+        };
+        let format = Format::from_name(name).unwrap_or(Format::Sgf);
+        for r in &records {
+            let text = match record::write(r, format) {
+                Ok(t) => t,
+                // rsshogi cannot write every start as KI2 or CSA; it says so.
+                Err(record::RecordError::BadStart { .. }) if format != Format::Kif => continue,
+                Err(e) => return Err(format!("{name}: writing: {e}")),
+            };
+            let back = record::read(name, text.as_bytes())
+                .map_err(|e| format!("{name}: what we wrote does not read back: {e}\n{text}"))?;
+            let b = &back[0];
+            // CSA holds no variations; KI2 and CSA keep only the main line's comments.
+            let same = match format {
+                Format::Csa => b.main_line() == r.main_line(),
+                Format::Ki2 => b.lines() == r.lines(),
+                _ => b.moves == r.moves && b.comment == r.comment,
+            };
+            if !same || b.start != r.start || back.len() != 1 {
+                return Err(format!(
+                    "{name}: the record changed on the way back\n{text}"
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -290,6 +337,21 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
                 .into_iter()
                 .take(40)
             {
+                out.extend(seeds_of(&p, 0));
+            }
+        }
+        "record-sgf" => {
+            for p in files_under(&corpus.join("go/sgf-encodings"), &[".sgf"]) {
+                out.extend(seeds_of(&p, 0));
+            }
+        }
+        "record-pgn" => {
+            for p in files_under(&corpus.join("chess/pgn"), &[".pgn"]) {
+                out.extend(seeds_of(&p, 0));
+            }
+        }
+        "record-kif" => {
+            for p in files_under(&corpus.join("shogi/kif"), &[""]) {
                 out.extend(seeds_of(&p, 0));
             }
         }

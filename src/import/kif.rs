@@ -303,11 +303,19 @@ pub fn replay(start: &str, line: &[String]) -> Result<(), String> {
 }
 
 fn parse(format: Format, bytes: &[u8]) -> Result<Record, String> {
-    match format {
+    // rsshogi 1.7.3's KI2 reader panics on some variations whose move it cannot resolve
+    // (`apply_move32 expects a legal move`, found by tests/fuzz.rs): a panic is a refusal.
+    let parsed = std::panic::catch_unwind(|| match format {
         Format::Kif => kif::parse_kif_bytes(bytes).map_err(|e| format!("KIF: {e}")),
         Format::Ki2 => kif::parse_ki2_bytes(bytes).map_err(|e| format!("KI2: {e}")),
         Format::Csa => csa::parse_csa_bytes(bytes).map_err(|e| format!("CSA: {e}")),
-    }
+    });
+    parsed.unwrap_or_else(|_| {
+        Err(format!(
+            "{}: the record's moves cannot be resolved (the reader stopped)",
+            format.as_str()
+        ))
+    })
 }
 
 /// The start SFEN and the main line in USI.

@@ -108,7 +108,7 @@ pub fn import(text: &str, source: &str, id: &str) -> Imported {
 /// without a property name, a character that may not stand outside a value, or a value or
 /// game tree left open (then the place where it opened). sgf-parse says what is wrong but
 /// not where; this says where. (1, 1) when the text reads well.
-fn syntax_error_place(text: &str) -> (usize, usize) {
+pub(crate) fn syntax_error_place(text: &str) -> (usize, usize) {
     let (mut line, mut col) = (1, 0);
     let mut in_value: Option<(usize, usize)> = None;
     let mut escaped = false;
