@@ -603,3 +603,155 @@ async fn a_player_out_of_time_loses_and_watchers_are_told() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.json()["reason"]["en"].as_str().unwrap().contains("over"));
 }
+
+async fn record(state: &AppState, id: &str, format: &str) -> Reply {
+    let r = call(
+        state,
+        Method::GET,
+        &format!("/api/games/{id}/record?format={format}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert!(r.headers[header::CONTENT_DISPOSITION]
+        .to_str()
+        .unwrap()
+        .contains(&format!(".{format}")));
+    r
+}
+
+#[tokio::test]
+async fn records_download_and_other_programs_read_them() {
+    let state = state();
+    // Go: read back by sgf-parse, moves and result.
+    let (id, token) = create(
+        &state,
+        json!({"game": "go", "opponent": "human", "handicap": 2, "rules": "japanese"}),
+    )
+    .await;
+    let second = call(
+        &state,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await
+    .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // In a handicap game White (the joiner) moves first.
+    for (who, mv) in [(&second, "E5"), (&token, "D7"), (&second, "pass")] {
+        assert_eq!(play(&state, &id, who, mv).await.status, StatusCode::OK);
+    }
+    play(&state, &id, &token, "resign").await;
+    let sgf = record(&state, &id, "sgf").await.body;
+    let root = &sgf_parse::go::parse(&sgf).unwrap()[0];
+    let mut node = root;
+    let mut moves = Vec::new();
+    while let Some(child) = node.children().next() {
+        node = child;
+        for p in node.properties() {
+            match p {
+                sgf_parse::go::Prop::B(m) | sgf_parse::go::Prop::W(m) => {
+                    moves.push(format!("{m:?}"))
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(moves.len(), 3, "{sgf}");
+    assert!(
+        sgf.contains("RE[W+R]") && sgf.contains("HA[2]") && sgf.contains("SZ[9]"),
+        "{sgf}"
+    );
+
+    // Chess: read back by pgn-reader; its SANs played by shakmaty give our moves.
+    let (id, token) = create(&state, json!({"game": "chess", "level": 1})).await;
+    play(&state, &id, &token, "e4").await;
+    let v = play(&state, &id, &token, "Nf3").await.json();
+    let ours: Vec<String> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let pgn = record(&state, &id, "pgn").await.body;
+    struct Sans(shakmaty::Chess, Vec<String>);
+    impl pgn_reader::Visitor for Sans {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+        fn begin_tags(&mut self) -> std::ops::ControlFlow<(), ()> {
+            std::ops::ControlFlow::Continue(())
+        }
+        fn begin_movetext(&mut self, _: ()) -> std::ops::ControlFlow<(), ()> {
+            std::ops::ControlFlow::Continue(())
+        }
+        fn san(&mut self, _: &mut (), san: pgn_reader::SanPlus) -> std::ops::ControlFlow<()> {
+            use shakmaty::Position;
+            let m = san.san.to_move(&self.0).expect("a legal SAN");
+            self.1
+                .push(shakmaty::uci::UciMove::from_standard(m).to_string());
+            self.0.play_unchecked(m);
+            std::ops::ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, _: ()) {}
+    }
+    let mut sans = Sans(shakmaty::Chess::default(), Vec::new());
+    pgn_reader::Reader::new(pgn.as_bytes())
+        .read_game(&mut sans)
+        .unwrap();
+    assert_eq!(sans.1, ours, "{pgn}");
+
+    // Shogi: KIF, KI2 and CSA read back by rsshogi.
+    let (id, token) = create(
+        &state,
+        json!({"game": "shogi", "level": 1, "handicap": "bishop", "color": "sente"}),
+    )
+    .await;
+    let v = play(&state, &id, &token, "7g7f").await.json();
+    let ours: Vec<String> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let kif = record(&state, &id, "kif").await.body;
+    let read = rsshogi::records::formats::kif::parse_kif_str(&kif)
+        .unwrap_or_else(|e| panic!("{e}\n{kif}"));
+    let theirs: Vec<String> = read.main_moves().map(|m| m.mv().to_usi()).collect();
+    assert_eq!(theirs, ours, "{kif}");
+    assert!(kif.contains("角落ち"), "{kif}");
+    record(&state, &id, "ki2").await;
+    let csa = record(&state, &id, "csa").await.body;
+    assert_eq!(
+        rsshogi::records::formats::csa::parse_csa_str(&csa)
+            .unwrap()
+            .main_moves()
+            .count(),
+        ours.len()
+    );
+    let r = call(
+        &state,
+        Method::GET,
+        &format!("/api/games/{id}/record?format=pgn"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    // The page offers the three downloads.
+    let page = call(
+        &state,
+        Method::GET,
+        &format!("/play/{id}?lang=en"),
+        None,
+        None,
+    )
+    .await
+    .body;
+    assert!(page.contains("record?format=kif") && page.contains("record?format=csa"));
+}

@@ -680,8 +680,13 @@ fn ki2_and_csa_keep_the_main_lines_comments() {
     let r = &record::read("c.kif", text.as_bytes()).unwrap()[0];
     for format in [Format::Ki2, Format::Csa] {
         let written = record::write(r, format).unwrap();
-        let back = &record::read(&format!("c.{}", format.extension()), written.as_bytes()).unwrap()[0];
-        assert_eq!(back.comments(), ["序盤", "角道を開ける", "居飛車"], "{format:?}\n{written}");
+        let back =
+            &record::read(&format!("c.{}", format.extension()), written.as_bytes()).unwrap()[0];
+        assert_eq!(
+            back.comments(),
+            ["序盤", "角道を開ける", "居飛車"],
+            "{format:?}\n{written}"
+        );
         assert_eq!(back.moves, r.moves, "{format:?}");
     }
 }

@@ -114,6 +114,8 @@ impl std::error::Error for LobbyError {}
 pub struct Entry {
     /// The short code.
     pub id: String,
+    /// When the table was opened.
+    pub created: std::time::SystemTime,
     table: Mutex<Box<dyn Match>>,
     /// Locked only while the table is (table first).
     clock: Mutex<Option<Clock>>,
@@ -433,6 +435,7 @@ impl Lobby {
         };
         let entry = Arc::new(Entry {
             id: id.clone(),
+            created: std::time::SystemTime::now(),
             table: Mutex::new(table),
             clock: Mutex::new(new.clock.map(Clock::new)),
             engine_name: Mutex::new(new.engine.as_ref().map(|e| e.name().to_string())),

@@ -13,6 +13,7 @@ use crate::play::clock::{ClockState, TimeControl};
 use crate::play::lobby::{ActError, Entry, LobbyError, NewGame, Opponent};
 use crate::play::table::{Action, BoardAsk, Match, Phase, Seat};
 use crate::play::{Level, Reason, ShogiHandicap, Side, Start};
+use crate::record::{self, Format, Record, RecordError};
 use crate::rules::{chess, go, shogi, Explain};
 use askama::Template;
 use axum::extract::{Path, Query, State};
@@ -118,6 +119,8 @@ pub enum BadRequest {
     Engine(String),
     /// No real engine is installed for the game.
     NoEngine(Game),
+    /// A record format the game has not.
+    Format(String),
 }
 
 impl Explain for BadRequest {
@@ -141,6 +144,8 @@ impl Explain for BadRequest {
             BadRequest::Engine(e) => format!("The computer “{}” is unknown: choose builtin or installed.", cut(e)),
             BadRequest::NoEngine(g) if zh => format!("这台服务器上没有安装{}引擎：请用内置电脑。", g.name(lang)),
             BadRequest::NoEngine(g) => format!("No {} engine is installed on this server: play the built-in computer.", g.name(lang)),
+            BadRequest::Format(f) if zh => format!("没有“{}”格式的棋谱：围棋是 sgf，国际象棋是 pgn，将棋是 kif、ki2 或 csa。", cut(f)),
+            BadRequest::Format(f) => format!("There is no record format “{}” for this game: Go has sgf, chess pgn, shogi kif, ki2 and csa.", cut(f)),
             BadRequest::ShogiHandicap(h) if zh => format!("没有“{}”这种驹落：请选 lance、bishop、rook、two-pieces、four-pieces 或 six-pieces。", cut(h)),
             BadRequest::ShogiHandicap(h) => format!("There is no handicap “{}”: choose lance, bishop, rook, two-pieces, four-pieces or six-pieces.", cut(h)),
         }
@@ -1383,7 +1388,13 @@ fn render_table(
         moves: move_links,
         replay,
         at_text,
-        downloads: Vec::new(),
+        downloads: record_formats(game)
+            .iter()
+            .map(|f| Download {
+                href: format!("/api/games/{id}/record?format={}", f.extension()),
+                title: fill(&ui.play.download, &[("format", f.as_str())]),
+            })
+            .collect(),
         share_href,
     }
     .render()?;
@@ -1622,4 +1633,125 @@ fn new_game_page(state: &AppState, req: &Req, status: StatusCode, error: String)
 /// `GET /play`: start a game, join one, or find your games.
 pub async fn new_page(State(state): State<AppState>, req: Req) -> Response {
     new_game_page(&state, &req, StatusCode::OK, String::new())
+}
+
+/// `YYYY-MM-DD` of a time (UTC), for records.
+fn civil_date(t: std::time::SystemTime) -> String {
+    let days = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The record of a game as text in `format`, with its players, date and result.
+fn record_text(entry: &Entry, format: Format) -> Result<String, RecordError> {
+    let table = entry.table();
+    let engine = entry.engine_name();
+    let names: Vec<String> = table
+        .seats()
+        .iter()
+        .map(|s| match s {
+            Seat::Computer { level } => format!(
+                "{} (level {})",
+                engine.clone().unwrap_or_else(|| "qiyuan".to_string()),
+                level.get()
+            ),
+            Seat::Human { .. } => String::new(),
+        })
+        .collect();
+    let finish = match table.phase() {
+        Phase::Over { finish, .. } => Some(*finish),
+        _ => None,
+    };
+    let record = Record::from_game(
+        table.start().clone(),
+        table.moves(),
+        [&names[0], &names[1]],
+        Some(&civil_date(entry.created)),
+        finish,
+    )?;
+    record::write(&record, format)
+}
+
+/// The formats a game downloads in: SGF (Go), PGN (chess), KIF, KI2 and CSA (shogi).
+fn record_formats(game: Game) -> &'static [Format] {
+    match game {
+        Game::Go => &[Format::Sgf],
+        Game::Chess => &[Format::Pgn],
+        Game::Shogi => &[Format::Kif, Format::Ki2, Format::Csa],
+    }
+}
+
+/// `?format=kif` of the record's address.
+#[derive(Debug, Deserialize)]
+pub struct RecordQuery {
+    /// `sgf`, `pgn`, `kif`, `ki2` or `csa`; the game's usual one when missing.
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// `GET /api/games/{id}/record`: the game so far (or finished) as SGF, PGN or KIF (or KI2,
+/// CSA with `?format=`), UTF-8, as a download.
+pub async fn api_record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<RecordQuery>,
+) -> Response {
+    let entry = match state.lobby().get(&id) {
+        Ok(e) => e,
+        Err(e) => return lobby_refusal(&e),
+    };
+    let game = entry.table().game();
+    let format = match query.format.as_deref() {
+        None => Format::of_game(game),
+        Some(f) => match record_formats(game)
+            .iter()
+            .find(|x| x.extension() == f.to_ascii_lowercase())
+        {
+            Some(x) => *x,
+            None => {
+                return refusal(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    &BadRequest::Format(f.chars().take(10).collect()),
+                )
+            }
+        },
+    };
+    match record_text(&entry, format) {
+        Ok(text) => {
+            let mime = match format {
+                Format::Sgf => "application/x-go-sgf; charset=utf-8",
+                Format::Pgn => "application/x-chess-pgn; charset=utf-8",
+                _ => "text/plain; charset=utf-8",
+            };
+            let disposition = format!(
+                "attachment; filename=\"qiyuan-{}-{}.{}\"",
+                game.slug(),
+                entry.id,
+                format.extension()
+            );
+            let mut response = text.into_response();
+            let headers = response.headers_mut();
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
+            if let Ok(v) = HeaderValue::from_str(&disposition) {
+                headers.insert(header::CONTENT_DISPOSITION, v);
+            }
+            response
+        }
+        Err(e) => {
+            eprintln!("qiyuan: the record of game {id} cannot be written: {e}");
+            (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response()
+        }
+    }
 }

@@ -92,6 +92,7 @@ pub fn app(state: AppState) -> Router {
             post(games::api_move).layer(small()),
         )
         .route("/api/games/{id}/events", get(games::api_events))
+        .route("/api/games/{id}/record", get(games::api_record))
         .route(
             "/play",
             get(games::new_page).post(games::create_form).layer(small()),
