@@ -333,6 +333,11 @@ impl<P: Playable> Table<P> {
         P::side(self.position().turn())
     }
 
+    /// The side to move while moves are played; `None` while counting or over.
+    pub fn turn_now(&self) -> Option<Side> {
+        matches!(self.phase, Phase::Play).then(|| self.to_move())
+    }
+
     fn end(&mut self, finish: Finish, text: [String; 2]) {
         self.phase = Phase::Over { finish, text };
         self.draw_offer = None;
@@ -691,7 +696,7 @@ impl<P: Playable + Drawable> Match for Table<P> {
         &self.phase
     }
     fn turn(&self) -> Option<Side> {
-        matches!(self.phase, Phase::Play).then(|| self.to_move())
+        self.turn_now()
     }
     fn draw_offer(&self) -> Option<Side> {
         self.draw_offer
@@ -1097,4 +1102,88 @@ fn impasse(pos: &shogi::Position) -> Result<Finish, Refused> {
         winner: Some(<shogi::Position as Playable>::side(me)),
         reason: Reason::Impasse,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shogi_table(sfen: &str) -> Table<shogi::Position> {
+        let start = Start::Shogi {
+            sfen: sfen.to_string(),
+            handicap: None,
+        };
+        let human = || Seat::Human {
+            token: Some("t".into()),
+        };
+        Table::new(start, [human(), human()]).unwrap()
+    }
+
+    #[test]
+    fn impasse_is_declared_with_28_points_and_refused_with_27() {
+        // ☗ king on 5b, rook, bishop and eight pawns in Gote's camp (18 points, 10 pieces),
+        // ten pawns in hand: 28.
+        let mut t = shogi_table("9/1R2K2B1/PPPPPPPP1/9/9/9/9/9/8k b 10P 1");
+        t.act(Side::First, &Action::Declare).unwrap();
+        assert!(matches!(
+            t.phase,
+            Phase::Over {
+                finish: Finish {
+                    winner: Some(Side::First),
+                    reason: Reason::Impasse
+                },
+                ..
+            }
+        ));
+        let mut t = shogi_table("9/1R2K2B1/PPPPPPPP1/9/9/9/9/9/8k b 9P 1");
+        let Err(Refused::CannotDeclare { en, zh }) = t.act(Side::First, &Action::Declare) else {
+            panic!("declared with 27 points");
+        };
+        assert!(en.contains("27 points, 28 needed"), "{en}");
+        assert!(zh.contains("27 点"), "{zh}");
+        // Gote's turn is not Sente's to declare.
+        assert_eq!(
+            t.act(Side::Second, &Action::Declare),
+            Err(Refused::NotYourTurn)
+        );
+    }
+
+    #[test]
+    fn a_go_chain_marked_dead_is_marked_whole_and_unmarked_whole() {
+        let start = Start::Go {
+            size: 9,
+            handicap: 0,
+            rules: go::Rules::Chinese,
+            komi: 7.5,
+        };
+        let human = |t: &str| Seat::Human {
+            token: Some(t.into()),
+        };
+        let mut t: Table<go::Position> = Table::new(start, [human("a"), human("b")]).unwrap();
+        for (side, mv) in [
+            (Side::First, "E5"),
+            (Side::Second, "C3"),
+            (Side::First, "E6"),
+            (Side::Second, "C4"),
+            (Side::First, "pass"),
+            (Side::Second, "pass"),
+        ] {
+            t.act(side, &Action::parse(mv)).unwrap();
+        }
+        t.act(Side::First, &Action::parse("dead c4")).unwrap();
+        assert!(matches!(&t.phase, Phase::Counting { dead, .. } if dead == &["C3", "C4"]));
+        t.act(Side::Second, &Action::parse("dead C3")).unwrap();
+        assert!(matches!(&t.phase, Phase::Counting { dead, .. } if dead.is_empty()));
+        assert_eq!(
+            t.act(Side::First, &Action::parse("dead D4")),
+            Err(Refused::NoStone("D4".into()))
+        );
+        // A move while counting waits for play to resume.
+        assert_eq!(
+            t.act(Side::First, &Action::parse("D4")),
+            Err(Refused::Counting)
+        );
+        t.act(Side::Second, &Action::Resume).unwrap();
+        assert_eq!(t.turn_now(), Some(Side::First));
+    }
 }
