@@ -1,6 +1,8 @@
 //! Whole games through HTTP: the `/api/games` API and the `/play` pages without a script,
 //! against the built-in computer and between two players, with every kind of bad input.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use http_body_util::BodyExt;
@@ -16,17 +18,7 @@ fn state() -> AppState {
     AppState::from_library(Library::default())
 }
 
-struct Reply {
-    status: StatusCode,
-    headers: axum::http::HeaderMap,
-    body: String,
-}
-
-impl Reply {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
-    }
-}
+use common::{send, Reply};
 
 async fn call(
     state: &AppState,
@@ -46,18 +38,7 @@ async fn call(
         }
         None => Body::empty(),
     };
-    let response = app(state.clone())
-        .oneshot(req.body(body).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    Reply {
-        status,
-        headers,
-        body: String::from_utf8_lossy(&bytes).into_owned(),
-    }
+    send(app(state.clone()), req.body(body).unwrap()).await
 }
 
 async fn form(state: &AppState, path: &str, fields: &str, cookie: Option<&str>) -> Reply {
@@ -66,18 +47,11 @@ async fn form(state: &AppState, path: &str, fields: &str, cookie: Option<&str>) 
     if let Some(c) = cookie {
         req = req.header(header::COOKIE, c);
     }
-    let response = app(state.clone())
-        .oneshot(req.body(Body::from(fields.to_string())).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    Reply {
-        status,
-        headers,
-        body: String::from_utf8_lossy(&bytes).into_owned(),
-    }
+    send(
+        app(state.clone()),
+        req.body(Body::from(fields.to_string())).unwrap(),
+    )
+    .await
 }
 
 async fn create(state: &AppState, body: Value) -> (String, String) {
@@ -88,6 +62,20 @@ async fn create(state: &AppState, body: Value) -> (String, String) {
         v["id"].as_str().unwrap().to_string(),
         v["token"].as_str().unwrap().to_string(),
     )
+}
+
+/// Takes the free seat of game `id`: its token.
+async fn join(state: &AppState, id: &str) -> String {
+    let r = call(
+        state,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    r.json()["token"].as_str().unwrap().to_string()
 }
 
 async fn play(state: &AppState, id: &str, token: &str, mv: &str) -> Reply {
@@ -312,18 +300,7 @@ async fn two_players_join_and_play_and_a_third_watches() {
 async fn go_disagreement_resumes_play() {
     let state = state();
     let (id, first) = create(&state, json!({"game": "go", "opponent": "human"})).await;
-    let second = call(
-        &state,
-        Method::POST,
-        &format!("/api/games/{id}/join"),
-        None,
-        None,
-    )
-    .await
-    .json()["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let second = join(&state, &id).await;
     play(&state, &id, &first, "pass").await;
     play(&state, &id, &second, "pass").await;
     let v = play(&state, &id, &second, "resume").await.json();
@@ -406,18 +383,7 @@ async fn bad_requests_are_explained_in_both_languages() {
 async fn chess_draw_offer_is_accepted_by_the_other_player() {
     let state = state();
     let (id, white) = create(&state, json!({"game": "chess", "opponent": "human"})).await;
-    let black = call(
-        &state,
-        Method::POST,
-        &format!("/api/games/{id}/join"),
-        None,
-        None,
-    )
-    .await
-    .json()["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let black = join(&state, &id).await;
     let v = play(&state, &id, &white, "draw").await.json();
     assert_eq!(v["draw_offer"], "first");
     let v = play(&state, &id, &black, "draw").await.json();
@@ -567,18 +533,7 @@ async fn a_player_out_of_time_loses_and_watchers_are_told() {
         json!({"game": "shogi", "opponent": "human", "minutes": 0, "byoyomi": 0.5}),
     )
     .await;
-    let second = call(
-        &state,
-        Method::POST,
-        &format!("/api/games/{id}/join"),
-        None,
-        None,
-    )
-    .await
-    .json()["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let second = join(&state, &id).await;
     let v = play(&state, &id, &first, "7g7f").await.json();
     assert_eq!(v["clock"]["running"], "second", "{v}");
     assert_eq!(v["clock"]["byoyomi"], 500);
@@ -630,18 +585,7 @@ async fn records_download_and_other_programs_read_them() {
         json!({"game": "go", "opponent": "human", "handicap": 2, "rules": "japanese"}),
     )
     .await;
-    let second = call(
-        &state,
-        Method::POST,
-        &format!("/api/games/{id}/join"),
-        None,
-        None,
-    )
-    .await
-    .json()["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let second = join(&state, &id).await;
     // In a handicap game White (the joiner) moves first.
     for (who, mv) in [(&second, "E5"), (&token, "D7"), (&second, "pass")] {
         assert_eq!(play(&state, &id, who, mv).await.status, StatusCode::OK);

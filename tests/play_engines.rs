@@ -5,9 +5,10 @@
 //! The real engines are Debian's `gnugo`, `stockfish` and `fairy-stockfish` (`scripts/test.sh`
 //! installs them); a test whose engine is missing says so and passes.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use http_body_util::BodyExt;
 use qiyuan::content::{Game, Library};
 use qiyuan::play::computer::Computer;
 use qiyuan::play::engine::{EngineCommand, Engines};
@@ -15,7 +16,6 @@ use qiyuan::play::{Level, Start};
 use qiyuan::rules::{chess, go, shogi, Rules};
 use qiyuan::web::{app, AppState};
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 async fn call(
     state: &AppState,
@@ -31,16 +31,21 @@ async fn call(
         }
         None => Body::empty(),
     };
-    let response = app(state.clone())
-        .oneshot(req.body(body).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let r = common::send(app(state.clone()), req.body(body).unwrap()).await;
     (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        r.status,
+        serde_json::from_str(&r.body).unwrap_or(Value::Null),
     )
+}
+
+/// The moves of a state, canonical names.
+fn moves_of(v: &Value) -> Vec<String> {
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
 }
 
 fn with_engine(game: Game) -> Option<AppState> {
@@ -87,12 +92,7 @@ async fn go_against_gnugo_to_the_count_agrees_with_gnugo() {
         if v["phase"] != "play" {
             break;
         }
-        let moves: Vec<String> = v["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap().to_string())
-            .collect();
+        let moves = moves_of(&v);
         let mut pos = go::Position::empty(9).unwrap();
         for m in &moves {
             pos = pos.play(m).expect("every recorded move is legal").0;
@@ -119,12 +119,7 @@ async fn go_against_gnugo_to_the_count_agrees_with_gnugo() {
         .collect();
     let (_, v) = play(&state, &id, &token, "agree").await;
     assert_eq!(v["phase"], "over", "{v}");
-    let moves: Vec<String> = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect();
+    let moves = moves_of(&v);
     // GNU Go's own count of the same game, in a fresh process.
     let start = Start::Go {
         size: 9,
@@ -165,12 +160,7 @@ async fn chess_against_stockfish_and_shogi_against_fairy_stockfish() {
         assert!(v["engine"].is_string(), "{v}");
         let mut v = v;
         for ply in 0..8u64 {
-            let moves: Vec<String> = v["moves"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap().to_string())
-                .collect();
+            let moves = moves_of(&v);
             let mv = match game {
                 Game::Chess => {
                     let mut pos = chess::Position::start();

@@ -46,3 +46,32 @@ pub async fn post_json(
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     (status, bytes.to_vec())
 }
+
+/// An answer of the app: status, headers and body as text.
+pub struct Reply {
+    pub status: axum::http::StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub body: String,
+}
+
+impl Reply {
+    /// The body as JSON (panics with the body when it is not).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+}
+
+/// Sends `request` to `router` and reads the whole answer.
+pub async fn send(router: axum::Router, request: axum::http::Request<axum::body::Body>) -> Reply {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let response = router.oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Reply {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
