@@ -85,7 +85,7 @@ struct Search {
 
 impl Search {
     /// Iterative deepening at the root: the move with the best score plus its noise, from
-    /// the deepest iteration that finished (the first always does).
+    /// the deepest iteration that finished (the first one is used even if cut short).
     fn root(&mut self, pos: &Chess, depth: i32, amplitude: i32, seed: u64) -> Option<Move> {
         let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         if moves.is_empty() {

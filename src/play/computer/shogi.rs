@@ -98,7 +98,7 @@ struct Search {
 
 impl Search {
     /// Iterative deepening at the root: the move with the best score plus its noise, from
-    /// the deepest iteration that finished (the first always does).
+    /// the deepest iteration that finished (the first one is used even if cut short).
     fn root(
         &mut self,
         pos: &mut rb::Position,
