@@ -54,6 +54,8 @@ const TARGETS: &[&str] = &[
     "record-sgf",
     "record-pgn",
     "record-kif",
+    "game",
+    "engine-reply",
 ];
 
 /// Runs one input through `target`; `Err` says which property broke.
@@ -139,7 +141,82 @@ fn run(target: &str, input: &[u8]) -> Result<(), String> {
         "record-sgf" => record_round_trip(&["fuzz.sgf"], input)?,
         "record-pgn" => record_round_trip(&["fuzz.pgn"], input)?,
         "record-kif" => record_round_trip(&["fuzz.kif", "fuzz.ki2", "fuzz.csa"], input)?,
+        "game" => game_actions(&text)?,
+        "engine-reply" => {
+            // Engines are programs we did not write: any answer is read without a panic.
+            let _ = qiyuan::play::engine::parse_gtp_reply(&text);
+            for line in text.lines() {
+                let _ = qiyuan::play::engine::parse_bestmove(line);
+            }
+        }
         other => return Err(format!("no target {other}")),
+    }
+    Ok(())
+}
+
+/// A game played by the lines of `text`: the first names the game (`go`, `chess`, `shogi`,
+/// else a FEN or SFEN to start from), each other line is an action of the side to move or,
+/// when it starts with `2 `, of the other side. A refused action changes nothing; an accepted
+/// one leaves a table whose every move replays.
+fn game_actions(text: &str) -> Result<(), String> {
+    use qiyuan::play::lobby::{Lobby, NewGame, Opponent};
+    use qiyuan::play::table::Action;
+    use qiyuan::play::{Side, Start};
+    use qiyuan::rules::{chess, shogi};
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("go").trim();
+    let start = match first {
+        "chess" => Start::Chess {
+            fen: chess::Position::start().fen(),
+        },
+        "shogi" => Start::Shogi {
+            sfen: shogi::Position::start().sfen(),
+            handicap: None,
+        },
+        f if f.contains('/') && f.split('/').count() == 8 => Start::Chess { fen: f.to_string() },
+        f if f.contains('/') => Start::Shogi {
+            sfen: f.to_string(),
+            handicap: None,
+        },
+        _ => Start::Go {
+            size: 9,
+            handicap: 0,
+            rules: qiyuan::rules::go::Rules::Chinese,
+            komi: 7.5,
+        },
+    };
+    let lobby = Lobby::default();
+    let new = NewGame {
+        start,
+        opponent: Opponent::Human,
+        side: Side::First,
+        clock: None,
+        engine: None,
+    };
+    let Ok((entry, first_token)) = lobby.create(new) else {
+        return Ok(()); // a start refused with its reason
+    };
+    let Ok((_, _, second_token)) = lobby.join(&entry.id) else {
+        return Err("the second seat could not be taken".into());
+    };
+    for line in lines.take(200) {
+        let (token, action) = match line.strip_prefix("2 ") {
+            Some(rest) => (&second_token, rest),
+            None => (&first_token, line),
+        };
+        let before = (entry.table().moves().to_vec(), entry.version());
+        match entry.act(token, &Action::parse(action)) {
+            Ok(_) => {}
+            Err(e) => {
+                let after = (entry.table().moves().to_vec(), entry.version());
+                if after != before {
+                    return Err(format!("a refused action changed the game: {e:?}"));
+                }
+                if qiyuan::rules::Explain::explain(&e, qiyuan::lang::Lang::En).is_empty() {
+                    return Err("a refusal with no reason".into());
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -353,6 +430,31 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
         "record-kif" => {
             for p in files_under(&corpus.join("shogi/kif"), &[""]) {
                 out.extend(seeds_of(&p, 0));
+            }
+        }
+        "game" => {
+            for seed in [
+                "go\nD4\n2 D5\nE5\n2 pass\npass\npass\ndead D5\nagree\n2 agree",
+                "go\nE5\n2 E5\nresign\nundo\ndraw\n2 resume",
+                "chess\ne4\n2 e5\nQh5\n2 Nc6\nBc4\n2 Nf6\nQxf7\ndraw\n2 draw",
+                "shogi\n7g7f\n2 3c3d\n8h2b+\n2 3a2b\nB*4e\ndeclare\n2 resign",
+                "8/8/8/4k3/8/8/8/4K2Q w - - 0 1\nQh5\n2 Kd4\nundo",
+                "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1\n2 7g7f\n3c3d",
+            ] {
+                out.push(seed.as_bytes().to_vec());
+            }
+        }
+        "engine-reply" => {
+            for seed in [
+                "= D4\n\n",
+                "=7 resign\n\n",
+                "? illegal move\n\n",
+                "bestmove e2e4 ponder e7e5",
+                "bestmove (none)",
+                "bestmove resign\nbestmove win\nbestmove 7g7f\nbestmove P*5e",
+                "= A1 B2 C3\nD4 E5\n\n",
+            ] {
+                out.push(seed.as_bytes().to_vec());
             }
         }
         "tsumego-json" => out.extend(seeds_of(&corpus.join("go/cho-elementary.jsonl"), 3)),
