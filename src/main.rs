@@ -369,7 +369,7 @@ fn serve(
     let engines = qiyuan::play::engine::Engines::discover(engines);
     for game in qiyuan::content::Game::ALL {
         if let Some(command) = engines.command(game) {
-            println!("qiyuan: {} engine: {command}", game.slug());
+            eprintln!("qiyuan: {} engine: {command}", game.slug());
         }
     }
     let state = match &content {

@@ -1118,14 +1118,7 @@ fn render_table(
                     fill(&ui.play.level_n, &[("n", &level.get().to_string())])
                 ),
                 Seat::Human { .. } if you == Some(side) => ui.play.you.clone(),
-                Seat::Human { token: Some(_) } => ui
-                    .play
-                    .classmate
-                    .split(['（', '('])
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_string(),
+                Seat::Human { token: Some(_) } => ui.play.classmate_name.clone(),
                 Seat::Human { token: None } => "…".to_string(),
             };
             PlayerLine {

@@ -173,6 +173,7 @@ pub struct PlayUi {
     pub byoyomi_seconds: String,
     pub increment_seconds: String,
     pub which_computer: String,
+    pub classmate_name: String,
     pub builtin: String,
 }
 
