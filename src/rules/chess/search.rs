@@ -7,15 +7,25 @@
 //! table keeps, per position (its Zobrist key, which includes the side to move), the
 //! fewest moves known to mate and the most known not to, plus the move that decided it
 //! (the mating move, or the defender's refutation), which is tried first the next time.
-//! Moves are ordered: the table's move, the killers of the same depth (the moves that
-//! decided sibling nodes), then checks, captures and promotions, then quiet moves. A
-//! mate in one is looked for among checks only, without playing the other moves.
+//!
+//! Most of the work is refuting first moves that do not mate, and a refutation costs what
+//! the attacker's moves below it cost. So with two or more attacker moves to come, the
+//! defender's replies (after the table's move and the killers, the moves that decided
+//! nodes at the same depth) go by how many legal moves they leave the attacker, fewest
+//! first: checks come first that way. With one attacker move to come, the table's move
+//! and the killers are tried before any reply is generated, and a mate in one is looked
+//! for among the checking moves only, generated directly ([`direct_checks`]). The search
+//! this replaced is kept as the tests' oracle (`depth_first`).
 
 use super::super::key_map::KeyMap;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
-    attacks, Board, Chess, Color, EnPassantMode, Move, MoveList, Position as _, Square,
+    attacks, Bitboard, Board, Chess, Color, EnPassantMode, File, Move, MoveList, Position as _,
+    Rank, Role, Square,
 };
+
+#[cfg(test)]
+mod depth_first;
 
 /// What the table knows of one position.
 #[derive(Clone, Copy)]
@@ -29,7 +39,7 @@ struct Entry {
 }
 
 /// One search context; its table serves every question asked through it, so the first
-/// moves of one problem share what was learnt.
+/// moves of one problem share what was learnt. One side attacks in every question.
 pub(super) struct Prover {
     table: KeyMap<Entry>,
     /// Per depth from the root, the two latest moves that decided a node there.
@@ -114,13 +124,19 @@ impl Prover {
         wins
     }
 
+    /// The moves to try first at `key`, depth `ply`: the table's, then the two killers
+    /// (not checked for legality).
+    fn first_tries(&self, key: u64, ply: usize) -> [Option<Move>; 3] {
+        let tt = self.table.get(&key).and_then(|e| e.best);
+        let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
+        [tt, killers[0], killers[1]]
+    }
+
     /// Moves the table's move and the killers of depth `ply` to the front of `moves`
     /// (those that are legal here); returns how many were moved.
     fn promote(&self, key: u64, ply: usize, moves: &mut MoveList) -> usize {
         let mut front = 0;
-        let tt = self.table.get(&key).and_then(|e| e.best);
-        let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
-        for m in [tt, killers[0], killers[1]].into_iter().flatten() {
+        for m in self.first_tries(key, ply).into_iter().flatten() {
             if let Some(i) = moves[front..].iter().position(|&x| x == m) {
                 moves.swap(front, front + i);
                 front += 1;
@@ -137,16 +153,33 @@ impl Prover {
         if let Some(known) = self.known(key, n) {
             return known;
         }
-        let mut moves = pos.legal_moves();
         if n == 1 {
-            // Only a check can mate: test the rest without playing them.
-            let mate = moves
-                .iter()
-                .find(|&&m| gives_check(pos, m) && is_mate_after(pos, m))
-                .copied();
+            let mate = mate_in_one(pos);
             return self.record(key, 1, mate.is_some(), mate, ply);
         }
+        let mut moves = pos.legal_moves();
         let front = self.promote(key, ply, &mut moves);
+        if n == 2 {
+            // Checks first, but unsorted: nearly every such node is refuted, every
+            // move tried.
+            let mut checks = [0u64; 4];
+            for (i, &m) in moves.iter().enumerate() {
+                if gives_check(pos, m) {
+                    checks[i / 64] |= 1 << (i % 64);
+                }
+            }
+            for checking in [true, false] {
+                for (i, &m) in moves.iter().enumerate() {
+                    if (checks[i / 64] >> (i % 64) & 1 == 1) == checking {
+                        let (next, next_key) = child(pos, key, m);
+                        if self.and_node(&next, next_key, n, ply + 1) {
+                            return self.record(key, n, true, Some(m), ply);
+                        }
+                    }
+                }
+            }
+            return self.record(key, n, false, None, ply);
+        }
         // Checks, then captures and promotions, then the rest; stable within each.
         let rank = |m: &Move| {
             if gives_check(pos, *m) {
@@ -170,6 +203,21 @@ impl Prover {
     /// The defender to move, the attacker having `n` moves left counting the one that
     /// led here.
     fn and_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
+        if let Some(known) = self.known(key, n) {
+            return known;
+        }
+        if n == 2 {
+            // A refutation that worked nearby usually works here: try those before
+            // generating every reply (a legal reply also means no mate, no stalemate).
+            for r in self.first_tries(key, ply).into_iter().flatten() {
+                if pos.is_legal(r) {
+                    let (next, next_key) = child(pos, key, r);
+                    if !self.or_node(&next, next_key, 1, ply + 1) {
+                        return self.record(key, n, false, Some(r), ply);
+                    }
+                }
+            }
+        }
         let mut replies = pos.legal_moves();
         if replies.is_empty() {
             return pos.is_check();
@@ -177,12 +225,14 @@ impl Prover {
         if n <= 1 {
             return false;
         }
-        if let Some(known) = self.known(key, n) {
-            return known;
-        }
         let front = self.promote(key, ply, &mut replies);
-        // Captures first: taking the attacker's pieces refutes most often.
-        replies[front..].sort_by_key(|m| !m.is_capture());
+        if n >= 3 {
+            // Fewest attacker moves after the reply first: the cheapest to refute.
+            replies[front..].sort_by_cached_key(|&r| played(pos, r).legal_moves().len());
+        } else {
+            // Captures first: taking the attacker's pieces refutes most often.
+            replies[front..].sort_by_key(|m| !m.is_capture());
+        }
         for &r in replies.iter() {
             let (next, next_key) = child(pos, key, r);
             if !self.or_node(&next, next_key, n - 1, ply + 1) {
@@ -253,6 +303,87 @@ fn discovered(
     ((rooks | bishops) & ours).any()
 }
 
+/// Every legal checking move of the side to move, found from the squares that see the
+/// enemy king rather than by trying every move; `None` when a check might be castling
+/// with the rook checking, en passant, a promotion or a discovered check (one of its
+/// pieces alone between one of its sliders and the king), which the caller then finds
+/// by filtering every legal move.
+///
+/// ```text
+/// . . . . . . k .   White to move: the checks are Ra8 (the rook to the
+/// . . . . . p p p   king's rank) and nothing else; the knight on d4 and
+/// . . . . . . . .   the king reach no square that sees g8.
+/// . . . . . . . .
+/// . . . N . . . .
+/// . . . . . . . .
+/// . . . . . . . .
+/// R . . . . . K .
+/// ```
+fn direct_checks(pos: &Chess) -> Option<MoveList> {
+    let board = pos.board();
+    let us = pos.turn();
+    let king = board.king_of(!us)?;
+    if pos.maybe_ep_square().is_some() {
+        return None;
+    }
+    let occupied = board.occupied();
+    let ours = board.by_color(us);
+    let back = us.backrank();
+    if (board.pawns() & ours & Bitboard::from_rank(us.relative_rank(Rank::Seventh))).any() {
+        return None;
+    }
+    if pos.castles().has_color(us) {
+        // A castling rook ends next to the king's target square, on d1 or f1.
+        let rook_targets = Bitboard::from_square(Square::from_coords(File::D, back))
+            | Bitboard::from_square(Square::from_coords(File::F, back));
+        let movers = ours & Bitboard::from_rank(back) & (board.kings() | board.rooks());
+        if (attacks::rook_attacks(king, occupied & !movers) & rook_targets).any() {
+            return None;
+        }
+    }
+    let sliders = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()
+        | attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
+        & ours;
+    for slider in sliders {
+        let between = attacks::between(king, slider) & occupied;
+        if between.count() == 1 && (between & ours).any() {
+            return None;
+        }
+    }
+    // A piece checks from a square it would attack the king from; its leaving square
+    // cannot be between the two (it would be giving check already).
+    let free = !ours;
+    let diagonal = attacks::bishop_attacks(king, occupied) & free;
+    let line = attacks::rook_attacks(king, occupied) & free;
+    let mut checks = MoveList::new();
+    for (role, squares) in [
+        (Role::Knight, attacks::knight_attacks(king) & free),
+        (Role::Bishop, diagonal),
+        (Role::Rook, line),
+        (Role::Queen, diagonal | line),
+        (Role::Pawn, attacks::pawn_attacks(!us, king) & free),
+    ] {
+        let pieces = board.by_role(role) & ours;
+        for to in squares {
+            // Cheap test first: can a piece of that kind reach `to` at all?
+            if role == Role::Pawn || (attacks::attacks(to, role.of(!us), occupied) & pieces).any() {
+                checks.extend(pos.san_candidates(role, to));
+            }
+        }
+    }
+    Some(checks)
+}
+
+/// A move of the side to move that mates at once, if there is one.
+fn mate_in_one(pos: &Chess) -> Option<Move> {
+    match direct_checks(pos) {
+        Some(checks) => checks.into_iter().find(|&m| is_mate_after(pos, m)),
+        None => pos
+            .legal_moves()
+            .into_iter()
+            .find(|&m| gives_check(pos, m) && is_mate_after(pos, m)),
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

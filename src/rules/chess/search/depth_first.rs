@@ -1,0 +1,317 @@
+//! The depth-first mate search the prover replaced, kept as the tests' oracle: a plain
+//! AND/OR search over every legal move with a table of mate distances and killer moves,
+//! no special last moves and no reply ordering by the attacker's mobility. The tests ask
+//! it and [`super::Prover`] the same questions and want the same answers.
+
+use super::super::super::key_map::KeyMap;
+use super::{child, gives_check, is_mate_after, key_of};
+use shakmaty::{Chess, Move, MoveList, Position as _};
+
+#[path = "../../../../benches/support/mate_positions.rs"]
+mod mate_positions;
+
+/// What the table knows of one position.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The attacker mates within this many moves (`u8::MAX`: not known).
+    win: u8,
+    /// The attacker does not mate within this many moves (0: nothing known).
+    lose: u8,
+    /// The move that decided the node last: a mating move, or a refutation.
+    best: Option<Move>,
+}
+
+/// One search context; its table serves every question asked through it, so the first
+/// moves of one problem share what was learnt.
+pub(crate) struct Prover {
+    table: KeyMap<Entry>,
+    /// Per depth from the root, the two latest moves that decided a node there.
+    killers: Vec<[Option<Move>; 2]>,
+}
+
+impl Prover {
+    pub(crate) fn new() -> Prover {
+        Prover {
+            table: KeyMap::default(),
+            killers: Vec::new(),
+        }
+    }
+
+    /// Whether the side to move can force mate in at most `n` of its own moves.
+    pub(crate) fn mates_in(&mut self, pos: &Chess, n: u32) -> bool {
+        self.or_node(pos, key_of(pos), n.min(u8::MAX as u32 - 1), 0)
+    }
+
+    /// Whether the attacker, having just moved into `after` (the defender to move),
+    /// mates in at most `n` moves counting the one just made: mate now, or mate in
+    /// `n - 1` more against every reply.
+    pub(crate) fn forced(&mut self, after: &Chess, n: u32) -> bool {
+        n > 0 && self.and_node(after, key_of(after), n.min(u8::MAX as u32 - 1), 0)
+    }
+
+    /// The fewest moves, at most `max`, in which the side to move forces mate.
+    pub(crate) fn mate_distance(&mut self, pos: &Chess, max: u32) -> Option<u32> {
+        (1..=max).find(|&k| self.mates_in(pos, k))
+    }
+
+    /// The table's verdict on `key` with `n` moves left, if it has one.
+    fn known(&self, key: u64, n: u32) -> Option<bool> {
+        let e = self.table.get(&key)?;
+        if n >= e.win as u32 {
+            Some(true)
+        } else if n <= e.lose as u32 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Records that the attacker mates (`wins`) or does not within `n` moves at `key`,
+    /// decided by `best`, and returns `wins`.
+    fn record(&mut self, key: u64, n: u32, wins: bool, best: Option<Move>, ply: usize) -> bool {
+        let e = self.table.entry(key).or_insert(Entry {
+            win: u8::MAX,
+            lose: 0,
+            best: None,
+        });
+        if wins {
+            e.win = e.win.min(n as u8);
+        } else {
+            e.lose = e.lose.max(n as u8);
+        }
+        if let Some(m) = best {
+            e.best = Some(m);
+            if self.killers.len() <= ply {
+                self.killers.resize(ply + 1, [None, None]);
+            }
+            let k = &mut self.killers[ply];
+            if k[0] != Some(m) {
+                k[1] = k[0];
+                k[0] = Some(m);
+            }
+        }
+        wins
+    }
+
+    /// Moves the table's move and the killers of depth `ply` to the front of `moves`
+    /// (those that are legal here); returns how many were moved.
+    fn promote(&self, key: u64, ply: usize, moves: &mut MoveList) -> usize {
+        let mut front = 0;
+        let tt = self.table.get(&key).and_then(|e| e.best);
+        let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
+        for m in [tt, killers[0], killers[1]].into_iter().flatten() {
+            if let Some(i) = moves[front..].iter().position(|&x| x == m) {
+                moves.swap(front, front + i);
+                front += 1;
+            }
+        }
+        front
+    }
+
+    /// The attacker to move with `n` moves left.
+    fn or_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
+        if n == 0 {
+            return false;
+        }
+        if let Some(known) = self.known(key, n) {
+            return known;
+        }
+        let mut moves = pos.legal_moves();
+        if n == 1 {
+            // Only a check can mate: test the rest without playing them.
+            let mate = moves
+                .iter()
+                .find(|&&m| gives_check(pos, m) && is_mate_after(pos, m))
+                .copied();
+            return self.record(key, 1, mate.is_some(), mate, ply);
+        }
+        let front = self.promote(key, ply, &mut moves);
+        // Checks, then captures and promotions, then the rest; stable within each.
+        let rank = |m: &Move| {
+            if gives_check(pos, *m) {
+                0
+            } else if m.is_capture() || m.is_promotion() {
+                1
+            } else {
+                2
+            }
+        };
+        moves[front..].sort_by_cached_key(rank);
+        for &m in moves.iter() {
+            let (next, next_key) = child(pos, key, m);
+            if self.and_node(&next, next_key, n, ply + 1) {
+                return self.record(key, n, true, Some(m), ply);
+            }
+        }
+        self.record(key, n, false, None, ply)
+    }
+
+    /// The defender to move, the attacker having `n` moves left counting the one that
+    /// led here.
+    fn and_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
+        let mut replies = pos.legal_moves();
+        if replies.is_empty() {
+            return pos.is_check();
+        }
+        if n <= 1 {
+            return false;
+        }
+        if let Some(known) = self.known(key, n) {
+            return known;
+        }
+        let front = self.promote(key, ply, &mut replies);
+        // Captures first: taking the attacker's pieces refutes most often.
+        replies[front..].sort_by_key(|m| !m.is_capture());
+        for &r in replies.iter() {
+            let (next, next_key) = child(pos, key, r);
+            if !self.or_node(&next, next_key, n - 1, ply + 1) {
+                return self.record(key, n, false, Some(r), ply);
+            }
+        }
+        self.record(key, n, true, None, ply)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The prover against this oracle: the same first moves proven, on the corpus and on
+    //! the repository's own mate problems.
+
+    use super::super::Prover as Fast;
+    use super::mate_positions;
+    use super::Prover as Oracle;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position as _};
+    use std::path::PathBuf;
+
+    fn corpus() -> PathBuf {
+        std::env::var_os("QIYUAN_CORPUS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
+    }
+
+    fn chess(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap_or_else(|e| panic!("{fen}: {e}"))
+            .into_position(CastlingMode::Standard)
+            .unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    /// Every first move of `pos` that mates within `n`, by each search (one table per
+    /// search for all the first moves, as `mating_moves` has it).
+    fn first_moves(pos: &Chess, n: u32) -> (Vec<String>, Vec<String>) {
+        let (mut fast, mut oracle) = (Fast::new(), Oracle::new());
+        let (mut by_fast, mut by_oracle) = (Vec::new(), Vec::new());
+        for m in pos.legal_moves() {
+            let after = super::super::played(pos, m);
+            if fast.forced(&after, n) {
+                by_fast.push(m.to_string());
+            }
+            if oracle.forced(&after, n) {
+                by_oracle.push(m.to_string());
+            }
+        }
+        (by_fast, by_oracle)
+    }
+
+    fn agree(what: &str, fen: &str, n: u32) {
+        let (fast, oracle) = first_moves(&chess(fen), n);
+        assert_eq!(fast, oracle, "{what} ({fen}), mate in {n}");
+    }
+
+    #[test]
+    fn proves_the_oracles_first_moves_on_corpus_mates_in_two() {
+        let text = std::fs::read_to_string(corpus().join("chess/mate-in-2.epd"))
+            .expect("the corpus (set QIYUAN_CORPUS)");
+        // Debug builds take every 25th position, release builds all 1,000.
+        let step = if cfg!(debug_assertions) { 25 } else { 1 };
+        let mut compared = 0;
+        for (i, line) in text.lines().enumerate().step_by(step) {
+            let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+            agree(
+                &format!("mate-in-2.epd line {}", i + 1),
+                &format!("{} 0 1", fen.join(" ")),
+                2,
+            );
+            compared += 1;
+        }
+        assert!(compared >= 40, "{compared} positions");
+    }
+
+    #[test]
+    fn proves_the_oracles_first_moves_on_mates_in_three_to_five() {
+        let positions = mate_positions::mate_positions(&corpus()).expect("the corpus");
+        // The oracle needs seconds for a mate in 5: debug builds compare a sample of the
+        // mates in 3, release builds every mate in 3 and 4, and in 5 as well when
+        // QIYUAN_LONG_TESTS is set.
+        let longest = match (
+            cfg!(debug_assertions),
+            std::env::var_os("QIYUAN_LONG_TESTS"),
+        ) {
+            (true, _) => 3,
+            (false, None) => 4,
+            (false, Some(_)) => 5,
+        };
+        let step = if cfg!(debug_assertions) { 8 } else { 1 };
+        let mut compared = 0;
+        for p in positions.iter().filter(|p| p.n <= longest).step_by(step) {
+            agree(&p.id, &p.fen, p.n);
+            // The same with a move too few: the same first moves fail too.
+            agree(&p.id, &p.fen, p.n - 1);
+            compared += 1;
+        }
+        assert!(compared >= 10, "{compared} positions");
+    }
+
+    #[test]
+    fn proves_the_oracles_first_moves_on_the_mate_problems() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/chess");
+        let mut compared = 0;
+        for entry in std::fs::read_dir(&dir).expect("problems/chess") {
+            let path = entry.expect("a problem file").path();
+            let text = std::fs::read_to_string(&path).expect("a problem file");
+            let sets: toml::Table = text.parse().expect("a problem set");
+            let problems = sets.get("problem").and_then(|p| p.as_array());
+            for problem in problems.into_iter().flatten() {
+                let (Some("mate"), Some(fen), Some(n)) = (
+                    problem.get("goal").and_then(|g| g.as_str()),
+                    problem.get("fen").and_then(|f| f.as_str()),
+                    problem.get("mate_in").and_then(|n| n.as_integer()),
+                ) else {
+                    continue;
+                };
+                let id = problem.get("id").and_then(|i| i.as_str()).unwrap_or("?");
+                let what = format!("{} {id}", path.display());
+                let n = n as u32;
+                agree(&what, fen, n);
+                agree(&what, fen, n - 1);
+                compared += 1;
+            }
+        }
+        assert!(compared >= 50, "{compared} mate problems");
+    }
+
+    #[test]
+    fn best_defence_distances_agree_with_the_oracle() {
+        // After a wrong first move of a mate in 3 the defender's replies, mate distances
+        // up to 3 by both searches.
+        for fen in [
+            "8/1q3p2/6pk/8/3Q4/6PK/5P2/8 w - - 0 41",
+            "4r3/p4Q1p/2bp4/6p1/2P5/6kP/q5P1/5R1K w - - 1 37",
+        ] {
+            let pos = chess(fen);
+            let (mut fast, mut oracle) = (Fast::new(), Oracle::new());
+            for m in pos.legal_moves().into_iter().take(2) {
+                let after = super::super::played(&pos, m);
+                for r in after.legal_moves() {
+                    let next = super::super::played(&after, r);
+                    assert_eq!(
+                        fast.mate_distance(&next, 3),
+                        oracle.mate_distance(&next, 3),
+                        "{fen} {m} {r}"
+                    );
+                }
+            }
+        }
+    }
+}
