@@ -419,6 +419,83 @@ mod tests {
         }
     }
 
+    /// The checking moves by playing every legal move.
+    fn checks_by_playing(pos: &Chess) -> Vec<String> {
+        let mut checks: Vec<String> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| played(pos, m).is_check())
+            .map(|m| m.to_string())
+            .collect();
+        checks.sort();
+        checks
+    }
+
+    #[test]
+    fn direct_checks_are_every_checking_move() {
+        let pos = chess("6k1/5ppp/8/8/3N4/8/8/R5K1 w - - 0 1");
+        let checks = direct_checks(&pos).expect("no discovered check possible");
+        assert_eq!(checks.len(), 1);
+        assert_eq!((checks[0].from(), checks[0].to()), (Some(Square::A1), Square::A8));
+        // Random games from positions with pins, castling rights, promotions and en
+        // passant: whenever the generator answers, it answers every check.
+        let (mut answered, mut seed) = (0, 7u64);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r2qkb1r/pppb2pp/2np1n2/5pN1/2BQP3/2N5/PPP2PPP/R1B1K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ] {
+            for _ in 0..12 {
+                let mut pos = chess(fen);
+                for _ in 0..30 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    if let Some(checks) = direct_checks(&pos) {
+                        let mut got: Vec<String> = checks.iter().map(|m| m.to_string()).collect();
+                        got.sort();
+                        assert_eq!(got, checks_by_playing(&pos), "{:?}", pos.board());
+                        answered += 1;
+                    }
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    pos = played(&pos, legal[(seed >> 33) as usize % legal.len()]);
+                }
+            }
+        }
+        assert!(answered > 1000, "{answered}");
+    }
+
+    #[test]
+    fn mate_in_one_finds_castling_and_discovered_mates() {
+        // . . . . r k r .   O-O puts the rook on f1 with check (so does Rf1): the
+        // . . . . p . p .   generator leaves castling to the full search.
+        // . . . . . . . .
+        // . . . . . . . .   the same idea below with a discovered check: any bishop
+        // . . . . . . . .   move uncovers the rook on a1, and the white king holds
+        // . . . . . . . .   b7 and b8.
+        // . . . . . . . .
+        // . . . . K . . R
+        let castle = chess("4rkr1/4p1p1/8/8/8/8/8/4K2R w K - 0 1");
+        assert!(direct_checks(&castle).is_none());
+        let castles: Vec<Move> = castle
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.is_castle() && is_mate_after(&castle, *m))
+            .collect();
+        assert_eq!(castles.len(), 1);
+        assert!(mate_in_one(&castle).is_some_and(|m| is_mate_after(&castle, m)));
+        let discovered = chess("k7/2K5/8/8/B7/8/8/R7 w - - 0 1");
+        assert!(direct_checks(&discovered).is_none());
+        let mate = mate_in_one(&discovered).expect("a discovered mate");
+        assert_eq!(mate.role(), Role::Bishop);
+        assert!(is_mate_after(&discovered, mate));
+        assert_eq!(mate_in_one(&chess("6k1/5ppp/8/8/8/8/8/6K1 w - - 0 1")), None);
+    }
+
     #[test]
     fn finds_back_rank_mate() {
         let pos = chess("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
