@@ -9,13 +9,13 @@
 //! (the mating move, or the defender's refutation), which is tried first the next time.
 //!
 //! Most of the work is refuting first moves that do not mate, and a refutation costs what
-//! the attacker's moves below it cost. So with two or more attacker moves to come, the
-//! defender's replies (after the table's move and the killers, the moves that decided
-//! nodes at the same depth) go by how many legal moves they leave the attacker, fewest
-//! first: checks come first that way. With one attacker move to come, the table's move
-//! and the killers are tried before any reply is generated, and a mate in one is looked
-//! for among the checking moves only, generated directly ([`direct_checks`]). The search
-//! this replaced is kept as the tests' oracle (`depth_first`).
+//! the attacker's moves below it cost. So the defender first tries the table's move and
+//! the killers (the moves that decided nodes at the same depth), before any reply is
+//! generated; when those fail and two or more attacker moves are to come, the replies go
+//! by how many legal moves they leave the attacker, fewest first (checks come first that
+//! way). A mate in one is looked for among the checking moves only, generated directly
+//! ([`direct_checks`]). The search this replaced is kept as the tests' oracle
+//! (`depth_first`).
 
 use super::super::key_map::KeyMap;
 use shakmaty::zobrist::Zobrist64;
@@ -206,13 +206,14 @@ impl Prover {
         if let Some(known) = self.known(key, n) {
             return known;
         }
-        if n == 2 {
+        if n >= 2 {
             // A refutation that worked nearby usually works here: try those before
-            // generating every reply (a legal reply also means no mate, no stalemate).
+            // generating and ordering every reply (a legal reply also means no mate and
+            // no stalemate).
             for r in self.first_tries(key, ply).into_iter().flatten() {
                 if pos.is_legal(r) {
                     let (next, next_key) = child(pos, key, r);
-                    if !self.or_node(&next, next_key, 1, ply + 1) {
+                    if !self.or_node(&next, next_key, n - 1, ply + 1) {
                         return self.record(key, n, false, Some(r), ply);
                     }
                 }
@@ -436,7 +437,10 @@ mod tests {
         let pos = chess("6k1/5ppp/8/8/3N4/8/8/R5K1 w - - 0 1");
         let checks = direct_checks(&pos).expect("no discovered check possible");
         assert_eq!(checks.len(), 1);
-        assert_eq!((checks[0].from(), checks[0].to()), (Some(Square::A1), Square::A8));
+        assert_eq!(
+            (checks[0].from(), checks[0].to()),
+            (Some(Square::A1), Square::A8)
+        );
         // Random games from positions with pins, castling rights, promotions and en
         // passant: whenever the generator answers, it answers every check.
         let (mut answered, mut seed) = (0, 7u64);
@@ -493,7 +497,10 @@ mod tests {
         let mate = mate_in_one(&discovered).expect("a discovered mate");
         assert_eq!(mate.role(), Role::Bishop);
         assert!(is_mate_after(&discovered, mate));
-        assert_eq!(mate_in_one(&chess("6k1/5ppp/8/8/8/8/8/6K1 w - - 0 1")), None);
+        assert_eq!(
+            mate_in_one(&chess("6k1/5ppp/8/8/8/8/8/6K1 w - - 0 1")),
+            None
+        );
     }
 
     #[test]
