@@ -5,6 +5,7 @@
 //! engines over GTP, UCI and USI. The types here are what both, the game tables and the
 //! records share.
 
+
 use crate::content::Game;
 use crate::rules::go;
 use serde::{Deserialize, Serialize};
@@ -28,9 +29,7 @@ impl Level {
 
     /// The level `n`, if it is one (1 to 5).
     pub fn new(n: u8) -> Option<Level> {
-        (Level::MIN.0..=Level::MAX.0)
-            .contains(&n)
-            .then_some(Level(n))
+        (Level::MIN.0..=Level::MAX.0).contains(&n).then_some(Level(n))
     }
 
     /// The level as a number, 1 to 5.
@@ -112,14 +111,18 @@ impl ShogiHandicap {
             ShogiHandicap::Bishop => {
                 "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
             }
-            ShogiHandicap::Rook => "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            ShogiHandicap::Rook => {
+                "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+            }
             ShogiHandicap::TwoPieces => {
                 "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
             }
             ShogiHandicap::FourPieces => {
                 "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
             }
-            ShogiHandicap::SixPieces => "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            ShogiHandicap::SixPieces => {
+                "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+            }
         }
     }
 
