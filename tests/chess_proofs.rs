@@ -64,7 +64,7 @@ fn proves_the_first_moves_the_old_search_proved() {
         let index = seen.entry(set).or_insert(0);
         *index += 1;
         let (step, most) = sample(set);
-        if (*index - 1) % step != 0 || (*index - 1) / step >= most {
+        if !(*index - 1).is_multiple_of(step) || (*index - 1) / step >= most {
             continue;
         }
         let (fen, n) = &positions[&(set.to_string(), id.to_string())];

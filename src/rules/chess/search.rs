@@ -38,12 +38,45 @@ struct Entry {
     best: Option<Move>,
 }
 
-/// One search context; its table serves every question asked through it, so the first
-/// moves of one problem share what was learnt. One side attacks in every question.
-pub(super) struct Prover {
+/// What a search context has learnt: the table, and the killer moves.
+#[derive(Default)]
+struct Memory {
     table: KeyMap<Entry>,
     /// Per depth from the root, the two latest moves that decided a node there.
     killers: Vec<[Option<Move>; 2]>,
+}
+
+/// One search context; its table serves every question asked through it, so the first
+/// moves of one problem share what was learnt. One side attacks in every question.
+pub(super) struct Prover {
+    memory: Memory,
+}
+
+/// The questions a mate search answers, given its two kinds of node.
+pub(super) trait MateSearch {
+    /// The attacker to move with `n` moves left, `ply` plies from the root.
+    fn or_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool;
+
+    /// The defender to move, the attacker having `n` moves left counting the one that
+    /// led here.
+    fn and_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool;
+
+    /// Whether the side to move can force mate in at most `n` of its own moves.
+    fn mates_in(&mut self, pos: &Chess, n: u32) -> bool {
+        self.or_node(pos, key_of(pos), n.min(u8::MAX as u32 - 1), 0)
+    }
+
+    /// Whether the attacker, having just moved into `after` (the defender to move),
+    /// mates in at most `n` moves counting the one just made: mate now, or mate in
+    /// `n - 1` more against every reply.
+    fn forced(&mut self, after: &Chess, n: u32) -> bool {
+        n > 0 && self.and_node(after, key_of(after), n.min(u8::MAX as u32 - 1), 0)
+    }
+
+    /// The fewest moves, at most `max`, in which the side to move forces mate.
+    fn mate_distance(&mut self, pos: &Chess, max: u32) -> Option<u32> {
+        (1..=max).find(|&k| self.mates_in(pos, k))
+    }
 }
 
 /// The Zobrist key of `pos` (the en-passant square counted whenever a pawn has just
@@ -60,31 +93,7 @@ fn child(pos: &Chess, key: u64, m: Move) -> (Chess, u64) {
     (next, next_key)
 }
 
-impl Prover {
-    pub(super) fn new() -> Prover {
-        Prover {
-            table: KeyMap::default(),
-            killers: Vec::new(),
-        }
-    }
-
-    /// Whether the side to move can force mate in at most `n` of its own moves.
-    pub(super) fn mates_in(&mut self, pos: &Chess, n: u32) -> bool {
-        self.or_node(pos, key_of(pos), n.min(u8::MAX as u32 - 1), 0)
-    }
-
-    /// Whether the attacker, having just moved into `after` (the defender to move),
-    /// mates in at most `n` moves counting the one just made: mate now, or mate in
-    /// `n - 1` more against every reply.
-    pub(super) fn forced(&mut self, after: &Chess, n: u32) -> bool {
-        n > 0 && self.and_node(after, key_of(after), n.min(u8::MAX as u32 - 1), 0)
-    }
-
-    /// The fewest moves, at most `max`, in which the side to move forces mate.
-    pub(super) fn mate_distance(&mut self, pos: &Chess, max: u32) -> Option<u32> {
-        (1..=max).find(|&k| self.mates_in(pos, k))
-    }
-
+impl Memory {
     /// The table's verdict on `key` with `n` moves left, if it has one.
     fn known(&self, key: u64, n: u32) -> Option<bool> {
         let e = self.table.get(&key)?;
@@ -145,20 +154,30 @@ impl Prover {
         front
     }
 
-    /// The attacker to move with `n` moves left.
+}
+
+impl Prover {
+    pub(super) fn new() -> Prover {
+        Prover {
+            memory: Memory::default(),
+        }
+    }
+}
+
+impl MateSearch for Prover {
     fn or_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
         if n == 0 {
             return false;
         }
-        if let Some(known) = self.known(key, n) {
+        if let Some(known) = self.memory.known(key, n) {
             return known;
         }
         if n == 1 {
             let mate = mate_in_one(pos);
-            return self.record(key, 1, mate.is_some(), mate, ply);
+            return self.memory.record(key, 1, mate.is_some(), mate, ply);
         }
         let mut moves = pos.legal_moves();
-        let front = self.promote(key, ply, &mut moves);
+        let front = self.memory.promote(key, ply, &mut moves);
         if n == 2 {
             // Checks first, but unsorted: nearly every such node is refuted, every
             // move tried.
@@ -173,12 +192,12 @@ impl Prover {
                     if (checks[i / 64] >> (i % 64) & 1 == 1) == checking {
                         let (next, next_key) = child(pos, key, m);
                         if self.and_node(&next, next_key, n, ply + 1) {
-                            return self.record(key, n, true, Some(m), ply);
+                            return self.memory.record(key, n, true, Some(m), ply);
                         }
                     }
                 }
             }
-            return self.record(key, n, false, None, ply);
+            return self.memory.record(key, n, false, None, ply);
         }
         // Checks, then captures and promotions, then the rest; stable within each.
         let rank = |m: &Move| {
@@ -194,27 +213,25 @@ impl Prover {
         for &m in moves.iter() {
             let (next, next_key) = child(pos, key, m);
             if self.and_node(&next, next_key, n, ply + 1) {
-                return self.record(key, n, true, Some(m), ply);
+                return self.memory.record(key, n, true, Some(m), ply);
             }
         }
-        self.record(key, n, false, None, ply)
+        self.memory.record(key, n, false, None, ply)
     }
 
-    /// The defender to move, the attacker having `n` moves left counting the one that
-    /// led here.
     fn and_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
-        if let Some(known) = self.known(key, n) {
+        if let Some(known) = self.memory.known(key, n) {
             return known;
         }
         if n >= 2 {
             // A refutation that worked nearby usually works here: try those before
             // generating and ordering every reply (a legal reply also means no mate and
             // no stalemate).
-            for r in self.first_tries(key, ply).into_iter().flatten() {
+            for r in self.memory.first_tries(key, ply).into_iter().flatten() {
                 if pos.is_legal(r) {
                     let (next, next_key) = child(pos, key, r);
                     if !self.or_node(&next, next_key, n - 1, ply + 1) {
-                        return self.record(key, n, false, Some(r), ply);
+                        return self.memory.record(key, n, false, Some(r), ply);
                     }
                 }
             }
@@ -226,7 +243,7 @@ impl Prover {
         if n <= 1 {
             return false;
         }
-        let front = self.promote(key, ply, &mut replies);
+        let front = self.memory.promote(key, ply, &mut replies);
         if n >= 3 {
             // Fewest attacker moves after the reply first: the cheapest to refute.
             replies[front..].sort_by_cached_key(|&r| played(pos, r).legal_moves().len());
@@ -237,10 +254,10 @@ impl Prover {
         for &r in replies.iter() {
             let (next, next_key) = child(pos, key, r);
             if !self.or_node(&next, next_key, n - 1, ply + 1) {
-                return self.record(key, n, false, Some(r), ply);
+                return self.memory.record(key, n, false, Some(r), ply);
             }
         }
-        self.record(key, n, true, None, ply)
+        self.memory.record(key, n, true, None, ply)
     }
 }
 

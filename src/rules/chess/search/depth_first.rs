@@ -3,117 +3,24 @@
 //! no special last moves and no reply ordering by the attacker's mobility. The tests ask
 //! it and [`super::Prover`] the same questions and want the same answers.
 
-use super::super::super::key_map::KeyMap;
-use super::{child, gives_check, is_mate_after, key_of};
-use shakmaty::{Chess, Move, MoveList, Position as _};
+use super::{child, gives_check, is_mate_after, MateSearch, Memory};
+use shakmaty::{Chess, Move, Position as _};
 
 #[path = "../../../../benches/support/mate_positions.rs"]
 mod mate_positions;
 
-/// What the table knows of one position.
-#[derive(Clone, Copy)]
-struct Entry {
-    /// The attacker mates within this many moves (`u8::MAX`: not known).
-    win: u8,
-    /// The attacker does not mate within this many moves (0: nothing known).
-    lose: u8,
-    /// The move that decided the node last: a mating move, or a refutation.
-    best: Option<Move>,
-}
-
-/// One search context; its table serves every question asked through it, so the first
-/// moves of one problem share what was learnt.
+/// One search context, as [`super::Prover`] has it.
+#[derive(Default)]
 pub(crate) struct Prover {
-    table: KeyMap<Entry>,
-    /// Per depth from the root, the two latest moves that decided a node there.
-    killers: Vec<[Option<Move>; 2]>,
+    memory: Memory,
 }
 
-impl Prover {
-    pub(crate) fn new() -> Prover {
-        Prover {
-            table: KeyMap::default(),
-            killers: Vec::new(),
-        }
-    }
-
-    /// Whether the side to move can force mate in at most `n` of its own moves.
-    pub(crate) fn mates_in(&mut self, pos: &Chess, n: u32) -> bool {
-        self.or_node(pos, key_of(pos), n.min(u8::MAX as u32 - 1), 0)
-    }
-
-    /// Whether the attacker, having just moved into `after` (the defender to move),
-    /// mates in at most `n` moves counting the one just made: mate now, or mate in
-    /// `n - 1` more against every reply.
-    pub(crate) fn forced(&mut self, after: &Chess, n: u32) -> bool {
-        n > 0 && self.and_node(after, key_of(after), n.min(u8::MAX as u32 - 1), 0)
-    }
-
-    /// The fewest moves, at most `max`, in which the side to move forces mate.
-    pub(crate) fn mate_distance(&mut self, pos: &Chess, max: u32) -> Option<u32> {
-        (1..=max).find(|&k| self.mates_in(pos, k))
-    }
-
-    /// The table's verdict on `key` with `n` moves left, if it has one.
-    fn known(&self, key: u64, n: u32) -> Option<bool> {
-        let e = self.table.get(&key)?;
-        if n >= e.win as u32 {
-            Some(true)
-        } else if n <= e.lose as u32 {
-            Some(false)
-        } else {
-            None
-        }
-    }
-
-    /// Records that the attacker mates (`wins`) or does not within `n` moves at `key`,
-    /// decided by `best`, and returns `wins`.
-    fn record(&mut self, key: u64, n: u32, wins: bool, best: Option<Move>, ply: usize) -> bool {
-        let e = self.table.entry(key).or_insert(Entry {
-            win: u8::MAX,
-            lose: 0,
-            best: None,
-        });
-        if wins {
-            e.win = e.win.min(n as u8);
-        } else {
-            e.lose = e.lose.max(n as u8);
-        }
-        if let Some(m) = best {
-            e.best = Some(m);
-            if self.killers.len() <= ply {
-                self.killers.resize(ply + 1, [None, None]);
-            }
-            let k = &mut self.killers[ply];
-            if k[0] != Some(m) {
-                k[1] = k[0];
-                k[0] = Some(m);
-            }
-        }
-        wins
-    }
-
-    /// Moves the table's move and the killers of depth `ply` to the front of `moves`
-    /// (those that are legal here); returns how many were moved.
-    fn promote(&self, key: u64, ply: usize, moves: &mut MoveList) -> usize {
-        let mut front = 0;
-        let tt = self.table.get(&key).and_then(|e| e.best);
-        let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
-        for m in [tt, killers[0], killers[1]].into_iter().flatten() {
-            if let Some(i) = moves[front..].iter().position(|&x| x == m) {
-                moves.swap(front, front + i);
-                front += 1;
-            }
-        }
-        front
-    }
-
-    /// The attacker to move with `n` moves left.
+impl MateSearch for Prover {
     fn or_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
         if n == 0 {
             return false;
         }
-        if let Some(known) = self.known(key, n) {
+        if let Some(known) = self.memory.known(key, n) {
             return known;
         }
         let mut moves = pos.legal_moves();
@@ -123,9 +30,9 @@ impl Prover {
                 .iter()
                 .find(|&&m| gives_check(pos, m) && is_mate_after(pos, m))
                 .copied();
-            return self.record(key, 1, mate.is_some(), mate, ply);
+            return self.memory.record(key, 1, mate.is_some(), mate, ply);
         }
-        let front = self.promote(key, ply, &mut moves);
+        let front = self.memory.promote(key, ply, &mut moves);
         // Checks, then captures and promotions, then the rest; stable within each.
         let rank = |m: &Move| {
             if gives_check(pos, *m) {
@@ -140,14 +47,12 @@ impl Prover {
         for &m in moves.iter() {
             let (next, next_key) = child(pos, key, m);
             if self.and_node(&next, next_key, n, ply + 1) {
-                return self.record(key, n, true, Some(m), ply);
+                return self.memory.record(key, n, true, Some(m), ply);
             }
         }
-        self.record(key, n, false, None, ply)
+        self.memory.record(key, n, false, None, ply)
     }
 
-    /// The defender to move, the attacker having `n` moves left counting the one that
-    /// led here.
     fn and_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
         let mut replies = pos.legal_moves();
         if replies.is_empty() {
@@ -156,19 +61,19 @@ impl Prover {
         if n <= 1 {
             return false;
         }
-        if let Some(known) = self.known(key, n) {
+        if let Some(known) = self.memory.known(key, n) {
             return known;
         }
-        let front = self.promote(key, ply, &mut replies);
+        let front = self.memory.promote(key, ply, &mut replies);
         // Captures first: taking the attacker's pieces refutes most often.
         replies[front..].sort_by_key(|m| !m.is_capture());
         for &r in replies.iter() {
             let (next, next_key) = child(pos, key, r);
             if !self.or_node(&next, next_key, n - 1, ply + 1) {
-                return self.record(key, n, false, Some(r), ply);
+                return self.memory.record(key, n, false, Some(r), ply);
             }
         }
-        self.record(key, n, true, None, ply)
+        self.memory.record(key, n, true, None, ply)
     }
 }
 
@@ -179,6 +84,7 @@ mod tests {
 
     use super::super::Prover as Fast;
     use super::mate_positions;
+    use super::super::MateSearch;
     use super::Prover as Oracle;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position as _};
@@ -200,7 +106,7 @@ mod tests {
     /// Every first move of `pos` that mates within `n`, by each search (one table per
     /// search for all the first moves, as `mating_moves` has it).
     fn first_moves(pos: &Chess, n: u32) -> (Vec<String>, Vec<String>) {
-        let (mut fast, mut oracle) = (Fast::new(), Oracle::new());
+        let (mut fast, mut oracle) = (Fast::new(), Oracle::default());
         let (mut by_fast, mut by_oracle) = (Vec::new(), Vec::new());
         for m in pos.legal_moves() {
             let after = super::super::played(pos, m);
@@ -300,7 +206,7 @@ mod tests {
             "4r3/p4Q1p/2bp4/6p1/2P5/6kP/q5P1/5R1K w - - 1 37",
         ] {
             let pos = chess(fen);
-            let (mut fast, mut oracle) = (Fast::new(), Oracle::new());
+            let (mut fast, mut oracle) = (Fast::new(), Oracle::default());
             for m in pos.legal_moves().into_iter().take(2) {
                 let after = super::super::played(&pos, m);
                 for r in after.legal_moves() {
