@@ -77,6 +77,38 @@ pub(super) trait MateSearch {
     fn mate_distance(&mut self, pos: &Chess, max: u32) -> Option<u32> {
         (1..=max).find(|&k| self.mates_in(pos, k))
     }
+
+    /// The first of the defender's `replies` at `pos` after which the attacker does not
+    /// mate within `n - 1` moves.
+    fn first_refuting(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        replies: &[Move],
+        n: u32,
+        ply: usize,
+    ) -> Option<Move> {
+        replies.iter().copied().find(|&r| {
+            let (next, next_key) = child(pos, key, r);
+            !self.or_node(&next, next_key, n - 1, ply + 1)
+        })
+    }
+
+    /// The first of the attacker's `moves` at `pos` that mates within `n` moves counting
+    /// itself.
+    fn first_forcing(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        moves: &[Move],
+        n: u32,
+        ply: usize,
+    ) -> Option<Move> {
+        moves.iter().copied().find(|&m| {
+            let (next, next_key) = child(pos, key, m);
+            self.and_node(&next, next_key, n, ply + 1)
+        })
+    }
 }
 
 /// The Zobrist key of `pos` (the en-passant square counted whenever a pawn has just
@@ -153,7 +185,6 @@ impl Memory {
         }
         front
     }
-
 }
 
 impl Prover {
@@ -199,24 +230,9 @@ impl MateSearch for Prover {
             }
             return self.memory.record(key, n, false, None, ply);
         }
-        // Checks, then captures and promotions, then the rest; stable within each.
-        let rank = |m: &Move| {
-            if gives_check(pos, *m) {
-                0
-            } else if m.is_capture() || m.is_promotion() {
-                1
-            } else {
-                2
-            }
-        };
-        moves[front..].sort_by_cached_key(rank);
-        for &m in moves.iter() {
-            let (next, next_key) = child(pos, key, m);
-            if self.and_node(&next, next_key, n, ply + 1) {
-                return self.memory.record(key, n, true, Some(m), ply);
-            }
-        }
-        self.memory.record(key, n, false, None, ply)
+        order_attacks(pos, &mut moves[front..]);
+        let mate = self.first_forcing(pos, key, &moves, n, ply);
+        self.memory.record(key, n, mate.is_some(), mate, ply)
     }
 
     fn and_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
@@ -251,14 +267,24 @@ impl MateSearch for Prover {
             // Captures first: taking the attacker's pieces refutes most often.
             replies[front..].sort_by_key(|m| !m.is_capture());
         }
-        for &r in replies.iter() {
-            let (next, next_key) = child(pos, key, r);
-            if !self.or_node(&next, next_key, n - 1, ply + 1) {
-                return self.memory.record(key, n, false, Some(r), ply);
-            }
-        }
-        self.memory.record(key, n, true, None, ply)
+        let refutation = self.first_refuting(pos, key, &replies, n, ply);
+        self.memory
+            .record(key, n, refutation.is_none(), refutation, ply)
     }
+}
+
+/// Orders the attacker's moves: checks, then captures and promotions, then the rest;
+/// stable within each.
+fn order_attacks(pos: &Chess, moves: &mut [Move]) {
+    moves.sort_by_cached_key(|&m| {
+        if gives_check(pos, m) {
+            0
+        } else if m.is_capture() || m.is_promotion() {
+            1
+        } else {
+            2
+        }
+    });
 }
 
 fn played(pos: &Chess, m: Move) -> Chess {

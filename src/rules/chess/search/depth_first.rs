@@ -3,8 +3,8 @@
 //! no special last moves and no reply ordering by the attacker's mobility. The tests ask
 //! it and [`super::Prover`] the same questions and want the same answers.
 
-use super::{child, gives_check, is_mate_after, MateSearch, Memory};
-use shakmaty::{Chess, Move, Position as _};
+use super::{gives_check, is_mate_after, order_attacks, MateSearch, Memory};
+use shakmaty::{Chess, Position as _};
 
 #[path = "../../../../benches/support/mate_positions.rs"]
 mod mate_positions;
@@ -33,24 +33,9 @@ impl MateSearch for Prover {
             return self.memory.record(key, 1, mate.is_some(), mate, ply);
         }
         let front = self.memory.promote(key, ply, &mut moves);
-        // Checks, then captures and promotions, then the rest; stable within each.
-        let rank = |m: &Move| {
-            if gives_check(pos, *m) {
-                0
-            } else if m.is_capture() || m.is_promotion() {
-                1
-            } else {
-                2
-            }
-        };
-        moves[front..].sort_by_cached_key(rank);
-        for &m in moves.iter() {
-            let (next, next_key) = child(pos, key, m);
-            if self.and_node(&next, next_key, n, ply + 1) {
-                return self.memory.record(key, n, true, Some(m), ply);
-            }
-        }
-        self.memory.record(key, n, false, None, ply)
+        order_attacks(pos, &mut moves[front..]);
+        let mate = self.first_forcing(pos, key, &moves, n, ply);
+        self.memory.record(key, n, mate.is_some(), mate, ply)
     }
 
     fn and_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
@@ -67,13 +52,9 @@ impl MateSearch for Prover {
         let front = self.memory.promote(key, ply, &mut replies);
         // Captures first: taking the attacker's pieces refutes most often.
         replies[front..].sort_by_key(|m| !m.is_capture());
-        for &r in replies.iter() {
-            let (next, next_key) = child(pos, key, r);
-            if !self.or_node(&next, next_key, n - 1, ply + 1) {
-                return self.memory.record(key, n, false, Some(r), ply);
-            }
-        }
-        self.memory.record(key, n, true, None, ply)
+        let refutation = self.first_refuting(pos, key, &replies, n, ply);
+        self.memory
+            .record(key, n, refutation.is_none(), refutation, ply)
     }
 }
 
@@ -82,9 +63,9 @@ mod tests {
     //! The prover against this oracle: the same first moves proven, on the corpus and on
     //! the repository's own mate problems.
 
+    use super::super::MateSearch;
     use super::super::Prover as Fast;
     use super::mate_positions;
-    use super::super::MateSearch;
     use super::Prover as Oracle;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position as _};
