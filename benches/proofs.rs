@@ -22,9 +22,8 @@ use std::time::Instant;
 /// Where `--dump` writes every answer.
 static DUMP: OnceLock<PathBuf> = OnceLock::new();
 
-/// Mate-in-3 to mate-in-6 positions: where each comes from and the mate length Stockfish
-/// 15.1 found for the side to move (see the file's header).
-const MATES: &str = include_str!("data/mates-3-6.txt");
+#[path = "support/mate_positions.rs"]
+mod mate_positions;
 
 fn corpus() -> PathBuf {
     std::env::var_os("QIYUAN_CORPUS")
@@ -146,49 +145,6 @@ fn chess_problem(set: &mut Set, id: &str, fen: &str, n: u32) {
     });
 }
 
-/// The positions `MATES` names, by mate length: (id, FEN, n). Lichess puzzles are taken
-/// after the opponent's move `Moves[0]`; win-at-chess positions as they are.
-fn mate_positions() -> Vec<(String, String, u32)> {
-    let mut lichess = std::collections::HashMap::new();
-    for line in read("chess/lichess-1000.csv").lines().skip(1) {
-        let fields: Vec<&str> = line.split(',').collect();
-        if let [id, fen, moves, ..] = fields[..] {
-            let Some(first) = moves.split(' ').next() else {
-                continue;
-            };
-            if let Ok((after, _)) = chess::Position::from_fen(fen)
-                .expect("corpus fen")
-                .play(first)
-            {
-                lichess.insert(id.to_string(), after.fen());
-            }
-        }
-    }
-    let mut wac = std::collections::HashMap::new();
-    for line in read("chess/win-at-chess.epd").lines() {
-        let fen: Vec<&str> = line.split_whitespace().take(4).collect();
-        if let Some(id) = line.split("id \"").nth(1).and_then(|r| r.split('"').next()) {
-            wac.insert(id.to_string(), format!("{} 0 1", fen.join(" ")));
-        }
-    }
-    let mut out = Vec::new();
-    for line in MATES.lines().filter(|l| !l.starts_with('#')) {
-        let mut parts = line.splitn(3, ' ');
-        let (Some(source), Some(n), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
-            continue;
-        };
-        let n: u32 = n.parse().expect("mate length");
-        let fen = match source {
-            "lichess" => lichess.get(rest).cloned(),
-            "wac" => wac.get(rest).cloned(),
-            _ => Some(rest.split(" # ").next().unwrap_or(rest).to_string()),
-        };
-        let fen = fen.unwrap_or_else(|| panic!("{source} {rest} is not in the corpus"));
-        out.push((format!("{source} {rest}"), fen, n));
-    }
-    out
-}
-
 fn chess_mates(longest: u32) {
     let mut set = Set::new("chess/mate-in-2");
     for (i, line) in read("chess/mate-in-2.epd").lines().enumerate() {
@@ -198,11 +154,11 @@ fn chess_mates(longest: u32) {
         }
     }
     set.report();
-    let positions = mate_positions();
+    let positions = mate_positions::mate_positions(&corpus()).expect("the mate positions");
     for n in 3..=longest.min(6) {
         let mut set = Set::new(&format!("chess/mate-in-{n}"));
-        for (id, fen, _) in positions.iter().filter(|p| p.2 == n) {
-            chess_problem(&mut set, id, fen, n);
+        for p in positions.iter().filter(|p| p.n == n) {
+            chess_problem(&mut set, &p.id, &p.fen, n);
         }
         set.report();
     }

@@ -27,7 +27,7 @@ tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 git archive "$base" | tar -x -C "$tree"
 mkdir -p "$tree/benches"
-cp -r benches/proofs.rs benches/data "$tree/benches/"
+cp -r benches/proofs.rs benches/data benches/support "$tree/benches/"
 grep -q 'name = "proofs"' "$tree/Cargo.toml" ||
   printf '\n[[bench]]\nname = "proofs"\nharness = false\n' >>"$tree/Cargo.toml"
 echo "building the bench against $(git rev-parse --short "$base") and this tree ..." >&2

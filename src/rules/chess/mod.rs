@@ -39,6 +39,7 @@ pub use shakmaty::Role;
 pub use shakmaty::Square;
 
 use crate::lang::Lang;
+use search::MateSearch as _;
 use shakmaty::fen::{Fen, ParseFenError};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
