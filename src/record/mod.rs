@@ -661,7 +661,6 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::Reason;
 
     fn go9() -> Start {
         Start::Go {
@@ -716,6 +715,5 @@ mod tests {
                 game: Game::Go
             })
         );
-        let _ = Reason::Resignation;
     }
 }
