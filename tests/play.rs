@@ -226,25 +226,11 @@ async fn two_players_join_and_play_and_a_third_watches() {
         json!({"game": "go", "opponent": "human", "size": 9}),
     )
     .await;
-    let r = call(
-        &state,
-        Method::POST,
-        &format!("/api/games/{id}/join"),
-        None,
-        None,
-    )
-    .await;
+    let r = join_reply(&state, &id).await;
     assert_eq!(r.status, StatusCode::OK);
     let second = r.json()["token"].as_str().unwrap().to_string();
     assert_eq!(r.json()["side"], "second");
-    let r = call(
-        &state,
-        Method::POST,
-        &format!("/api/games/{id}/join"),
-        None,
-        None,
-    )
-    .await;
+    let r = join_reply(&state, &id).await;
     assert_eq!(r.status, StatusCode::CONFLICT);
     assert!(r.json()["reason"]["zh"].as_str().unwrap().contains("观战"));
 
@@ -509,14 +495,7 @@ async fn events_stream_the_state_after_every_move() {
         first_event.contains("event: state") && first_event.contains("\"version\":0"),
         "{first_event}"
     );
-    let _ = call(
-        &state,
-        Method::POST,
-        &format!("/api/games/{id}/join"),
-        None,
-        None,
-    )
-    .await;
+    let _ = join_reply(&state, &id).await;
     let joined = next_event(&mut body).await;
     assert!(joined.contains("\"version\":1"), "{joined}");
     play(&state, &id, &first, "e4").await;
