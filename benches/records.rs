@@ -77,7 +77,9 @@ fn bench(c: &mut Criterion) {
                 black_box(n)
             }),
             _ => b.iter(|| {
-                black_box(rsshogi::records::formats::kif::parse_kif_str(black_box(&kif_text)))
+                black_box(rsshogi::records::formats::kif::parse_kif_str(black_box(
+                    &kif_text,
+                )))
             }),
         });
         group.bench_function("record::read", |b| {

@@ -65,15 +65,21 @@ async fn create(state: &AppState, body: Value) -> (String, String) {
 }
 
 /// Takes the free seat of game `id`: its token.
-async fn join(state: &AppState, id: &str) -> String {
-    let r = call(
+/// Asks for the free seat of game `id`.
+async fn join_reply(state: &AppState, id: &str) -> Reply {
+    call(
         state,
         Method::POST,
         &format!("/api/games/{id}/join"),
         None,
         None,
     )
-    .await;
+    .await
+}
+
+/// Takes the free seat of game `id`: its token.
+async fn join(state: &AppState, id: &str) -> String {
+    let r = join_reply(state, id).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     r.json()["token"].as_str().unwrap().to_string()
 }
