@@ -632,7 +632,7 @@ fn state_of(entry: &Entry, table: &dyn Match, you: Option<Side>) -> GameState {
     }
 }
 
-fn state(entry: &Entry, you: Option<Side>) -> GameState {
+fn game_state(entry: &Entry, you: Option<Side>) -> GameState {
     entry.check_time();
     let table = entry.table();
     state_of(entry, &**table, you)
@@ -811,16 +811,12 @@ pub async fn api_move(
     };
     match act(&entry, &token, &request.play).await {
         Ok((side, reply)) => Json(Moved {
-            state: state_of_entry(&entry, Some(side)),
+            state: game_state(&entry, Some(side)),
             reply,
         })
         .into_response(),
         Err(e) => act_refusal(&e),
     }
-}
-
-fn state_of_entry(entry: &Entry, you: Option<Side>) -> GameState {
-    state(entry, you)
 }
 
 /// What `GET /api/games/{id}` reads: `?view=1` adds the board and side panel as HTML.
@@ -864,7 +860,7 @@ pub async fn api_state(
         Err(e) => return lobby_refusal(&e),
     };
     let you = cookie_token(&headers, &entry.id).and_then(|t| entry.side_of(&t));
-    let game_state = state_of_entry(&entry, you);
+    let now = game_state(&entry, you);
     let (svg, side) = if query.view.is_some() {
         let lang = query
             .lang
@@ -883,7 +879,7 @@ pub async fn api_state(
         (None, None)
     };
     Json(Viewed {
-        state: game_state,
+        state: now,
         svg,
         side,
     })
@@ -925,7 +921,7 @@ pub async fn api_events(State(state): State<AppState>, Path(id): Path<String>) -
             } else {
                 rx.borrow_and_update();
             }
-            let now = state_of_entry(&entry, None);
+            let now = game_state(&entry, None);
             let over = now.over;
             let event = Event::default()
                 .event("state")
@@ -1294,7 +1290,7 @@ fn render_table(
         replay.push(ReplayLink {
             href: link(0),
             rel: "first",
-            title: format!("⏮ {}", ui.play.first),
+            title: format!("« {}", ui.play.first),
         });
         replay.push(ReplayLink {
             href: link(shown.saturating_sub(1)),
@@ -1309,7 +1305,7 @@ fn render_table(
         replay.push(ReplayLink {
             href: link(total),
             rel: "last",
-            title: format!("{} ⏭", ui.play.last),
+            title: format!("{} »", ui.play.last),
         });
         if let Some(a) = at {
             at_text = fill(&ui.play.replay_at, &[("n", &a.to_string())]);
