@@ -191,7 +191,17 @@ fn go_level(n: u8) -> impl Fn(&GoPosition, u64) -> Option<Move> {
 
 /// A Monte-Carlo player with `playouts` (the debug build's stand-in for the real levels).
 fn go_playouts(playouts: usize) -> impl Fn(&GoPosition, u64) -> Option<Move> {
-    move |pos, seed| go_ai::think_with(pos, go_ai::Strength { playouts }, seed, far_future())
+    move |pos, seed| {
+        go_ai::think_with(
+            pos,
+            go_ai::Strength {
+                playouts,
+                komi: go_ai::KOMI,
+            },
+            seed,
+            far_future(),
+        )
+    }
 }
 
 #[test]

@@ -233,6 +233,12 @@ pub trait Playable: Rules + Computer {
         Err(Refused::NotShogi)
     }
 
+    /// The built-in computer's move here, knowing the game's start (Go: the komi and
+    /// handicap it counts with).
+    fn think_at(&self, _start: &Start, level: Level, seed: u64) -> Option<Self::Move> {
+        self.think(level, seed)
+    }
+
     /// Go: the stones of chains in atari, to mark while teaching.
     fn in_atari(&self) -> Vec<String> {
         Vec::new()
@@ -578,8 +584,8 @@ impl<P: Playable> Table<P> {
 
     /// The computer's move here, worked out by the built-in opponent (blocking: call it off
     /// the async workers).
-    pub fn think(pos: &P, level: Level, seed: u64) -> Option<String> {
-        pos.think(level, seed).map(|m| pos.move_name(&m))
+    pub fn think(pos: &P, start: &Start, level: Level, seed: u64) -> Option<String> {
+        pos.think_at(start, level, seed).map(|m| pos.move_name(&m))
     }
 }
 
@@ -714,8 +720,9 @@ impl<P: Playable + Drawable> Match for Table<P> {
     }
     fn think_job(&self, level: Level) -> Box<dyn FnOnce() -> Option<String> + Send> {
         let pos = self.position().clone();
+        let start = self.start.clone();
         let seed = self.moves.len() as u64 ^ 0x9e37_79b9_7f4a_7c15;
-        Box::new(move || Table::think(&pos, level, seed))
+        Box::new(move || Table::think(&pos, &start, level, seed))
     }
     fn in_check(&self) -> bool {
         self.position().checked()
@@ -958,6 +965,27 @@ impl Playable for go::Position {
             text: [score.explain(Lang::Zh), score.explain(Lang::En)],
             result: [score.outcome.text(Lang::Zh), score.outcome.text(Lang::En)],
         })
+    }
+
+    fn think_at(&self, start: &Start, level: Level, seed: u64) -> Option<go::Move> {
+        let Start::Go {
+            handicap,
+            rules,
+            komi,
+            ..
+        } = *start
+        else {
+            return self.think(level, seed);
+        };
+        // The playouts count area: under Chinese rules Black also gives back one point a
+        // handicap stone; territory counting is near enough to area counting with its komi.
+        let give_back = match rules {
+            go::Rules::Chinese => go::Counting::new(rules).handicap(handicap).give_back() * 2.0,
+            go::Rules::Japanese => 0.0,
+        };
+        let strength = computer::go::Strength::of(level, self.size()).with_komi(komi + give_back);
+        let until = std::time::Instant::now() + self.think_budget(level);
+        computer::go::think_with(self, strength, seed, until)
     }
 
     fn in_atari(&self) -> Vec<String> {

@@ -5,8 +5,9 @@
 //! move gives it two liberties, and otherwise plays a random move that neither fills one of
 //! its own eyes nor puts its own stones in atari. Levels 2 to 5 play flat Monte-Carlo: the
 //! root moves are chosen by UCB1, each followed by a random playout to the end, counted by
-//! area with [`KOMI`]; the moves of level 1 start with a few virtual wins. The most visited
-//! move is played, unless it lies on a point the playouts show settled (owned by one side in
+//! area with the game's komi ([`KOMI`] unless [`Strength::with_komi`] says otherwise; a game
+//! table tells it the komi and handicap of its start); the moves of level 1 start with a few
+//! virtual wins. The most visited move is played, unless it lies on a point the playouts show settled (owned by one side in
 //! nine playouts of ten): then the next, and a pass when every move is such. Against a pass
 //! the computer passes too when counting the board now (its dead stones by the playouts)
 //! wins, so two passes end a game.
@@ -40,10 +41,13 @@ use std::time::{Duration, Instant};
 pub const KOMI: f64 = 7.5;
 
 /// How the Go opponent of a level plays: tactical rules alone, or so many playouts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Strength {
     /// Monte-Carlo playouts per move; 0 plays the tactical rules alone (level 1).
     pub playouts: usize,
+    /// What White gets at the count, in points of area: [`KOMI`] unless the game says
+    /// otherwise (see [`Strength::with_komi`]).
+    pub komi: f64,
 }
 
 impl Strength {
@@ -66,7 +70,16 @@ impl Strength {
         } else {
             nine * 3 * 81 / (2 * area)
         };
-        Strength { playouts: scaled }
+        Strength {
+            playouts: scaled,
+            komi: KOMI,
+        }
+    }
+
+    /// The same search, counting with `komi` points of area for White (a handicap game's
+    /// komi, with what Black gives back under Chinese rules).
+    pub fn with_komi(self, komi: f64) -> Strength {
+        Strength { komi, ..self }
     }
 }
 
@@ -96,13 +109,7 @@ pub fn think_with(pos: &Position, strength: Strength, seed: u64, until: Instant)
     if strength.playouts == 0 {
         return Some(tactical_move(&mut board, &mut rng));
     }
-    Some(monte_carlo_move(
-        pos,
-        &mut board,
-        strength.playouts,
-        &mut rng,
-        until,
-    ))
+    Some(monte_carlo_move(pos, &mut board, strength, &mut rng, until))
 }
 
 /// The chains on the board: (representative vertex, colour, liberty count, size).
@@ -288,11 +295,12 @@ fn playout(
     board: &mut SearchBoard,
     rng: &mut SplitMix64,
     color: Color,
+    komi: f64,
     ownership: &mut Ownership,
 ) -> bool {
     let area = board.size() as usize * board.size() as usize;
     let played = board.random_playout(rng, 3 * area + 20);
-    let margin = area_margin(board) as f64 - KOMI;
+    let margin = area_margin(board) as f64 - komi;
     ownership.add(board);
     for _ in 0..played {
         board.undo();
@@ -311,10 +319,11 @@ struct Arm {
 fn monte_carlo_move(
     pos: &Position,
     board: &mut SearchBoard,
-    playouts: usize,
+    strength: Strength,
     rng: &mut SplitMix64,
     until: Instant,
 ) -> Move {
+    let (playouts, komi) = (strength.playouts, strength.komi);
     let me = board.turn();
     let tactical = tactical_moves(board);
     let mut arms: Vec<Arm> = (0..board.grid_len())
@@ -355,13 +364,13 @@ fn monte_carlo_move(
             )
             .0;
         board.play_legal(arms[pick].vertex);
-        let won = playout(board, rng, me, &mut ownership);
+        let won = playout(board, rng, me, komi, &mut ownership);
         board.undo();
         arms[pick].visits += 1.0;
         arms[pick].wins += if won { 1.0 } else { 0.0 };
         total += 1.0;
     }
-    if opponent_passed(pos) && passing_wins(board, &ownership, me) {
+    if opponent_passed(pos) && passing_wins(board, &ownership, me, komi) {
         return Move::Pass;
     }
     arms.sort_by(|a, b| {
@@ -382,7 +391,7 @@ fn opponent_passed(pos: &Position) -> bool {
 
 /// Whether `me` wins if the game ends now, counted by area with [`KOMI`], the stones the
 /// playouts lose more often than not taken off as dead (a pass-alive chain never).
-fn passing_wins(board: &SearchBoard, ownership: &Ownership, me: Color) -> bool {
+fn passing_wins(board: &SearchBoard, ownership: &Ownership, me: Color, komi: f64) -> bool {
     let dead = dead_by_ownership(board, ownership);
     let mut margin = 0i32;
     for v in 0..board.grid_len() {
@@ -402,7 +411,7 @@ fn passing_wins(board: &SearchBoard, ownership: &Ownership, me: Color) -> bool {
             None => {}
         }
     }
-    (margin as f64 - KOMI > 0.0) == (me == Color::Black)
+    (margin as f64 - komi > 0.0) == (me == Color::Black)
 }
 
 /// The owner of the empty region through `v` with the `dead` stones taken off: the one
@@ -499,7 +508,7 @@ pub fn dead_stones(pos: &Position, seed: u64) -> Vec<Point> {
     for color in [Color::Black, Color::White] {
         let mut from = SearchBoard::new(pos.board(), color);
         for _ in 0..playouts / 2 {
-            playout(&mut from, &mut rng, color, &mut ownership);
+            playout(&mut from, &mut rng, color, KOMI, &mut ownership);
         }
     }
     let mut dead: Vec<Point> = dead_by_ownership(&board, &ownership)
@@ -530,6 +539,28 @@ mod tests {
         );
         let d5 = pos.board().point("D5").unwrap();
         assert_eq!(pos.think(Level::new(1).unwrap(), 9), Some(Move::Play(d5)));
+    }
+
+    #[test]
+    fn answers_a_pass_by_the_komi_it_is_told() {
+        // Black's wall on E, White's on F: Black has 45 points of area, White 36. Black
+        // passes. With 10½ komi White wins by passing back; with 7½ it loses by 1½ and
+        // plays on.
+        let row = ". . . . X O . . .";
+        let text = vec![row; 9].join("\n");
+        let pos = position(9, &text, Color::Black)
+            .play_move(Move::Pass)
+            .unwrap();
+        let level3 = Strength::of(Level::new(3).unwrap(), 9);
+        let far = Instant::now() + Duration::from_secs(60);
+        assert_eq!(
+            think_with(&pos, level3.with_komi(10.5), 1, far),
+            Some(Move::Pass)
+        );
+        assert_ne!(
+            think_with(&pos, level3.with_komi(7.5), 1, far),
+            Some(Move::Pass)
+        );
     }
 
     #[test]
