@@ -8,9 +8,9 @@
 //! area with the game's komi ([`KOMI`] unless [`Strength::with_komi`] says otherwise; a game
 //! table tells it the komi and handicap of its start); the moves of level 1 start with a few
 //! virtual wins. The most visited move is played, unless it lies on a point the playouts
-//! show settled (owned by one side in nine playouts of ten): then the next, and a pass when every move is such. Against a pass
-//! the computer passes too when counting the board now (its dead stones by the playouts)
-//! wins, so two passes end a game.
+//! show settled (owned by one side in nine playouts of ten): then the next, and a pass when
+//! every move is such. Against a pass the computer passes too when counting the board now
+//! (its dead stones by the playouts) wins, so two passes end a game.
 //!
 //! ```
 //! use qiyuan::play::computer::Computer;
