@@ -39,13 +39,6 @@ pub struct Clock {
     running: Option<(Side, Instant)>,
 }
 
-fn at(side: Side) -> usize {
-    match side {
-        Side::First => 0,
-        Side::Second => 1,
-    }
-}
-
 /// A clock as the state shows it, in milliseconds.
 #[derive(Clone, Debug, Serialize)]
 pub struct ClockState {
@@ -86,7 +79,7 @@ impl Clock {
             return Ok(());
         };
         let spent = now.saturating_duration_since(since);
-        let left = &mut self.left[at(side)];
+        let left = &mut self.left[side.index()];
         if *left >= spent {
             *left -= spent;
         } else {
@@ -104,20 +97,20 @@ impl Clock {
     pub fn flagged(&self, now: Instant) -> Option<Side> {
         let (side, since) = self.running?;
         let spent = now.saturating_duration_since(since);
-        (spent > self.left[at(side)] + self.control.byoyomi).then_some(side)
+        (spent > self.left[side.index()] + self.control.byoyomi).then_some(side)
     }
 
     /// When the running side's time is over, if a clock runs.
     pub fn flag_at(&self) -> Option<Instant> {
         let (side, since) = self.running?;
-        Some(since + self.left[at(side)] + self.control.byoyomi)
+        Some(since + self.left[side.index()] + self.control.byoyomi)
     }
 
     /// Main time left of each side at `now`.
     pub fn left(&self, now: Instant) -> [Duration; 2] {
         let mut left = self.left;
         if let Some((side, since)) = self.running {
-            let l = &mut left[at(side)];
+            let l = &mut left[side.index()];
             *l = l.saturating_sub(now.saturating_duration_since(since));
         }
         left

@@ -155,11 +155,7 @@ impl Entry {
     pub fn side_of(&self, token: &str) -> Option<Side> {
         let table = self.table();
         [Side::First, Side::Second].into_iter().find(|&side| {
-            let i = match side {
-                Side::First => 0,
-                Side::Second => 1,
-            };
-            matches!(&table.seats()[i], Seat::Human { token: Some(t) } if constant_eq(t, token))
+            matches!(&table.seats()[side.index()], Seat::Human { token: Some(t) } if constant_eq(t, token))
         })
     }
 
@@ -469,10 +465,9 @@ impl Lobby {
             if matches!(table.phase(), Phase::Over { .. }) {
                 return Err(LobbyError::Full);
             }
-            let free = [Side::First, Side::Second].into_iter().find(|&s| {
-                let i = if s == Side::First { 0 } else { 1 };
-                matches!(table.seats()[i], Seat::Human { token: None })
-            });
+            let free = [Side::First, Side::Second]
+                .into_iter()
+                .find(|&s| matches!(table.seats()[s.index()], Seat::Human { token: None }));
             let side = free.ok_or(LobbyError::Full)?;
             *table.seat_mut(side) = Seat::Human {
                 token: Some(token.clone()),

@@ -78,6 +78,22 @@ impl Side {
             Side::Second => Side::First,
         }
     }
+
+    /// The side's place in a `[first, second]` pair (seats, clocks, names).
+    pub fn index(self) -> usize {
+        match self {
+            Side::First => 0,
+            Side::Second => 1,
+        }
+    }
+
+    /// `first` or `second`, as the API writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Side::First => "first",
+            Side::Second => "second",
+        }
+    }
 }
 
 /// The usual shogi handicaps (駒落ち): the giver (上手, Gote) removes pieces and moves first.

@@ -300,14 +300,6 @@ pub struct Table<P: Playable> {
     proposal: Vec<String>,
 }
 
-/// Index of a side in `[first, second]`.
-fn at(side: Side) -> usize {
-    match side {
-        Side::First => 0,
-        Side::Second => 1,
-    }
-}
-
 impl<P: Playable> Table<P> {
     /// A new table from `start` with `seats` (first, second).
     pub fn new(start: Start, seats: [Seat; 2]) -> Result<Table<P>, BadStart> {
@@ -491,7 +483,7 @@ impl<P: Playable> Table<P> {
                 let Phase::Counting { dead, agreed } = &mut self.phase else {
                     return Err(Refused::NotCounting);
                 };
-                agreed[at(side)] = true;
+                agreed[side.index()] = true;
                 if computer {
                     let mut mine = proposal;
                     mine.sort();
@@ -535,7 +527,7 @@ impl<P: Playable> Table<P> {
         if !matches!(self.phase, Phase::Play | Phase::Counting { .. }) {
             return Err(Refused::Over);
         }
-        if !matches!(self.seats[at(side.other())], Seat::Computer { .. }) {
+        if !matches!(self.seats[side.other().index()], Seat::Computer { .. }) {
             return Err(Refused::NoUndo);
         }
         // Back to the learner's last turn: their move and the computer's reply.
@@ -571,7 +563,7 @@ impl<P: Playable> Table<P> {
                     "Both players agreed to a draw.".to_string(),
                 ],
             );
-        } else if !matches!(self.seats[at(side.other())], Seat::Computer { .. }) {
+        } else if !matches!(self.seats[side.other().index()], Seat::Computer { .. }) {
             self.draw_offer = Some(side);
         } else {
             return Err(Refused::Illegal {
@@ -600,7 +592,7 @@ pub fn side_names(game: Game) -> ([&'static str; 2], [&'static str; 2]) {
 
 fn resigned_text(game: Game, loser: Side) -> [String; 2] {
     let (zh_names, en_names) = side_names(game);
-    let (l, w) = (at(loser), at(loser.other()));
+    let (l, w) = (loser.index(), loser.other().index());
     [
         format!("{}认输，{}胜。", zh_names[l], zh_names[w]),
         format!("{} resigned; {} wins.", en_names[l], en_names[w]),
@@ -610,7 +602,7 @@ fn resigned_text(game: Game, loser: Side) -> [String; 2] {
 /// The end of a game lost on time, in both languages.
 pub fn timeout_text(game: Game, loser: Side) -> [String; 2] {
     let (zh_names, en_names) = side_names(game);
-    let (l, w) = (at(loser), at(loser.other()));
+    let (l, w) = (loser.index(), loser.other().index());
     [
         format!("{}超时，{}胜。", zh_names[l], zh_names[w]),
         format!("{} ran out of time; {} wins.", en_names[l], en_names[w]),
@@ -696,7 +688,7 @@ impl<P: Playable + Drawable> Match for Table<P> {
         &self.seats
     }
     fn seat_mut(&mut self, side: Side) -> &mut Seat {
-        &mut self.seats[at(side)]
+        &mut self.seats[side.index()]
     }
     fn phase(&self) -> &Phase {
         &self.phase

@@ -11,7 +11,7 @@ use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
 use crate::play::clock::{ClockState, TimeControl};
 use crate::play::lobby::{ActError, Entry, LobbyError, NewGame, Opponent};
-use crate::play::table::{Action, BoardAsk, Match, Phase, Seat};
+use crate::play::table::{side_names, Action, BoardAsk, Match, Phase, Seat};
 use crate::play::{Level, Reason, ShogiHandicap, Side, Start};
 use crate::record::{self, Format, Record, RecordError};
 use crate::rules::{chess, go, shogi, Explain};
@@ -324,35 +324,15 @@ fn lobby_refusal(e: &LobbyError) -> Response {
     refusal(status, e)
 }
 
-fn side_index(side: Side) -> usize {
-    match side {
-        Side::First => 0,
-        Side::Second => 1,
-    }
-}
-
-fn side_word(side: Side) -> &'static str {
-    match side {
-        Side::First => "first",
-        Side::Second => "second",
-    }
-}
-
-/// A side's name in a game: 黑方, White, 先手.
-fn side_name(game: Game, side: Side, lang: Lang) -> &'static str {
-    match (game, side, lang) {
-        (Game::Go, Side::First, Lang::Zh) => "黑方",
-        (Game::Go, Side::Second, Lang::Zh) => "白方",
-        (Game::Go, Side::First, Lang::En) => "Black",
-        (Game::Go, Side::Second, Lang::En) => "White",
-        (Game::Chess, Side::First, Lang::Zh) => "白方",
-        (Game::Chess, Side::Second, Lang::Zh) => "黑方",
-        (Game::Chess, Side::First, Lang::En) => "White",
-        (Game::Chess, Side::Second, Lang::En) => "Black",
-        (Game::Shogi, Side::First, Lang::Zh) => "先手 ☗",
-        (Game::Shogi, Side::Second, Lang::Zh) => "后手 ☖",
-        (Game::Shogi, Side::First, Lang::En) => "Sente ☗",
-        (Game::Shogi, Side::Second, Lang::En) => "Gote ☖",
+/// A side's name in a game: 黑方, White, 先手 ☗ (the names of [`side_names`], with the
+/// shogi marks).
+fn side_name(game: Game, side: Side, lang: Lang) -> String {
+    let (zh, en) = side_names(game);
+    let name = if lang == Lang::Zh { zh } else { en }[side.index()];
+    match (game, side) {
+        (Game::Shogi, Side::First) => format!("{name} ☗"),
+        (Game::Shogi, Side::Second) => format!("{name} ☖"),
+        _ => name.to_string(),
     }
 }
 
@@ -398,7 +378,7 @@ pub(crate) async fn computer_moves(entry: &Arc<Entry>) -> Vec<String> {
         let (job, version, side, level, start, moves) = {
             let table = entry.table();
             let Some(side) = table.turn() else { break };
-            let Seat::Computer { level } = table.seats()[side_index(side)] else {
+            let Seat::Computer { level } = table.seats()[side.index()] else {
                 break;
             };
             (
@@ -586,7 +566,7 @@ fn state_of(entry: &Entry, table: &dyn Match, you: Option<Side>) -> GameState {
         Phase::Over { finish, text } => (
             "over",
             Some(ResultState {
-                winner: finish.winner.map(side_word),
+                winner: finish.winner.map(Side::word),
                 reason: finish.reason,
                 text: Both {
                     zh: text[0].clone(),
@@ -615,17 +595,17 @@ fn state_of(entry: &Entry, table: &dyn Match, you: Option<Side>) -> GameState {
         game: table.game().slug(),
         moves: table.moves().to_vec(),
         notation: table.notations().to_vec(),
-        to_play: table.turn().map(side_word),
+        to_play: table.turn().map(Side::word),
         over: result.is_some(),
         phase,
         result,
         dead,
         agreed,
         seats: [seat(&seats[0]), seat(&seats[1])],
-        draw_offer: table.draw_offer().map(side_word),
+        draw_offer: table.draw_offer().map(Side::word),
         check: table.in_check(),
         version: entry.version(),
-        you: you.map(side_word),
+        you: you.map(Side::word),
         clock: entry.clock_state(),
         engine: entry.engine_name(),
         notice: entry.notice().map(|[zh, en]| Both { zh, en }),
@@ -716,7 +696,7 @@ pub async fn api_create(
                 id: entry.id.clone(),
                 url: table_href(&entry.id),
                 token: token.clone(),
-                side: side_word(side),
+                side: side.word(),
             };
             with_cookie(
                 (StatusCode::CREATED, Json(body)).into_response(),
@@ -739,7 +719,7 @@ pub async fn api_join(State(state): State<AppState>, Path(id): Path<String>) -> 
         Ok((entry, side, token)) => with_cookie(
             Json(Joined {
                 token: token.clone(),
-                side: side_word(side),
+                side: side.word(),
             })
             .into_response(),
             &entry.id,
@@ -1005,7 +985,7 @@ struct SidePanel<'a> {
 }
 
 struct ClockLine {
-    side: &'static str,
+    side: String,
     ms: u64,
     byoyomi: u64,
     running: bool,
@@ -1023,7 +1003,7 @@ fn clock_text(ms: u64) -> String {
 }
 
 struct PlayerLine {
-    side: &'static str,
+    side: String,
     who: String,
     to_move: bool,
 }
@@ -1105,7 +1085,7 @@ fn render_table(
     let players = [Side::First, Side::Second]
         .into_iter()
         .map(|side| {
-            let who = match &seats[side_index(side)] {
+            let who = match &seats[side.index()] {
                 Seat::Computer { level } => format!(
                     "{} ({})",
                     entry
@@ -1142,12 +1122,12 @@ fn render_table(
         Phase::Play => {
             headline = match (you, table.turn()) {
                 (Some(y), Some(t)) if y == t => ui.play.your_turn.clone(),
-                (Some(_), Some(t)) if matches!(seats[side_index(t)], Seat::Computer { .. }) => {
+                (Some(_), Some(t)) if matches!(seats[t.index()], Seat::Computer { .. }) => {
                     ui.play.thinking.clone()
                 }
                 (Some(_), Some(_)) if waiting => String::new(),
                 (Some(_), Some(_)) => ui.play.their_turn.clone(),
-                (None, Some(t)) => fill(&ui.play.turn_of, &[("side", side_name(game, t, lang))]),
+                (None, Some(t)) => fill(&ui.play.turn_of, &[("side", &side_name(game, t, lang))]),
                 _ => String::new(),
             };
             if table.in_check() && game != Game::Go {
@@ -1166,9 +1146,9 @@ fn render_table(
     };
     let (counting_text, agreed) = match phase {
         Phase::Counting { agreed, .. } => {
-            let sides: Vec<&str> = [Side::First, Side::Second]
+            let sides: Vec<String> = [Side::First, Side::Second]
                 .into_iter()
-                .filter(|s| agreed[side_index(*s)])
+                .filter(|s| agreed[s.index()])
                 .map(|s| side_name(game, s, lang))
                 .collect();
             (
@@ -1188,7 +1168,7 @@ fn render_table(
     };
     let mut buttons = Vec::new();
     if let (Some(y), true) = (you, live && !over) {
-        let other_computer = matches!(seats[side_index(y.other())], Seat::Computer { .. });
+        let other_computer = matches!(seats[y.other().index()], Seat::Computer { .. });
         if counting {
             buttons.push(Button {
                 move_text: "agree",
@@ -1322,7 +1302,7 @@ fn render_table(
             [Side::First, Side::Second]
                 .into_iter()
                 .map(|side| {
-                    let ms = c.left[side_index(side)];
+                    let ms = c.left[side.index()];
                     ClockLine {
                         side: side_name(game, side, lang),
                         ms,
@@ -1571,8 +1551,8 @@ struct NewForm {
     name: &'static str,
     /// The installed engine's program, if there is one.
     engine: String,
-    first: &'static str,
-    second: &'static str,
+    first: String,
+    second: String,
 }
 
 #[derive(Template)]
