@@ -99,7 +99,7 @@ if (table) {
     const b = clock.querySelector("b");
     if (!b) return;
     if (left > 0 || !byoyomi) b.textContent = mmss(left);
-    else b.textContent = `${document.body.dataset.lang === "zh" ? "读秒" : "byo-yomi"} ${mmss(byoyomi + left)}`;
+    else b.textContent = `${clock.dataset.byoyomiLabel} ${mmss(byoyomi + left)}`;
   }
   setInterval(tick, 250);
 

@@ -971,7 +971,8 @@ struct SidePanel<'a> {
     here: String,
     buttons: Vec<Button>,
     can_type: bool,
-    example: &'static str,
+    /// How a move is typed in this game: `for example D4`.
+    example: String,
     join: bool,
     join_action: String,
     note: String,
@@ -1336,11 +1337,17 @@ fn render_table(
         here: view.href(id, &[]),
         buttons,
         can_type: my_turn,
-        example: match game {
-            Game::Go => "D4",
-            Game::Chess => "e4",
-            Game::Shogi => "7g7f",
-        },
+        example: fill(
+            &ui.play.move_example,
+            &[(
+                "move",
+                match game {
+                    Game::Go => "D4, pass",
+                    Game::Chess => "e4, Nf3, e7e8q",
+                    Game::Shogi => "7g7f, P*5e, 8h2b+",
+                },
+            )],
+        ),
         join: you.is_none() && waiting && !over,
         join_action: format!("{}/join", table_href(id)),
         note: if game == Game::Go && view.hints && live && !over {

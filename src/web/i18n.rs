@@ -174,6 +174,7 @@ pub struct PlayUi {
     pub increment_seconds: String,
     pub which_computer: String,
     pub classmate_name: String,
+    pub move_example: String,
     pub builtin: String,
 }
 
