@@ -298,6 +298,9 @@ pub struct Table<P: Playable> {
     dead: Vec<String>,
     /// Go: the computer's proposal of dead stones, the only marking it agrees to.
     proposal: Vec<String>,
+    /// Go: how many moves had been played when play last resumed after a count was
+    /// disputed; two passes after that end play again.
+    resumed_at: usize,
 }
 
 impl<P: Playable> Table<P> {
@@ -317,6 +320,7 @@ impl<P: Playable> Table<P> {
             draw_offer: None,
             dead: Vec::new(),
             proposal: Vec::new(),
+            resumed_at: 0,
         })
     }
 
@@ -365,6 +369,8 @@ impl<P: Playable> Table<P> {
             let text = [ending.explain(Lang::Zh), ending.explain(Lang::En)];
             match now.finish(&ending) {
                 Some(finish) => self.end(finish, text),
+                // Play resumed after a dispute: the passes before it do not count again.
+                None if self.moves.len() < self.resumed_at + 2 => {}
                 None => {
                     self.proposal = self.proposal();
                     self.phase = Phase::Counting {
@@ -440,6 +446,12 @@ impl<P: Playable> Table<P> {
         }
     }
 
+    /// Go: back from counting to play (第二十一条): two new passes end play again.
+    fn resume(&mut self) {
+        self.phase = Phase::Play;
+        self.resumed_at = self.moves.len();
+    }
+
     /// Does `action` for `side`.
     pub fn act(&mut self, side: Side, action: &Action) -> Result<(), Refused> {
         match action {
@@ -493,7 +505,7 @@ impl<P: Playable> Table<P> {
                         *agreed = [true; 2];
                     } else {
                         // The computer disagrees: play on and settle it on the board.
-                        self.phase = Phase::Play;
+                        self.resume();
                         return Ok(());
                     }
                 }
@@ -502,7 +514,7 @@ impl<P: Playable> Table<P> {
             }
             Action::Resume => match self.phase {
                 Phase::Counting { .. } => {
-                    self.phase = Phase::Play;
+                    self.resume();
                     Ok(())
                 }
                 Phase::Over { .. } => Err(Refused::Over),
@@ -540,6 +552,7 @@ impl<P: Playable> Table<P> {
             self.notations.pop();
             self.positions.pop();
         }
+        self.resumed_at = self.resumed_at.min(self.moves.len());
         self.phase = Phase::Play;
         self.draw_offer = None;
         Ok(())
@@ -936,9 +949,12 @@ impl Playable for go::Position {
             return None;
         };
         let size = self.size();
+        // Only stones can be dead: a point named by an engine that holds none is passed over,
+        // so the count never fails once both sides agree.
         let dead: Vec<go::Point> = dead
             .iter()
             .filter_map(|n| go::Point::parse(n, size).ok())
+            .filter(|&p| self.board().get(p).is_some())
             .collect();
         let counting = go::Counting::new(rules).komi(komi).handicap(handicap);
         let score = go::score_position(self, &dead, &counting).ok()?;
@@ -1205,5 +1221,12 @@ mod tests {
         );
         t.act(Side::Second, &Action::Resume).unwrap();
         assert_eq!(t.turn_now(), Some(Side::First));
+        // An engine's proposal naming an empty point still counts once both agree.
+        t.act(Side::First, &Action::parse("pass")).unwrap();
+        t.act(Side::Second, &Action::parse("pass")).unwrap();
+        t.propose_dead(vec!["C3".into(), "C4".into(), "J9".into()]);
+        t.act(Side::First, &Action::Agree).unwrap();
+        t.act(Side::Second, &Action::Agree).unwrap();
+        assert!(matches!(t.phase, Phase::Over { .. }), "{:?}", t.phase);
     }
 }
