@@ -158,7 +158,10 @@ mod tests {
         for _ in 0..300 {
             let c = PictureCode::random();
             assert_eq!(PictureCode::parse(&c.words(Lang::Zh)), Some(c));
-            assert_eq!(PictureCode::parse(&c.words(Lang::En).to_uppercase()), Some(c));
+            assert_eq!(
+                PictureCode::parse(&c.words(Lang::En).to_uppercase()),
+                Some(c)
+            );
             assert_eq!(PictureCode::parse(&c.pictures()), Some(c));
             assert_eq!(PictureCode::parse(&c.to_string()), Some(c));
         }

@@ -346,7 +346,10 @@ impl Roster {
             if name.chars().count() > Self::NAME_LIMIT {
                 return Err(ClassError::NameTooLong(name.chars().take(20).collect()));
             }
-            if names.iter().any(|n| n.to_lowercase() == name.to_lowercase()) {
+            if names
+                .iter()
+                .any(|n| n.to_lowercase() == name.to_lowercase())
+            {
                 return Err(ClassError::DuplicateName(name.to_string()));
             }
             names.push(name.to_string());
@@ -504,6 +507,25 @@ pub trait Store: Send + Sync {
     fn backup(&self, file: &std::path::Path) -> Result<(), ClassError>;
 }
 
+/// The data folder used when `--data` is not given: `$QIYUAN_DATA`, else
+/// `$XDG_DATA_HOME/qiyuan`, else `~/.local/share/qiyuan` (`%APPDATA%\\qiyuan` on Windows).
+pub fn default_folder() -> Option<PathBuf> {
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(d) = var("QIYUAN_DATA") {
+        return Some(d);
+    }
+    if cfg!(windows) {
+        return var("APPDATA").map(|d| d.join("qiyuan"));
+    }
+    var("XDG_DATA_HOME")
+        .map(|d| d.join("qiyuan"))
+        .or_else(|| var("HOME").map(|h| h.join(".local/share/qiyuan")))
+}
+
 /// Checks a `YYYY-MM-DD` date.
 ///
 /// ```
@@ -574,7 +596,11 @@ mod tests {
 
     #[test]
     fn task_paths_round_trip() {
-        for p in ["go/problems/captures/3", "shogi/problems/tsume-1", "chess/lessons/check"] {
+        for p in [
+            "go/problems/captures/3",
+            "shogi/problems/tsume-1",
+            "chess/lessons/check",
+        ] {
             assert_eq!(Task::parse(p).unwrap().path(), p);
         }
         assert!(Task::parse("go/problems/../x").is_none());

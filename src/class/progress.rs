@@ -189,7 +189,11 @@ mod tests {
     fn solved_first_try_despite_a_hint() {
         let mut hint = mv(1, "1", "", "", 1);
         hint.act = Act::Hint;
-        let all = summarize(&[hint, mv(1, "1", "D4", "correct", 2), mv(1, "1", "E5", "solved", 5)]);
+        let all = summarize(&[
+            hint,
+            mv(1, "1", "D4", "correct", 2),
+            mv(1, "1", "E5", "solved", 5),
+        ]);
         let s = &all[&(StudentId(1), mv(1, "1", "", "", 0).task())];
         assert_eq!(s.status, Status::FirstTry);
         assert!(s.hint);

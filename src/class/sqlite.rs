@@ -425,7 +425,9 @@ impl Store for Sqlite {
                 Err(e) => return Err(db(e)),
             }
         }
-        Err(ClassError::Database("no free class code after 20 tries".into()))
+        Err(ClassError::Database(
+            "no free class code after 20 tries".into(),
+        ))
     }
 
     fn classes(&self, teacher: TeacherId) -> Result<Vec<Class>, ClassError> {
@@ -664,9 +666,24 @@ impl Store for Sqlite {
         conn.execute_batch("BEGIN").map_err(db)?;
         let out = (|| {
             Ok(History {
-                tries: rows(&conn, &format!("{TRIES} WHERE t.student = ?1 ORDER BY t.id"), student.0, try_row)?,
-                readings: rows(&conn, &format!("{READINGS} WHERE r.student = ?1 ORDER BY r.id"), student.0, reading_row)?,
-                games: rows(&conn, &format!("{GAMES} WHERE g.student = ?1 ORDER BY g.id"), student.0, played_row)?,
+                tries: rows(
+                    &conn,
+                    &format!("{TRIES} WHERE t.student = ?1 ORDER BY t.id"),
+                    student.0,
+                    try_row,
+                )?,
+                readings: rows(
+                    &conn,
+                    &format!("{READINGS} WHERE r.student = ?1 ORDER BY r.id"),
+                    student.0,
+                    reading_row,
+                )?,
+                games: rows(
+                    &conn,
+                    &format!("{GAMES} WHERE g.student = ?1 ORDER BY g.id"),
+                    student.0,
+                    played_row,
+                )?,
             })
         })();
         let _ = conn.execute_batch("COMMIT");
@@ -679,9 +696,24 @@ impl Store for Sqlite {
         let of_class = "JOIN students s ON s.id = student WHERE s.class = ?1";
         let out = (|| {
             Ok(History {
-                tries: rows(&conn, &format!("{TRIES} {of_class} ORDER BY t.id"), class.0, try_row)?,
-                readings: rows(&conn, &format!("{READINGS} {of_class} ORDER BY r.id"), class.0, reading_row)?,
-                games: rows(&conn, &format!("{GAMES} {of_class} ORDER BY g.id"), class.0, played_row)?,
+                tries: rows(
+                    &conn,
+                    &format!("{TRIES} {of_class} ORDER BY t.id"),
+                    class.0,
+                    try_row,
+                )?,
+                readings: rows(
+                    &conn,
+                    &format!("{READINGS} {of_class} ORDER BY r.id"),
+                    class.0,
+                    reading_row,
+                )?,
+                games: rows(
+                    &conn,
+                    &format!("{GAMES} {of_class} ORDER BY g.id"),
+                    class.0,
+                    played_row,
+                )?,
             })
         })();
         let _ = conn.execute_batch("COMMIT");
@@ -796,9 +828,13 @@ mod tests {
             .unwrap();
         drop(c);
         let e = Sqlite::open(&dir).err().unwrap();
-        assert!(matches!(e, ClassError::NewerDatabase { found, .. } if found == SCHEMA_VERSION + 1));
+        assert!(
+            matches!(e, ClassError::NewerDatabase { found, .. } if found == SCHEMA_VERSION + 1)
+        );
         let c = Connection::open(dir.join(FILE)).unwrap();
-        let v: i64 = c.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        let v: i64 = c
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(v, SCHEMA_VERSION + 1);
         std::fs::remove_dir_all(&dir).ok();
     }
@@ -809,7 +845,8 @@ mod tests {
         let s = Sqlite::open(&dir).unwrap();
         let t = s.add_teacher("T", "h").unwrap();
         let c = s.create_class(t, "C").unwrap();
-        s.add_students(c.id, &Roster::parse("小明").unwrap()).unwrap();
+        s.add_students(c.id, &Roster::parse("小明").unwrap())
+            .unwrap();
         let e = s
             .add_students(c.id, &Roster::parse("小红\n小明\n小刚").unwrap())
             .unwrap_err();
@@ -852,7 +889,10 @@ mod tests {
             expires: 1_000,
         };
         s.open_session(b"tok", &account).unwrap();
-        assert_eq!(s.session(b"tok", 999).unwrap().map(|a| a.name), Some("T".into()));
+        assert_eq!(
+            s.session(b"tok", 999).unwrap().map(|a| a.name),
+            Some("T".into())
+        );
         assert_eq!(s.session(b"tok", 1_000).unwrap(), None);
         std::fs::remove_dir_all(&dir).ok();
     }

@@ -520,7 +520,9 @@ mod tests {
     fn codes_are_short_and_unambiguous() {
         let code = new_code();
         assert_eq!(code.len(), CODE_LENGTH);
-        assert!(code.bytes().all(|b| crate::random::CODE_LETTERS.contains(&b)));
+        assert!(code
+            .bytes()
+            .all(|b| crate::random::CODE_LETTERS.contains(&b)));
         assert_ne!(new_token(), new_token());
     }
 
