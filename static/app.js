@@ -50,7 +50,9 @@ async function taskAttempt(link) {
   const figure = link.closest("figure.diagram");
   const d = figure.dataset;
   const list = (s) => (s ? s.split(",") : []);
-  const params = new URL(link.href, location.href).searchParams;
+  // An SVG link's `href` is no string: read the attribute.
+  const href = new URL(link.getAttribute("href"), location.href);
+  const params = href.searchParams;
   const body = {
     game: d.game,
     lesson: d.lesson,
@@ -91,7 +93,7 @@ async function taskAttempt(link) {
       else fresh.focus({ preventScroll: true });
     }
   } catch {
-    location.href = link.href;
+    location.href = href.href;
   }
 }
 
@@ -109,7 +111,7 @@ document.addEventListener("click", (event) => {
   const taskLink = event.target.closest("figure.diagram.task .task-board a.pt, figure.diagram.task .task-status a");
   if (taskLink) {
     event.preventDefault();
-    const url = new URL(taskLink.href, location.href);
+    const url = new URL(taskLink.getAttribute("href"), location.href);
     if (taskLink.matches("a.pt") || url.searchParams.has("play")) taskAttempt(taskLink);
     else if (taskLink.closest(".actions") && taskLink.classList.contains("primary")) stepDiagram(taskLink);
     else redrawDiagram(taskLink);
