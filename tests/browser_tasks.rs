@@ -71,7 +71,9 @@ async fn capture_by_clicking(b: &Browser, library: &Library) -> Result<()> {
     b.open("/go/lessons/captures?s=0:2&lang=en").await?;
     listen(b).await?;
     ensure!(
-        b.find(&format!("#{figure} .step.next.disabled")).await.is_ok(),
+        b.find(&format!("#{figure} .step.next.disabled"))
+            .await
+            .is_ok(),
         "the next step is closed before the task is done"
     );
     b.find(&point(figure, "A1")).await?.click().await?;
@@ -82,12 +84,18 @@ async fn capture_by_clicking(b: &Browser, library: &Library) -> Result<()> {
         .await?
         .click()
         .await?;
-    verdict(b, figure, "ready").await.context("after taking back")?;
+    verdict(b, figure, "ready")
+        .await
+        .context("after taking back")?;
     b.find(&point(figure, &right)).await?.click().await?;
     verdict(b, figure, "solved").await?;
     b.same_page("the right move").await?;
     let say = b.text(&format!("#{figure} .say")).await?;
-    let done = task.explanation.as_ref().map(|e| e.en.clone()).unwrap_or_default();
+    let done = task
+        .explanation
+        .as_ref()
+        .map(|e| e.en.clone())
+        .unwrap_or_default();
     ensure!(say == harness::squash(&done), "the step says {say:?}");
     let events = b.js("return window.__solved", vec![]).await?;
     ensure!(
@@ -100,8 +108,14 @@ async fn capture_by_clicking(b: &Browser, library: &Library) -> Result<()> {
         "localStorage holds {kept}"
     );
     let here = b.location().await?;
-    ensure!(here.contains("t=0") && here.contains(&format!("m={right}")), "address {here}");
-    b.find(&format!("#{figure} a.step.next")).await?.click().await?;
+    ensure!(
+        here.contains("t=0") && here.contains(&format!("m={right}")),
+        "address {here}"
+    );
+    b.find(&format!("#{figure} a.step.next"))
+        .await?
+        .click()
+        .await?;
     b.wait_for(
         "the next step",
         "const f = document.getElementById('d-capture-one'); return !!f && f.dataset.step === '3'",
@@ -177,7 +191,10 @@ async fn liberties_by_keyboard(b: &Browser, library: &Library) -> Result<()> {
         .as_ref()
         .ok_or_else(|| anyhow!("liberties: diagram 1 step 1 is no task"))?;
     let answer = task.puzzle.answer();
-    ensure!(answer.len() == 4, "a lone stone in the centre has 4 liberties, not {answer:?}");
+    ensure!(
+        answer.len() == 4,
+        "a lone stone in the centre has 4 liberties, not {answer:?}"
+    );
     let figure = "d-one-stone";
     b.open("/go/lessons/liberties?s=0:1&lang=en").await?;
     listen(b).await?;
@@ -192,11 +209,18 @@ async fn liberties_by_keyboard(b: &Browser, library: &Library) -> Result<()> {
         }
         b.press(Key::Tab).await?;
     }
-    ensure!(!focused(b).await?.is_null(), "Tab never reaches the task board");
+    ensure!(
+        !focused(b).await?.is_null(),
+        "Tab never reaches the task board"
+    );
     for (i, p) in answer.iter().enumerate() {
         walk_to(b, figure, p).await?;
         b.press(Key::Enter).await?;
-        let kind = if i + 1 == answer.len() { "solved" } else { "found" };
+        let kind = if i + 1 == answer.len() {
+            "solved"
+        } else {
+            "found"
+        };
         verdict(b, figure, kind)
             .await
             .with_context(|| format!("Enter on {p}"))?;
@@ -212,9 +236,15 @@ async fn liberties_by_keyboard(b: &Browser, library: &Library) -> Result<()> {
             vec![],
         )
         .await?;
-    ensure!(onward == json!(true), "once solved, the focus is on the way on");
+    ensure!(
+        onward == json!(true),
+        "once solved, the focus is on the way on"
+    );
     let kept = stored(b, "go/liberties").await?;
-    ensure!(kept["tasks"]["0:1"]["state"] == "solved", "localStorage holds {kept}");
+    ensure!(
+        kept["tasks"]["0:1"]["state"] == "solved",
+        "localStorage holds {kept}"
+    );
     Ok(())
 }
 
@@ -230,16 +260,24 @@ async fn lesson_tasks_in_headless_chromium() {
         .unwrap_or_else(|e| panic!("{e:#}"));
     let mut failures = Vec::new();
     for (name, outcome) in [
-        ("capture by clicking", capture_by_clicking(&b, &library).await),
+        (
+            "capture by clicking",
+            capture_by_clicking(&b, &library).await,
+        ),
         ("chess by clicking", chess_by_clicking(&b).await),
-        ("liberties by keyboard", liberties_by_keyboard(&b, &library).await),
+        (
+            "liberties by keyboard",
+            liberties_by_keyboard(&b, &library).await,
+        ),
     ] {
         let outcome = match outcome {
             Ok(()) => b.check_errors().await,
             e => e,
         };
         if let Err(e) = outcome {
-            let _ = b.screenshot(&format!("failed-task-{}", name.replace(' ', "-"))).await;
+            let _ = b
+                .screenshot(&format!("failed-task-{}", name.replace(' ', "-")))
+                .await;
             failures.push(format!("{name}: {e:#}"));
         }
     }

@@ -534,7 +534,10 @@ async fn no_live_script_on_any_page() {
 
 /// Whether the tasks of lesson `i` of `game` are visited: every third lesson, shifted by game.
 fn sampled(game: qiyuan::content::Game, i: usize) -> bool {
-    let shift = qiyuan::content::Game::ALL.iter().position(|g| *g == game).unwrap_or(0);
+    let shift = qiyuan::content::Game::ALL
+        .iter()
+        .position(|g| *g == game)
+        .unwrap_or(0);
     i % 3 == shift
 }
 

@@ -2,9 +2,9 @@
 //! the script on problem pages and on lesson tasks.
 
 use super::pages::{diagram_anchor, find_set, render_diagram, step_href};
-use super::urls;
 use super::state::AppState;
 use super::trainer::{board, judge, problem_href, status, Input, Progress};
+use super::urls;
 use crate::content::Game;
 use crate::lang::Lang;
 use axum::extract::State;

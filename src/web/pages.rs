@@ -492,7 +492,13 @@ fn task_diagram(req: &Req) -> Option<usize> {
 
 /// The address of diagram `index` of a lesson at `step`, with a task's `query` (may be
 /// empty), ending with the diagram's anchor.
-pub(crate) fn step_href(base: &str, index: usize, step: usize, query: &str, anchor: &str) -> String {
+pub(crate) fn step_href(
+    base: &str,
+    index: usize,
+    step: usize,
+    query: &str,
+    anchor: &str,
+) -> String {
     if query.is_empty() {
         format!("{base}?s={index}:{step}#{anchor}")
     } else {
@@ -667,8 +673,16 @@ pub async fn lesson(found: FoundLesson) -> Response {
             Segment::Diagram(i) => {
                 let state = (task_diagram(&found.req) == Some(*i))
                     .then(|| trainer::from_address(&found.req));
-                render_diagram(req.lang, shelf.game, lesson, &text.diagrams, &steps, *i, state)
-                    .map(|(html, _)| html)
+                render_diagram(
+                    req.lang,
+                    shelf.game,
+                    lesson,
+                    &text.diagrams,
+                    &steps,
+                    *i,
+                    state,
+                )
+                .map(|(html, _)| html)
             }
         })
         .collect::<Result<Vec<_>, _>>();
@@ -833,8 +847,16 @@ pub async fn diagram(found: FoundLesson, At(DiagramAt { index, .. }): At<Diagram
     }
     let steps = steps_from(&req, &text.diagrams);
     let state = (task_diagram(req) == Some(index)).then(|| trainer::from_address(req));
-    let html = render_diagram(req.lang, shelf.game, lesson, &text.diagrams, &steps, index, state)
-        .map(|(html, _)| html);
+    let html = render_diagram(
+        req.lang,
+        shelf.game,
+        lesson,
+        &text.diagrams,
+        &steps,
+        index,
+        state,
+    )
+    .map(|(html, _)| html);
     respond(&req, StatusCode::OK, html)
 }
 
