@@ -2,7 +2,8 @@
 //! clicking, after a wrong move taken back; a chess task done by clicking a piece and then its
 //! square; a "click every liberty" task done from the keyboard alone. The page never reloads,
 //! the next step opens once the task is done, the progress is kept in `localStorage` and the
-//! `qiyuan:task-solved` event fires. Any JavaScript error fails the test.
+//! `qiyuan:task-solved` event fires; on a 360×740 screen nothing scrolls sideways. Any
+//! JavaScript error fails the test.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test.sh` installs them).
 
@@ -248,6 +249,32 @@ async fn liberties_by_keyboard(b: &Browser, library: &Library) -> Result<()> {
     Ok(())
 }
 
+/// On a phone-sized screen (360×740) a task's diagram fits: nothing scrolls sideways, and
+/// the board's points are big enough to tap (at least 28 px).
+async fn fits_a_phone(b: &Browser) -> Result<()> {
+    b.viewport(360, 740).await?;
+    for page in [
+        "/go/lessons/captures?s=0:2&lang=en",
+        "/chess/lessons/check?s=2:1&t=2&sel=e1&lang=zh",
+        "/shogi/lessons/drop-rules?s=2:1&lang=en",
+    ] {
+        b.open(page).await?;
+        let sizes = b
+            .js(
+                "const a = document.querySelector('.task-board a.pt'); const r = a ? a.getBoundingClientRect() : { width: 0 }; return [document.documentElement.scrollWidth, window.innerWidth, r.width]",
+                vec![],
+            )
+            .await?;
+        let (wide, inner, point) = (sizes[0].as_f64(), sizes[1].as_f64(), sizes[2].as_f64());
+        ensure!(
+            wide <= inner,
+            "{page}: {wide:?} px wide in a {inner:?} px window"
+        );
+        ensure!(point >= Some(28.0), "{page}: a point is {point:?} px wide");
+    }
+    b.viewport(1280, 800).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lesson_tasks_in_headless_chromium() {
     let state = AppState::embedded();
@@ -269,6 +296,7 @@ async fn lesson_tasks_in_headless_chromium() {
             "liberties by keyboard",
             liberties_by_keyboard(&b, &library).await,
         ),
+        ("fits a phone", fits_a_phone(&b).await),
     ] {
         let outcome = match outcome {
             Ok(()) => b.check_errors().await,

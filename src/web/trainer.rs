@@ -444,12 +444,9 @@ pub(crate) fn status_at(
             .collect(),
         take_back: wrong.then(|| link(at(query.trim_end_matches('&')), &ui.take_back)),
         retry: (solved || started).then(|| link(at(""), &ui.retry)),
-        next: place.next.as_ref().filter(|_| solved).map(|n| Item {
-            href: n.href.clone(),
-            title: n.title.clone(),
-            note: String::new(),
-            keys: String::new(),
-        }),
+        next: (place.next.as_ref())
+            .filter(|_| solved)
+            .map(|n| link(n.href.clone(), &n.title)),
     }
     .render()
 }
