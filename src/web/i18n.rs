@@ -89,6 +89,18 @@ pub struct Ui {
     pub play: PlayUi,
     /// The classroom: logging in, the student's home page.
     pub class: ClassUi,
+    /// Tasks in lessons.
+    pub lesson: LessonUi,
+}
+
+/// The strings of lesson tasks (`[lesson]` in the locale files).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct LessonUi {
+    pub your_turn: String,
+    pub board_keys: String,
+    pub locked: String,
 }
 
 /// The strings of the classroom's pages (`[class]` in the locale files).
