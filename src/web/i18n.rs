@@ -87,6 +87,18 @@ pub struct Ui {
     pub language_name: String,
     /// Playing a whole game.
     pub play: PlayUi,
+    /// Tasks in lessons.
+    pub lesson: LessonUi,
+}
+
+/// The strings of lesson tasks (`[lesson]` in the locale files).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct LessonUi {
+    pub your_turn: String,
+    pub board_keys: String,
+    pub locked: String,
 }
 
 /// The strings of the game pages (`[play]` in the locale files).
