@@ -3,54 +3,62 @@
 const lang = document.body.dataset.lang || "zh";
 
 // Lesson diagrams: step without reloading the page; ← and → step the focused or visible diagram.
-async function stepDiagram(link) {
+// A task's own links (take back, start again) redraw the diagram the same way, with the focus
+// on its board.
+async function stepDiagram(link, focusBoard = false) {
   const figure = link.closest("figure.diagram");
-  const url = new URL(link.href, location.href);
-  const fragment = `${figure.dataset.fragment}?s=${encodeURIComponent(url.searchParams.get("s") || "")}&lang=${lang}`;
-  try {
-    const response = await fetch(fragment);
-    if (!response.ok) throw new Error(response.statusText);
-    const holder = document.createElement("div");
-    holder.innerHTML = await response.text();
-    const fresh = holder.querySelector("figure.diagram");
-    figure.replaceWith(fresh);
-    fresh.focus({ preventScroll: true });
-    history.replaceState(null, "", url.pathname + url.search);
-    syncLanguageSwitch();
-    taskOpened(fresh);
-  } catch {
-    location.href = link.href;
-  }
-}
-
-// A task's own links (take back, start again): the diagram as that address shows it.
-async function redrawDiagram(link) {
-  const figure = link.closest("figure.diagram");
-  const url = new URL(link.href, location.href);
+  const url = new URL(link.getAttribute("href"), location.href);
   const query = new URLSearchParams(url.search);
   query.set("lang", lang);
   try {
     const response = await fetch(`${figure.dataset.fragment}?${query}`);
     if (!response.ok) throw new Error(response.statusText);
-    const holder = document.createElement("div");
-    holder.innerHTML = await response.text();
-    const fresh = holder.querySelector("figure.diagram");
-    figure.replaceWith(fresh);
-    history.replaceState(null, "", url.pathname + url.search + url.hash);
+    const fresh = replaceFigure(figure, await response.text());
+    const point = focusBoard && rovingFocus(fresh.querySelector(".task-board"));
+    (point || fresh).focus({ preventScroll: true });
+    history.replaceState(null, "", url.pathname + url.search);
     syncLanguageSwitch();
-    const first = rovingFocus(fresh.querySelector(".task-board"));
-    (first || fresh).focus({ preventScroll: true });
+    taskOpened(fresh);
   } catch {
-    location.href = link.href;
+    location.href = url.href;
   }
 }
+
+// Puts the `<figure>` of `html` in the place of `figure`, and returns it.
+function replaceFigure(figure, html) {
+  const holder = document.createElement("div");
+  holder.innerHTML = html;
+  const fresh = holder.querySelector("figure.diagram");
+  figure.replaceWith(fresh);
+  return fresh;
+}
+
+// What a board link asks: a move (`play`), or to pick up a piece or put it down (`sel`, `to`).
+function actionOf(params) {
+  if (params.has("play")) return { play: params.get("play") };
+  if (params.has("sel")) return params.has("to") ? { select: params.get("sel"), to: params.get("to") } : { select: params.get("sel") };
+  return { select: "" };
+}
+
+// Sends `body` as JSON to `url`; the JSON reply.
+async function postJson(url, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(response.statusText);
+  return response.json();
+}
+
+const list = (s) => (s ? s.split(",") : []);
 
 // A move on a lesson task: sent to the server, which judges it and sends the diagram back.
 async function taskAttempt(link) {
   const figure = link.closest("figure.diagram");
   const d = figure.dataset;
-  const list = (s) => (s ? s.split(",") : []);
-  const params = new URL(link.href, location.href).searchParams;
+  // An SVG link's `href` is no string: read the attribute.
+  const href = new URL(link.getAttribute("href"), location.href);
   const body = {
     game: d.game,
     lesson: d.lesson,
@@ -60,30 +68,16 @@ async function taskAttempt(link) {
     picked: list(d.picked),
     selected: d.selected || null,
     lang,
+    ...actionOf(href.searchParams),
   };
-  if (params.has("play")) body.play = params.get("play");
-  else if (params.has("sel")) {
-    body.select = params.get("sel");
-    if (params.has("to")) body.to = params.get("to");
-  } else body.select = "";
   const hadFocus = document.activeElement === link || figure.contains(document.activeElement);
   try {
-    const response = await fetch("/api/lesson-attempt", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(response.statusText);
-    const reply = await response.json();
-    const holder = document.createElement("div");
-    holder.innerHTML = reply.figure;
-    const fresh = holder.querySelector("figure.diagram");
-    figure.replaceWith(fresh);
+    const reply = await postJson("/api/lesson-attempt", body);
+    const fresh = replaceFigure(figure, reply.figure);
     history.replaceState(null, "", reply.url);
     syncLanguageSwitch();
     noteTask(fresh, reply.verdict);
-    const board = fresh.querySelector(".task-board");
-    const next = rovingFocus(board, link.dataset.p);
+    const next = rovingFocus(fresh.querySelector(".task-board"), link.dataset.p);
     if (hadFocus) {
       const onward = fresh.querySelector("a.step.next, .task-status .actions a");
       if (reply.solved && onward) onward.focus({ preventScroll: true });
@@ -91,7 +85,7 @@ async function taskAttempt(link) {
       else fresh.focus({ preventScroll: true });
     }
   } catch {
-    location.href = link.href;
+    location.href = href.href;
   }
 }
 
@@ -109,10 +103,9 @@ document.addEventListener("click", (event) => {
   const taskLink = event.target.closest("figure.diagram.task .task-board a.pt, figure.diagram.task .task-status a");
   if (taskLink) {
     event.preventDefault();
-    const url = new URL(taskLink.href, location.href);
+    const url = new URL(taskLink.getAttribute("href"), location.href);
     if (taskLink.matches("a.pt") || url.searchParams.has("play")) taskAttempt(taskLink);
-    else if (taskLink.closest(".actions") && taskLink.classList.contains("primary")) stepDiagram(taskLink);
-    else redrawDiagram(taskLink);
+    else stepDiagram(taskLink, !taskLink.classList.contains("primary"));
     return;
   }
   const point = event.target.closest("#board a.pt");
@@ -221,9 +214,7 @@ function boardKeys(event) {
 
 async function attempt(point) {
   const problem = document.querySelector(".problem");
-  const list = (s) => (s ? s.split(",") : []);
   const href = point.getAttribute("href");
-  const link = new URL(href, location.href).searchParams;
   const body = {
     game: problem.dataset.game,
     set: problem.dataset.set,
@@ -232,21 +223,11 @@ async function attempt(point) {
     picked: list(problem.dataset.picked),
     selected: problem.dataset.selected || null,
     lang,
+    ...actionOf(new URL(href, location.href).searchParams),
   };
-  if (link.has("play")) body.play = link.get("play");
-  else if (link.has("sel")) {
-    body.select = link.get("sel");
-    if (link.has("to")) body.to = link.get("to");
-  } else body.select = "";
   const hadFocus = document.activeElement === point;
   try {
-    const response = await fetch("/api/attempt", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(response.statusText);
-    const reply = await response.json();
+    const reply = await postJson("/api/attempt", body);
     document.getElementById("board").innerHTML = reply.svg;
     document.getElementById("status").innerHTML = reply.status;
     problem.dataset.moves = reply.moves.join(",");

@@ -3,8 +3,8 @@
 
 use qiyuan::content::board_game::PieceGame;
 use qiyuan::content::chess::ChessGoal;
-use qiyuan::content::shogi::{Shogi, ShogiGoal};
 use qiyuan::content::go::GoGoal;
+use qiyuan::content::shogi::{Shogi, ShogiGoal};
 use qiyuan::content::source::{self, Folder};
 use qiyuan::content::{Input, Library, Puzzle, Verdict};
 

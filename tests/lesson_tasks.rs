@@ -29,7 +29,10 @@ async fn get(uri: &str) -> (StatusCode, String) {
 
 async fn lesson_attempt(body: Value) -> (StatusCode, Value) {
     let (status, bytes) = common::post_json(app(state()), "/api/lesson-attempt", &body).await;
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 /// The `<figure>` with this `id` in a page.
@@ -84,9 +87,13 @@ async fn a_right_move_solves_the_task_and_opens_the_next_step() {
         assert_eq!(reply["moves"], json!(["E4"]));
         let figure = reply["figure"].as_str().unwrap();
         assert!(figure.contains("class=\"diagram task solved\""), "{figure}");
-        assert!(figure.contains(done), "{lang}: the step says it is done: {figure}");
         assert!(
-            figure.contains("class=\"step next\" href=\"/go/lessons/captures?s=0:3#d-capture-one\""),
+            figure.contains(done),
+            "{lang}: the step says it is done: {figure}"
+        );
+        assert!(
+            figure
+                .contains("class=\"step next\" href=\"/go/lessons/captures?s=0:3#d-capture-one\""),
             "{lang}: the next step opens: {figure}"
         );
         assert_eq!(
@@ -98,7 +105,10 @@ async fn a_right_move_solves_the_task_and_opens_the_next_step() {
 
 #[tokio::test]
 async fn a_wrong_or_illegal_move_is_refused_with_the_reason() {
-    for (lang, wrong, illegal) in [("en", "Not quite.", "There is already a stone on E5"), ("zh", "不对", "E5 已经有棋子了")] {
+    for (lang, wrong, illegal) in [
+        ("en", "Not quite.", "There is already a stone on E5"),
+        ("zh", "不对", "E5 已经有棋子了"),
+    ] {
         let (status, reply) = lesson_attempt(json!({
             "game": "go", "lesson": "captures", "diagram": 0, "step": 2, "play": "A1", "lang": lang
         }))
@@ -124,7 +134,10 @@ async fn a_wrong_or_illegal_move_is_refused_with_the_reason() {
         assert_eq!(reply["verdict"], "illegal", "{reply}");
         let figure = reply["figure"].as_str().unwrap();
         assert!(figure.contains("verdict illegal"), "{figure}");
-        assert!(figure.contains(illegal), "{lang}: the rule's reason: {figure}");
+        assert!(
+            figure.contains(illegal),
+            "{lang}: the rule's reason: {figure}"
+        );
     }
 }
 
@@ -133,8 +146,14 @@ async fn a_task_works_through_links_without_script() {
     let (status, page) = get("/go/lessons/captures?s=0:2&lang=en").await;
     assert_eq!(status, StatusCode::OK);
     let open = figure(&page, "d-capture-one");
-    assert!(open.contains("Your turn: capture the white stone."), "{open}");
-    assert!(open.contains("step next disabled"), "locked before it is done: {open}");
+    assert!(
+        open.contains("Your turn: capture the white stone."),
+        "{open}"
+    );
+    assert!(
+        open.contains("step next disabled"),
+        "locked before it is done: {open}"
+    );
     assert!(open.contains("class=\"locked-note\""), "{open}");
     let link = "/go/lessons/captures?s=0:2&amp;t=0&amp;play=E4#d-capture-one";
     assert!(open.contains(link), "every point is a link: {open}");
@@ -149,7 +168,11 @@ async fn a_task_works_through_links_without_script() {
     // The other diagrams of the page are drawn as usual.
     assert!(page.contains("id=\"d-capture-chain\""));
     // The same in Chinese, from the same address.
-    let (_, page) = get(&format!("{}&lang=zh", link.replace("&amp;", "&").replace("#d-capture-one", ""))).await;
+    let (_, page) = get(&format!(
+        "{}&lang=zh",
+        link.replace("&amp;", "&").replace("#d-capture-one", "")
+    ))
+    .await;
     let solved = figure(&page, "d-capture-one");
     assert!(solved.contains("对！白子没有气了"), "{solved}");
     assert!(solved.contains("轮到你了"), "{solved}");
@@ -161,7 +184,10 @@ async fn a_chess_piece_is_picked_up_and_moved_through_links() {
     let base = "/chess/lessons/check?s=2:1&t=2";
     let (_, page) = get(&format!("{base}&sel=e1&lang=en")).await;
     let picked = figure(&page, "d-move-king");
-    assert!(picked.contains("play=e1f1"), "the king's destinations are links: {picked}");
+    assert!(
+        picked.contains("play=e1f1"),
+        "the king's destinations are links: {picked}"
+    );
     let (_, page) = get(&format!("{base}&play=e1f1&lang=en")).await;
     assert!(figure(&page, "d-move-king").contains("diagram task solved"));
     // Moving another piece does not answer the check.
@@ -191,7 +217,10 @@ async fn a_select_task_counts_every_liberty() {
         "game": "go", "lesson": "liberties", "diagram": 0, "step": 1, "play": "F6", "lang": "en"
     }))
     .await;
-    assert_eq!(reply["verdict"], "not-answer", "a diagonal point is no liberty: {reply}");
+    assert_eq!(
+        reply["verdict"], "not-answer",
+        "a diagonal point is no liberty: {reply}"
+    );
 }
 
 #[tokio::test]
@@ -206,7 +235,10 @@ async fn a_pawn_drop_on_a_file_with_a_pawn_is_refused() {
         "game": "shogi", "lesson": "drop-rules", "diagram": 2, "step": 1, "play": "P*8d", "lang": "zh"
     }))
     .await;
-    assert_eq!(reply["verdict"], "solved", "file 8 holds no Black pawn: {reply}");
+    assert_eq!(
+        reply["verdict"], "solved",
+        "file 8 holds no Black pawn: {reply}"
+    );
 }
 
 #[tokio::test]

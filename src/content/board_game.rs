@@ -396,7 +396,16 @@ pub(crate) fn diagram<G: PieceGame>(
         let task = match &step.task {
             None => None,
             Some(written) => {
-                let problem = read_task::<G>(ctx, n, written, step.say.as_deref(), &pos, flip, zones, &marks)?;
+                let problem = read_task::<G>(
+                    ctx,
+                    n,
+                    written,
+                    step.say.as_deref(),
+                    &pos,
+                    flip,
+                    zones,
+                    &marks,
+                )?;
                 Some((problem, written.get_ref().key()))
             }
         };
@@ -420,28 +429,29 @@ pub(crate) fn diagram<G: PieceGame>(
                     .task
                     .map_or((None, String::new()), |(p, k)| (Some(Box::new(p)), k));
                 Frame {
-                svg: G::draw(
-                    &f.position,
-                    &View {
-                        flipped: flip,
-                        zones,
-                        last: f.last,
-                        marks: &f.marks,
-                        selected: None,
-                        link: None,
-                        lang,
-                        title: &title,
-                    },
-                ),
-                key: format!(
-                    "{}|{:?}|{:?}|{zones}|{task_key}",
-                    G::position_text(&f.position),
-                    f.last,
-                    f.marks
-                ),
-                say: f.say,
-                task,
-            }})
+                    svg: G::draw(
+                        &f.position,
+                        &View {
+                            flipped: flip,
+                            zones,
+                            last: f.last,
+                            marks: &f.marks,
+                            selected: None,
+                            link: None,
+                            lang,
+                            title: &title,
+                        },
+                    ),
+                    key: format!(
+                        "{}|{:?}|{:?}|{zones}|{task_key}",
+                        G::position_text(&f.position),
+                        f.last,
+                        f.marks
+                    ),
+                    say: f.say,
+                    task,
+                }
+            })
             .collect(),
     })
 }
@@ -514,7 +524,10 @@ impl<A> Goal<A> {
                     }
                     _ => {}
                 }
-                let to = to.filter(|t| *t != reaches).map(G::square_name).unwrap_or_default();
+                let to = to
+                    .filter(|t| *t != reaches)
+                    .map(G::square_name)
+                    .unwrap_or_default();
                 Text {
                     zh: format!("这一步没有走到 {to}。"),
                     en: format!("That move does not reach {to}."),
@@ -522,7 +535,8 @@ impl<A> Goal<A> {
             }
             _ => Text {
                 zh: "这一步没有将军：走完以后，对方的王没有被攻击。".into(),
-                en: "That move gives no check: after it, the opponent's king is not attacked.".into(),
+                en: "That move gives no check: after it, the opponent's king is not attacked."
+                    .into(),
             },
         }
     }
@@ -609,12 +623,14 @@ fn read_task<G: PieceGame>(
         labels: Default::default(),
         moves_of: None,
     };
-    let keep = |puzzle: BoardPuzzle<G>| G::wrap(BoardPuzzle {
-        flipped,
-        zones,
-        marks: marks.clone(),
-        ..puzzle
-    });
+    let keep = |puzzle: BoardPuzzle<G>| {
+        G::wrap(BoardPuzzle {
+            flipped,
+            zones,
+            marks: marks.clone(),
+            ..puzzle
+        })
+    };
     problem_from(ctx, spec, start.clone(), keep).map_err(|e| task::first(ctx, written, e))
 }
 
@@ -804,7 +820,11 @@ fn move_goal<G: PieceGame>(
     let not_square = |s: &Spanned<String>| {
         ctx.err(
             s.span(),
-            format!("`{}` is not a square: write it like {}", s.get_ref(), G::SQUARE_EXAMPLE),
+            format!(
+                "`{}` is not a square: write it like {}",
+                s.get_ref(),
+                G::SQUARE_EXAMPLE
+            ),
         )
     };
     let from = match &spec.from {
@@ -829,7 +849,10 @@ fn move_goal<G: PieceGame>(
                 Some(sq) if G::piece_on(start, sq) != Some(true) => {
                     errors.push(ctx.err(
                         f.span(),
-                        format!("from: there is no piece of the side to move on {}", f.get_ref()),
+                        format!(
+                            "from: there is no piece of the side to move on {}",
+                            f.get_ref()
+                        ),
                     ));
                     return Goal::Lines;
                 }

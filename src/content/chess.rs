@@ -2,8 +2,8 @@
 //! choices, mate in `n` proven by search, the picture).
 
 use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
-use super::problem::Puzzle;
 use super::marks::Sq;
+use super::problem::Puzzle;
 use super::text::Text;
 use crate::render::chess as draw;
 use crate::rules::chess::select::Ask;

@@ -831,9 +831,16 @@ fn read_task(
     let say = task::instruction(ctx, n, written, say)?;
     let t = written.get_ref();
     let mut errors = Vec::new();
-    for (key, value) in [("mate_in", t.mate_in.as_ref().map(|v| v.span())), ("from", t.from.as_ref().map(|v| v.span())), ("to", t.to.as_ref().map(|v| v.span()))] {
+    for (key, value) in [
+        ("mate_in", t.mate_in.as_ref().map(|v| v.span())),
+        ("from", t.from.as_ref().map(|v| v.span())),
+        ("to", t.to.as_ref().map(|v| v.span())),
+    ] {
         if let Some(span) = value {
-            errors.push(ctx.err(span, format!("step {n}: `{key}` is only used in chess and shogi tasks")));
+            errors.push(ctx.err(
+                span,
+                format!("step {n}: `{key}` is only used in chess and shogi tasks"),
+            ));
         }
     }
     if t.goal.get_ref() == "count" {

@@ -2,8 +2,8 @@
 //! promote-or-not choices, tsume proven by search, the picture).
 
 use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
-use super::problem::Puzzle;
 use super::marks::Sq;
+use super::problem::Puzzle;
 use super::text::Text;
 use crate::render::shogi as draw;
 use crate::rules::shogi::select::Ask;

@@ -72,7 +72,11 @@ impl TaskSpec {
                 .collect::<Vec<_>>()
                 .join(",")
         };
-        let wrong: Vec<&str> = self.wrong.iter().map(|w| w.line.get_ref().as_str()).collect();
+        let wrong: Vec<&str> = self
+            .wrong
+            .iter()
+            .map(|w| w.line.get_ref().as_str())
+            .collect();
         format!(
             "task {}|{}|{:?}|{:?}|{:?}|{:?}|{}|{}",
             self.goal.get_ref(),
@@ -142,7 +146,10 @@ mod tests {
         let (lesson, errors) = parse("l.en.md", &lesson(kind, body), Lang::En);
         assert!(errors.is_empty(), "{errors:?}");
         let lesson = lesson.unwrap();
-        let task = lesson.diagrams[0].frames.iter().find_map(|f| f.task.clone());
+        let task = lesson.diagrams[0]
+            .frames
+            .iter()
+            .find_map(|f| f.task.clone());
         *task.expect("a frame with a task")
     }
 
@@ -162,13 +169,22 @@ mod tests {
         let body = format!("{ATARI}[[steps]]\nsay = \"Your move: capture the marked stone.\"\ntriangles = [\"C3\"]\ntask = {{ goal = \"capture\", target = [\"C3\"], solutions = [\"C2\"], hint = \"Count its liberties.\" }}\n");
         let task = only_task("goban", &body);
         assert_eq!(task.prompt.en, "Your move: capture the marked stone.");
-        assert_eq!(task.hint.as_ref().map(|h| h.en.as_str()), Some("Count its liberties."));
+        assert_eq!(
+            task.hint.as_ref().map(|h| h.en.as_str()),
+            Some("Count its liberties.")
+        );
         assert!(matches!(
             task.puzzle.attempt(&[], &[], "C2"),
             Verdict::Correct { solved: true, .. }
         ));
-        assert!(matches!(task.puzzle.attempt(&[], &[], "A1"), Verdict::Wrong { .. }));
-        assert!(matches!(task.puzzle.attempt(&[], &[], "C3"), Verdict::Illegal { .. }));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "A1"),
+            Verdict::Wrong { .. }
+        ));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "C3"),
+            Verdict::Illegal { .. }
+        ));
     }
 
     #[test]
@@ -188,8 +204,14 @@ mod tests {
         let body = format!("{ATARI}[[steps]]\nsay = \"Click every liberty of the black stone on B3.\"\ntask = {{ goal = \"select\", ask = \"liberties:B3\" }}\n");
         let task = only_task("goban", &body);
         assert_eq!(task.puzzle.select_total(), Some(3));
-        assert!(matches!(task.puzzle.attempt(&[], &[], "A3"), Verdict::Found { solved: false, .. }));
-        assert!(matches!(task.puzzle.attempt(&[], &[], "E5"), Verdict::NotAnswer { .. }));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "A3"),
+            Verdict::Found { solved: false, .. }
+        ));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "E5"),
+            Verdict::NotAnswer { .. }
+        ));
     }
 
     #[test]
@@ -206,7 +228,11 @@ mod tests {
         let body = format!("{ATARI}[[steps]]\nsay = \"Capture.\"\ntask = {{ goal = \"capture\", target = [\"C3\"], solutions = [\"A1\"] }}\n");
         let errors = errors_of("goban", &body);
         assert_eq!(errors.len(), 1, "{errors:?}");
-        assert!(errors[0].message.contains("without capturing"), "{}", errors[0]);
+        assert!(
+            errors[0].message.contains("without capturing"),
+            "{}",
+            errors[0]
+        );
         assert_eq!(errors[0].line, 17, "{}", errors[0]);
     }
 
@@ -214,10 +240,18 @@ mod tests {
     fn go_task_refuses_chess_keys_and_counts() {
         let body = format!("{ATARI}[[steps]]\nsay = \"Go.\"\ntask = {{ goal = \"capture\", target = [\"C3\"], solutions = [\"C2\"], to = \"C2\" }}\n");
         let errors = errors_of("goban", &body);
-        assert!(errors[0].message.contains("only used in chess and shogi"), "{}", errors[0]);
+        assert!(
+            errors[0].message.contains("only used in chess and shogi"),
+            "{}",
+            errors[0]
+        );
         let body = format!("{ATARI}[[steps]]\nsay = \"Count.\"\ntask = {{ goal = \"count\" }}\n");
         let errors = errors_of("goban", &body);
-        assert!(errors[0].message.contains("cannot ask for a count"), "{}", errors[0]);
+        assert!(
+            errors[0].message.contains("cannot ask for a count"),
+            "{}",
+            errors[0]
+        );
     }
 
     // White: Kg1... a back-rank mate in one: 1. Re8#.
@@ -231,7 +265,10 @@ mod tests {
             task.puzzle.attempt(&[], &[], "Re8"),
             Verdict::Correct { solved: true, .. }
         ));
-        assert!(matches!(task.puzzle.attempt(&[], &[], "Re7"), Verdict::Wrong { .. }));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "Re7"),
+            Verdict::Wrong { .. }
+        ));
         // No mate in one after the rook has gone: refused when the lesson loads.
         let body = "fen = \"6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1\"\n[[steps]]\nsay = \"Mate in one.\"\ntask = { goal = \"mate\", mate_in = 1 }\n";
         let errors = errors_of("chess", body);
@@ -243,13 +280,22 @@ mod tests {
     fn chess_move_task_takes_any_move_of_the_piece_to_the_square() {
         let body = "[[steps]]\nsay = \"Move the knight from g1.\"\ntask = { goal = \"move\", from = \"g1\" }\n";
         let task = only_task("chess", body);
-        assert!(matches!(task.puzzle.attempt(&[], &[], "Nh3"), Verdict::Correct { solved: true, .. }));
-        assert!(matches!(task.puzzle.attempt(&[], &[], "Nf3"), Verdict::Correct { solved: true, .. }));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "Nh3"),
+            Verdict::Correct { solved: true, .. }
+        ));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "Nf3"),
+            Verdict::Correct { solved: true, .. }
+        ));
         match task.puzzle.attempt(&[], &[], "e4") {
             Verdict::Wrong { why: Some(why), .. } => assert!(why.en.contains("g1"), "{why:?}"),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(task.puzzle.attempt(&[], &[], "Ng4"), Verdict::Illegal { .. }));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "Ng4"),
+            Verdict::Illegal { .. }
+        ));
         let body = "[[steps]]\nsay = \"A piece to f3.\"\ntask = { goal = \"move\", to = \"f3\" }\n";
         let task = only_task("chess", body);
         assert!(task.puzzle.is_solved_by(&["g1f3".to_string()]));
@@ -269,7 +315,13 @@ mod tests {
         assert!(errors[0].message.contains("no legal move"), "{}", errors[0]);
         let body = "[[steps]]\nsay = \"Move.\"\ntask = { goal = \"move\", from = \"e5\" }\n";
         let errors = errors_of("chess", body);
-        assert!(errors[0].message.contains("no piece of the side to move on e5"), "{}", errors[0]);
+        assert!(
+            errors[0]
+                .message
+                .contains("no piece of the side to move on e5"),
+            "{}",
+            errors[0]
+        );
         let body = "[[steps]]\nsay = \"Move.\"\ntask = { goal = \"move\" }\n";
         let errors = errors_of("chess", body);
         assert!(errors[0].message.contains("needs `from`"), "{}", errors[0]);
@@ -280,10 +332,18 @@ mod tests {
         // White: Qd1, Ke1... Black king on e8 alone with pawns; Qh5 and Qa4 are not both checks.
         let body = "fen = \"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"\n[[steps]]\nsay = \"Give check.\"\ntask = { goal = \"check\" }\n";
         let task = only_task("chess", body);
-        assert!(matches!(task.puzzle.attempt(&[], &[], "Qd8"), Verdict::Correct { solved: true, .. }));
-        assert!(matches!(task.puzzle.attempt(&[], &[], "Qa4"), Verdict::Correct { solved: true, .. }));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "Qd8"),
+            Verdict::Correct { solved: true, .. }
+        ));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "Qa4"),
+            Verdict::Correct { solved: true, .. }
+        ));
         match task.puzzle.attempt(&[], &[], "Qd2") {
-            Verdict::Wrong { why: Some(why), .. } => assert!(why.en.contains("no check"), "{why:?}"),
+            Verdict::Wrong { why: Some(why), .. } => {
+                assert!(why.en.contains("no check"), "{why:?}")
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -293,12 +353,18 @@ mod tests {
         // Sente has a pawn in hand and a pawn on 5g: a drop on the 5th file is 二歩.
         let body = "sfen = \"4k4/9/9/9/9/9/4P4/9/4K4 b P 1\"\n[[steps]]\nsay = \"Drop your pawn where it is allowed.\"\ntask = { goal = \"move\", from = \"P*\" }\n";
         let task = only_task("shogi", body);
-        assert!(matches!(task.puzzle.attempt(&[], &[], "P*4e"), Verdict::Correct { solved: true, .. }));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "P*4e"),
+            Verdict::Correct { solved: true, .. }
+        ));
         match task.puzzle.attempt(&[], &[], "P*5e") {
             Verdict::Illegal { reason } => assert!(!reason.en.is_empty()),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(task.puzzle.attempt(&[], &[], "5g5f"), Verdict::Wrong { .. }));
+        assert!(matches!(
+            task.puzzle.attempt(&[], &[], "5g5f"),
+            Verdict::Wrong { .. }
+        ));
     }
 
     #[test]

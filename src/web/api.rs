@@ -2,9 +2,9 @@
 //! the script on problem pages and on lesson tasks.
 
 use super::pages::{diagram_anchor, find_set, render_diagram, step_href};
-use super::urls;
 use super::state::AppState;
 use super::trainer::{board, judge, problem_href, status, Input, Progress};
+use super::urls;
 use crate::content::Game;
 use crate::lang::Lang;
 use axum::extract::State;
@@ -85,6 +85,7 @@ fn input_of(play: Option<String>, select: Option<String>, to: Option<String>) ->
 /// Judges one move.
 pub async fn attempt(
     State(state): State<AppState>,
+    req: super::pages::Req,
     Json(request): Json<AttemptRequest>,
 ) -> Response {
     let snap = state.snapshot();
@@ -106,7 +107,20 @@ pub async fn attempt(
         selected: request.selected,
     };
     let input = input_of(request.play, request.select, request.to);
+    let before = progress.moves.clone();
+    let played = input.played(progress.selected.as_deref());
     let judged = judge(problem, progress, input);
+    if let Some(v) = &judged.verdict {
+        super::class::record_move(
+            &state,
+            req.account.as_ref(),
+            (shelf.game, &set.slug, &problem.id),
+            &before,
+            played,
+            v.kind(),
+        )
+        .await;
+    }
     let reply = match &judged.verdict {
         Some(crate::content::Verdict::Correct { reply, .. }) => reply.clone(),
         _ => None,

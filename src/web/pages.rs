@@ -45,6 +45,8 @@ pub(crate) struct Req {
     pub chosen: bool,
     pub path: String,
     pub query: Vec<(String, String)>,
+    /// The logged-in account, if the request carries a live session.
+    pub account: Option<crate::class::Account>,
 }
 
 impl Req {
@@ -60,10 +62,10 @@ impl Req {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Req {
+impl FromRequestParts<AppState> for Req {
     type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Req, Infallible> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Req, Infallible> {
         let query: Vec<(String, String)> = Query::try_from_uri(&parts.uri)
             .map(|Query(q)| q)
             .unwrap_or_default();
@@ -82,11 +84,13 @@ impl<S: Send + Sync> FromRequestParts<S> for Req {
             header(header::COOKIE),
             header(header::ACCEPT_LANGUAGE),
         );
+        let account = super::class::account_of(state, &parts.headers).await;
         Ok(Req {
             lang,
             chosen: asked.and_then(Lang::parse).is_some(),
             path: parts.uri.path().to_string(),
             query,
+            account,
         })
     }
 }
@@ -99,6 +103,17 @@ pub(crate) struct Chrome {
     pub switch_href: String,
     pub switch_label: &'static str,
     pub errors: Vec<String>,
+    /// The logged-in account's name, home page and CSRF secret (for the logout form and the
+    /// page's script).
+    pub account: Option<AccountBar>,
+}
+
+/// The header's account links.
+pub(crate) struct AccountBar {
+    pub name: String,
+    pub home: &'static str,
+    pub csrf: String,
+    pub student: bool,
 }
 
 impl Chrome {
@@ -121,6 +136,16 @@ impl Chrome {
             switch_href: format!("{}?{}", req.path, query.join("&")),
             switch_label: &Ui::get(other).language_name,
             errors: snap.errors.iter().take(30).map(|e| e.to_string()).collect(),
+            account: req.account.as_ref().map(|a| AccountBar {
+                name: a.name.clone(),
+                home: if a.teacher().is_some() {
+                    "/teacher"
+                } else {
+                    "/me"
+                },
+                csrf: a.csrf.clone(),
+                student: a.student().is_some(),
+            }),
         }
     }
 }
@@ -492,7 +517,13 @@ fn task_diagram(req: &Req) -> Option<usize> {
 
 /// The address of diagram `index` of a lesson at `step`, with a task's `query` (may be
 /// empty), ending with the diagram's anchor.
-pub(crate) fn step_href(base: &str, index: usize, step: usize, query: &str, anchor: &str) -> String {
+pub(crate) fn step_href(
+    base: &str,
+    index: usize,
+    step: usize,
+    query: &str,
+    anchor: &str,
+) -> String {
     if query.is_empty() {
         format!("{base}?s={index}:{step}#{anchor}")
     } else {
@@ -626,7 +657,7 @@ struct LessonPage {
 }
 
 /// `GET /{game}/lessons/{slug}`.
-pub async fn lesson(found: FoundLesson) -> Response {
+pub async fn lesson(State(app): State<AppState>, found: FoundLesson) -> Response {
     let (req, snap, shelf, lesson) = (&found.req, &found.snap, found.shelf(), found.lesson());
     let text = lesson.text(req.lang);
     let steps = steps_from(&req, &text.diagrams);
@@ -636,16 +667,18 @@ pub async fn lesson(found: FoundLesson) -> Response {
         .filter(|(_, &k)| k > 0)
         .map(|(i, k)| format!("{i}:{k}"))
         .collect();
-    let cache_key = req
-        .query
-        .iter()
-        .all(|(k, _)| k == "lang" || k == "s")
-        .then(|| PageKey {
-            game: shelf.game,
-            page: format!("lessons/{}", lesson.slug),
-            lang: req.lang,
-            state: state.join(","),
-        });
+    if req.account.is_some() && req.param("s").is_none() {
+        super::class::record_opened(&app, req.account.as_ref(), shelf.game, &lesson.slug).await;
+    }
+    // Pages of a logged-in learner carry their name: not kept in the cache.
+    let cache_key = (req.account.is_none()
+        && req.query.iter().all(|(k, _)| k == "lang" || k == "s"))
+    .then(|| PageKey {
+        game: shelf.game,
+        page: format!("lessons/{}", lesson.slug),
+        lang: req.lang,
+        state: state.join(","),
+    });
     if let Some(page) = cache_key.as_ref().and_then(|k| snap.cache.get(k)) {
         return respond_bytes(&req, StatusCode::OK, page);
     }
@@ -657,6 +690,7 @@ pub async fn lesson(found: FoundLesson) -> Response {
             .then(|| ("s".to_string(), k.state.clone()))
             .into_iter()
             .collect(),
+        account: None,
     });
     let req = canonical.as_ref().unwrap_or(&req);
     let parts = text
@@ -667,8 +701,16 @@ pub async fn lesson(found: FoundLesson) -> Response {
             Segment::Diagram(i) => {
                 let state = (task_diagram(&found.req) == Some(*i))
                     .then(|| trainer::from_address(&found.req));
-                render_diagram(req.lang, shelf.game, lesson, &text.diagrams, &steps, *i, state)
-                    .map(|(html, _)| html)
+                render_diagram(
+                    req.lang,
+                    shelf.game,
+                    lesson,
+                    &text.diagrams,
+                    &steps,
+                    *i,
+                    state,
+                )
+                .map(|(html, _)| html)
             }
         })
         .collect::<Result<Vec<_>, _>>();
@@ -833,8 +875,16 @@ pub async fn diagram(found: FoundLesson, At(DiagramAt { index, .. }): At<Diagram
     }
     let steps = steps_from(&req, &text.diagrams);
     let state = (task_diagram(req) == Some(index)).then(|| trainer::from_address(req));
-    let html = render_diagram(req.lang, shelf.game, lesson, &text.diagrams, &steps, index, state)
-        .map(|(html, _)| html);
+    let html = render_diagram(
+        req.lang,
+        shelf.game,
+        lesson,
+        &text.diagrams,
+        &steps,
+        index,
+        state,
+    )
+    .map(|(html, _)| html);
     respond(&req, StatusCode::OK, html)
 }
 
