@@ -32,6 +32,10 @@ enum Command {
         /// Fairy-Stockfish are used when found on PATH or in /usr/games.
         #[arg(long = "engine", value_name = "GAME=PROGRAM", value_parser = qiyuan::play::engine::parse_engine_arg)]
         engines: Vec<qiyuan::play::engine::EngineArg>,
+        /// A folder of game records (SGF, PGN, KIF, KI2, CSA, in folders too) listed at
+        /// /records to replay, search, print and convert; read on demand, never written.
+        #[arg(long, value_name = "DIR")]
+        records: Option<PathBuf>,
     },
     /// Check every lesson and problem; print each error as path:line:col and exit 1 if any.
     Check {
@@ -136,14 +140,15 @@ fn main() -> anyhow::Result<ExitCode> {
             addr,
             content,
             engines,
-        }) => serve(addr, content, &engines),
+            records,
+        }) => serve(addr, content, &engines, records),
         Some(Command::Import { from }) => import(from),
         Some(Command::Convert {
             input,
             output,
             game,
         }) => convert(&input, &output, game),
-        None => serve(([127, 0, 0, 1], 8080).into(), None, &[]),
+        None => serve(([127, 0, 0, 1], 8080).into(), None, &[], None),
     }
 }
 
@@ -365,7 +370,11 @@ fn serve(
     addr: SocketAddr,
     content: Option<PathBuf>,
     engines: &[qiyuan::play::engine::EngineArg],
+    records: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = &records {
+        anyhow::ensure!(dir.is_dir(), "--records {}: not a folder", dir.display());
+    }
     let engines = qiyuan::play::engine::Engines::discover(engines);
     for game in qiyuan::content::Game::ALL {
         if let Some(command) = engines.command(game) {
@@ -383,7 +392,8 @@ fn serve(
             state
         }
     }
-    .with_engines(engines);
+    .with_engines(engines)
+    .with_records(records, Default::default());
     use qiyuan::web::serve::{raise_open_file_limit, Limits};
     let limits = Limits::for_open_files(raise_open_file_limit());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

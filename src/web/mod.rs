@@ -7,6 +7,7 @@ mod api;
 mod games;
 pub mod i18n;
 mod pages;
+pub mod records;
 pub mod serve;
 mod state;
 mod static_files;
@@ -62,6 +63,11 @@ fn small() -> axum::extract::DefaultBodyLimit {
     axum::extract::DefaultBodyLimit::max(games::GAME_BODY_LIMIT)
 }
 
+/// The body limit of the record forms (a move, a place).
+fn record_forms() -> axum::extract::DefaultBodyLimit {
+    axum::extract::DefaultBodyLimit::max(records::FORM_BODY_LIMIT)
+}
+
 /// The whole application: every route, over `state`.
 ///
 /// ```no_run
@@ -103,6 +109,24 @@ pub fn app(state: AppState) -> Router {
             get(games::page).post(games::act_form).layer(small()),
         )
         .route("/play/{id}/join", post(games::join_form).layer(small()))
+        // Game records (打谱): upload, library, replay, 推演, print, download.
+        .route(
+            "/records",
+            get(records::list).post(records::upload).layer(
+                axum::extract::DefaultBodyLimit::max(records::UPLOAD_BODY_LIMIT),
+            ),
+        )
+        .route("/records/{id}", get(records::page))
+        .route(
+            "/records/{id}/moves",
+            post(records::try_move).layer(record_forms()),
+        )
+        .route(
+            "/records/{id}/delete",
+            post(records::delete).layer(record_forms()),
+        )
+        .route("/records/{id}/download", get(records::download_record))
+        .route("/records/{id}/print", get(records::print))
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))
         .route("/{game}/lessons/{slug}", get(pages::lesson))

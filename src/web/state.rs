@@ -89,6 +89,8 @@ pub struct AppState {
     lobby: Arc<Lobby>,
     /// The real engines the computer opponent can be.
     engines: Arc<Engines>,
+    /// Game records opened by learners, and the `--records` library.
+    records: Arc<super::records::Records>,
 }
 
 enum Source {
@@ -130,6 +132,7 @@ impl AppState {
             })),
             lobby: Arc::default(),
             engines: Arc::new(Engines::none()),
+            records: Arc::default(),
         }
     }
 
@@ -172,6 +175,7 @@ impl AppState {
             inner,
             lobby: Arc::default(),
             engines: Arc::new(Engines::none()),
+            records: Arc::default(),
         }
     }
 
@@ -194,6 +198,24 @@ impl AppState {
             engines: Arc::new(engines),
             ..self
         }
+    }
+
+    /// The same content with the records of the folder `library` (`--records DIR`) and
+    /// these limits on the records learners open.
+    pub fn with_records(
+        self,
+        library: Option<std::path::PathBuf>,
+        limits: super::records::RecordLimits,
+    ) -> AppState {
+        AppState {
+            records: Arc::new(super::records::Records::new(library, limits)),
+            ..self
+        }
+    }
+
+    /// Game records: those opened by learners, and the library.
+    pub fn records(&self) -> &super::records::Records {
+        &self.records
     }
 
     /// The real engines the computer opponent can be.
