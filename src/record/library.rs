@@ -154,7 +154,7 @@ fn sgf_root(text: &str, from: usize) -> (Summary, usize) {
                     "PW" => s.players[1] = known(&value),
                     "EV" => s.event = known(&value),
                     "DT" => s.date = known(&value),
-                    "RE" => s.result = known(&value),
+                    "RE" => s.result = known(&value).filter(|r| r != "?"),
                     _ => {}
                 }
                 i = end + 1;
