@@ -70,7 +70,7 @@ document.addEventListener("keydown", (event) => {
   if (!link) return;
   event.preventDefault();
   if (link.getAttribute("aria-disabled") === "true") return;
-  go(link.href);
+  go(link.getAttribute("href"));
 });
 
 document.addEventListener("click", (event) => {
@@ -78,7 +78,8 @@ document.addEventListener("click", (event) => {
   if (event.ctrlKey || event.metaKey || event.shiftKey) return;
   const link = event.target.closest && event.target.closest("#record a[href]");
   if (!link || link.hasAttribute("download") || link.classList.contains("print-link")) return;
-  const url = new URL(link.href, location.href);
+  // SVG links (the board's points) keep their address in the attribute only.
+  const url = new URL(link.getAttribute("href"), location.href);
   if (url.origin !== location.origin || !url.pathname.startsWith("/records/")) return;
   event.preventDefault();
   // A point of the board: the move is tried at once (without the script, it is confirmed).
