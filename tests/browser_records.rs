@@ -30,8 +30,11 @@ async fn wait_at(b: &Browser, text: &str) -> Result<()> {
 }
 
 async fn body_focus(b: &Browser) -> Result<()> {
-    b.js("document.activeElement && document.activeElement.blur(); return true", vec![])
-        .await?;
+    b.js(
+        "document.activeElement && document.activeElement.blur(); return true",
+        vec![],
+    )
+    .await?;
     Ok(())
 }
 
@@ -44,10 +47,14 @@ async fn replay(b: &Browser) -> Result<()> {
         .await?
         .send_keys(&file.display().to_string())
         .await?;
-    b.follow(fantoccini::Locator::Css(".record-upload button[type=submit]"))
-        .await?;
+    b.follow(fantoccini::Locator::Css(
+        ".record-upload button[type=submit]",
+    ))
+    .await?;
     ensure!(
-        b.text("#comment").await?.contains("这是从压长星定式演变而来的形"),
+        b.text("#comment")
+            .await?
+            .contains("这是从压长星定式演变而来的形"),
         "the GBK comment, read right"
     );
     wait_at(b, "The start of the game").await?;
@@ -78,7 +85,10 @@ async fn replay(b: &Browser) -> Result<()> {
 
     // 推演: a click on an empty point plays it as a new variation beside move 2.
     let before = b
-        .js("return document.querySelectorAll('.record-tree .var').length", vec![])
+        .js(
+            "return document.querySelectorAll('.record-tree .var').length",
+            vec![],
+        )
         .await?;
     b.find("#board a.pt[data-p=\"A1\"]").await?.click().await?;
     b.wait_for(
@@ -88,7 +98,10 @@ async fn replay(b: &Browser) -> Result<()> {
     .await?;
     b.same_page("a move tried by a click").await?;
     let after = b
-        .js("return document.querySelectorAll('.record-tree .var').length", vec![])
+        .js(
+            "return document.querySelectorAll('.record-tree .var').length",
+            vec![],
+        )
         .await?;
     ensure!(
         after.as_u64() == before.as_u64().map(|n| n + 1),
@@ -103,7 +116,10 @@ async fn replay(b: &Browser) -> Result<()> {
         .await?
         .send_keys("N17")
         .await?;
-    b.find(".record-try .move-form button").await?.click().await?;
+    b.find(".record-try .move-form button")
+        .await?
+        .click()
+        .await?;
     b.wait_for(
         "the refusal",
         "return !!document.querySelector('#status .verdict.illegal')",
@@ -114,7 +130,10 @@ async fn replay(b: &Browser) -> Result<()> {
     b.find(".delete-variation button").await?.click().await?;
     wait_at(b, "After move 1").await?;
     let last = b
-        .js("return document.querySelectorAll('.record-tree .var').length", vec![])
+        .js(
+            "return document.querySelectorAll('.record-tree .var').length",
+            vec![],
+        )
         .await?;
     ensure!(last == before, "the variation is gone");
     b.same_page("trying and deleting").await?;

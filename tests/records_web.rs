@@ -79,7 +79,10 @@ async fn upload(state: &AppState, name: &str, bytes: &[u8], lang: &str) -> Reply
 
 fn location(reply: &Reply) -> String {
     assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.body);
-    reply.headers[header::LOCATION].to_str().unwrap().to_string()
+    reply.headers[header::LOCATION]
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 fn files(dir: &Path, ends: &[&str]) -> Vec<PathBuf> {
@@ -232,7 +235,11 @@ async fn the_gbk_multigo_file_shows_its_chinese_text_in_both_languages() {
     let bytes = std::fs::read(corpus.join("go/sgf-encodings/no-ca.sgf")).unwrap();
     let page = location(&upload(&state, "no-ca.sgf", &bytes, "zh").await);
     let zh = get(&state, &format!("{page}?lang=zh")).await;
-    assert!(zh.body.contains("这是从压长星定式演变而来的形"), "{}", zh.body);
+    assert!(
+        zh.body.contains("这是从压长星定式演变而来的形"),
+        "{}",
+        zh.body
+    );
     assert!(zh.body.contains("推演") && zh.body.contains("下载"));
     let en = get(&state, &format!("{page}?lang=en")).await;
     assert!(en.body.contains("这是从压长星定式演变而来的形"));
@@ -255,10 +262,7 @@ async fn places_have_one_spelling() {
         location(&get(&state, &format!("{page}?at=01")).await),
         format!("{page}?at=1")
     );
-    assert_eq!(
-        location(&get(&state, &format!("{page}?at=0")).await),
-        page
-    );
+    assert_eq!(location(&get(&state, &format!("{page}?at=0")).await), page);
     assert_eq!(
         location(&get(&state, &format!("{page}?at=1-9-1")).await),
         format!("{page}?at=1")
@@ -270,8 +274,12 @@ async fn places_have_one_spelling() {
     let var = get(&state, &format!("{page}?at=1-1-1&lang=en")).await;
     assert_eq!(var.status, StatusCode::OK);
     // Back from a variation's first move is where it branched off; up and down go round.
-    assert!(var.body.contains(&format!("href=\"{page}?at=1\" rel=\"prev\"")));
-    assert!(var.body.contains(&format!("href=\"{page}?at=2\" rel=\"up\"")));
+    assert!(var
+        .body
+        .contains(&format!("href=\"{page}?at=1\" rel=\"prev\"")));
+    assert!(var
+        .body
+        .contains(&format!("href=\"{page}?at=2\" rel=\"up\"")));
 }
 
 #[tokio::test]
@@ -281,10 +289,24 @@ async fn moves_tried_are_judged_kept_and_downloaded() {
     let page = location(&upload(&state, "t.pgn", pgn.as_bytes(), "en").await);
     let moves = format!("{page}/moves");
     // Illegal: refused with the engine's reason, in either language.
-    let refused = post_form(&state, &format!("{moves}?lang=en"), &[("at", "2"), ("move", "Ke3")]).await;
+    let refused = post_form(
+        &state,
+        &format!("{moves}?lang=en"),
+        &[("at", "2"), ("move", "Ke3")],
+    )
+    .await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(refused.body.contains("Ke3 is not allowed"), "{}", refused.body);
-    let zh = post_form(&state, &format!("{moves}?lang=zh"), &[("at", "2"), ("move", "Ke3")]).await;
+    assert!(
+        refused.body.contains("Ke3 is not allowed"),
+        "{}",
+        refused.body
+    );
+    let zh = post_form(
+        &state,
+        &format!("{moves}?lang=zh"),
+        &[("at", "2"), ("move", "Ke3")],
+    )
+    .await;
     assert!(zh.body.contains("不能下 Ke3"), "{}", zh.body);
     // The record's own move is followed, not copied.
     assert_eq!(
@@ -301,7 +323,11 @@ async fn moves_tried_are_judged_kept_and_downloaded() {
     let next = location(&post_form(&state, &moves, &[("at", "2-2-1"), ("move", "Nf6")]).await);
     assert_eq!(next, format!("{page}?at=2-2-2"));
     let shown = get(&state, &format!("{next}&lang=en")).await;
-    assert!(shown.body.contains("2. Bc4") && shown.body.contains("2… Nf6"), "{}", shown.body);
+    assert!(
+        shown.body.contains("2. Bc4") && shown.body.contains("2… Nf6"),
+        "{}",
+        shown.body
+    );
     // Downloaded with it; read back by pgn-reader's SAN through our reader.
     let pgn_back = get(&state, &format!("{page}/download?format=pgn")).await;
     assert_eq!(pgn_back.status, StatusCode::OK);
@@ -311,7 +337,10 @@ async fn moves_tried_are_judged_kept_and_downloaded() {
         .contains("t.pgn"));
     let back = record::read("back.pgn", pgn_back.body.as_bytes()).unwrap();
     let lines = back[0].lines();
-    assert!(lines.contains(&["e2e4", "e7e5", "f1c4", "g8f6"].map(String::from).to_vec()), "{lines:?}");
+    assert!(
+        lines.contains(&["e2e4", "e7e5", "f1c4", "g8f6"].map(String::from).to_vec()),
+        "{lines:?}"
+    );
     assert_eq!(back[0].tags.first_player.as_deref(), Some("甲"));
     // Deleting it goes back to where it branched off; the main line is not deleted.
     let delete = format!("{page}/delete");
@@ -322,7 +351,14 @@ async fn moves_tried_are_judged_kept_and_downloaded() {
     let main = post_form(&state, &format!("{delete}?lang=en"), &[("at", "3")]).await;
     assert_eq!(main.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(main.body.contains("The main line cannot be deleted."));
-    let after = record::read("again.pgn", get(&state, &format!("{page}/download")).await.body.as_bytes()).unwrap();
+    let after = record::read(
+        "again.pgn",
+        get(&state, &format!("{page}/download"))
+            .await
+            .body
+            .as_bytes(),
+    )
+    .unwrap();
     assert_eq!(after[0].variation_count(), 1);
 }
 
@@ -334,10 +370,20 @@ async fn a_shogi_record_downloads_in_its_three_formats_with_a_variation() {
     let original = record::read("kifu-utf8.kifu", &bytes).unwrap().remove(0);
     let page = location(&upload(&state, "kifu-utf8.kifu", &bytes, "zh").await);
     let tried = location(
-        &post_form(&state, &format!("{page}/moves"), &[("at", "1"), ("move", "8c8d")]).await,
+        &post_form(
+            &state,
+            &format!("{page}/moves"),
+            &[("at", "1"), ("move", "8c8d")],
+        )
+        .await,
     );
     assert!(tried.contains("?at=1-"), "{tried}");
-    let illegal = post_form(&state, &format!("{page}/moves?lang=en"), &[("at", "1"), ("move", "5a5c")]).await;
+    let illegal = post_form(
+        &state,
+        &format!("{page}/moves?lang=en"),
+        &[("at", "1"), ("move", "5a5c")],
+    )
+    .await;
     assert_eq!(illegal.status, StatusCode::UNPROCESSABLE_ENTITY);
     for format in ["kif", "ki2", "csa"] {
         let text = get(&state, &format!("{page}/download?format={format}")).await;
@@ -348,7 +394,10 @@ async fn a_shogi_record_downloads_in_its_three_formats_with_a_variation() {
         if format != "csa" {
             // CSA holds no variations.
             assert!(
-                back[0].lines().iter().any(|l| l.len() == 2 && l[1] == "8c8d"),
+                back[0]
+                    .lines()
+                    .iter()
+                    .any(|l| l.len() == 2 && l[1] == "8c8d"),
                 "{format}: the variation is lost"
             );
         }
@@ -365,13 +414,26 @@ async fn uploads_too_large_or_empty_are_refused_in_both_languages() {
     let zh = upload(&state, "big.sgf", &big, "zh").await;
     assert!(zh.body.contains("棋谱超过 1 MiB"));
     let huge = vec![b'('; 3 * qiyuan::web::records::UPLOAD_LIMIT];
-    assert_eq!(upload(&state, "huge.sgf", &huge, "en").await.status, StatusCode::PAYLOAD_TOO_LARGE);
-    let none = post_form(&state, "/records?lang=en", &[("text", " "), ("format", "sgf")]).await;
+    assert_eq!(
+        upload(&state, "huge.sgf", &huge, "en").await.status,
+        StatusCode::PAYLOAD_TOO_LARGE
+    );
+    let none = post_form(
+        &state,
+        "/records?lang=en",
+        &[("text", " "), ("format", "sgf")],
+    )
+    .await;
     assert!(none.body.contains("Choose a record file"), "{}", none.body);
     let odd = upload(&state, "game.txt", b"(;B[aa])", "en").await;
     assert!(odd.body.contains("does not say its format"));
     // Pasted text, without a file.
-    let pasted = post_form(&state, "/records", &[("text", "(;SZ[9];B[ee])"), ("format", "sgf")]).await;
+    let pasted = post_form(
+        &state,
+        "/records",
+        &[("text", "(;SZ[9];B[ee])"), ("format", "sgf")],
+    )
+    .await;
     assert!(location(&pasted).starts_with("/records/"));
 }
 
@@ -387,7 +449,9 @@ async fn kept_records_are_bounded_oldest_first() {
     let mut pages = Vec::new();
     for i in 0..5 {
         let sgf = format!("(;SZ[9]PB[p{i}];B[ee])");
-        pages.push(location(&upload(&state, "t.sgf", sgf.as_bytes(), "en").await));
+        pages.push(location(
+            &upload(&state, "t.sgf", sgf.as_bytes(), "en").await,
+        ));
     }
     assert_eq!(get(&state, &pages[0]).await.status, StatusCode::NOT_FOUND);
     assert_eq!(get(&state, &pages[1]).await.status, StatusCode::NOT_FOUND);
@@ -406,7 +470,10 @@ fn library_folder() -> PathBuf {
     for f in files(&corpus.join("chess/pgn"), &[".pgn"]) {
         std::fs::copy(&f, dir.join("chess").join(f.file_name().unwrap())).unwrap();
     }
-    for f in files(&corpus.join("shogi/kif"), &[".kif", ".kifu", ".ki2", ".ki2u", ".csa"]) {
+    for f in files(
+        &corpus.join("shogi/kif"),
+        &[".kif", ".kifu", ".ki2", ".ki2u", ".csa"],
+    ) {
         std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
     }
     dir
@@ -451,10 +518,16 @@ async fn the_library_lists_searches_opens_and_copies_on_edit() {
     assert_eq!(list.status, StatusCode::OK);
     assert!(list.body.contains("chess/kasparov-deep-blue-1997.pgn"));
     assert!(list.body.contains("Garry Kasparov"), "{}", list.body);
-    // Japanese and Korean names from their own encodings.
-    let korean = record::read("korean.sgf", &std::fs::read(dir.join("korean.sgf")).unwrap()).unwrap();
-    let name = korean[0].tags.first_player.clone().unwrap();
-    assert!(list.body.contains(&name), "{name}");
+    // Chinese, Japanese and Korean names, each from its own encoding, in UTF-8.
+    let mut names = Vec::new();
+    for file in ["chinese.sgf", "japanese.sgf", "korean.sgf"] {
+        let full = record::read(file, &std::fs::read(dir.join(file)).unwrap()).unwrap();
+        let name = full[0].tags.first_player.clone().unwrap();
+        assert!(!name.is_ascii(), "{file}: {name}");
+        assert!(list.body.contains(&name), "{file}: {name}");
+        names.push(name);
+    }
+    let name = names.pop().unwrap();
     let found = get(&state, "/records?q=kasparov").await;
     assert_eq!(found.body.matches("Garry Kasparov").count(), 6);
     assert!(!found.body.contains(&name));
@@ -468,10 +541,18 @@ async fn the_library_lists_searches_opens_and_copies_on_edit() {
     // An edit copies it into memory under a new id; the file is not written.
     let before = std::fs::read(dir.join("chess/kasparov-deep-blue-1997.pgn")).unwrap();
     let tried = location(
-        &post_form(&state, &format!("/records/{id}/moves?game=6"), &[("at", "1"), ("move", "c5")]).await,
+        &post_form(
+            &state,
+            &format!("/records/{id}/moves?game=6"),
+            &[("at", "1"), ("move", "c5")],
+        )
+        .await,
     );
     assert!(!tried.contains(&id) && tried.contains("game=6"), "{tried}");
-    assert_eq!(std::fs::read(dir.join("chess/kasparov-deep-blue-1997.pgn")).unwrap(), before);
+    assert_eq!(
+        std::fs::read(dir.join("chess/kasparov-deep-blue-1997.pgn")).unwrap(),
+        before
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -489,7 +570,11 @@ async fn go_figures_carry_the_books_notes() {
     assert!(en.body.contains("<li>7: ko at 1</li>"), "{}", en.body);
     assert!(en.body.contains("7: ko &") && !en.body.contains("<again>"));
     let zh = get(&state, &format!("{page}/print?lang=zh")).await;
-    assert!(zh.body.contains("<li>4 = ▲</li>") && zh.body.contains("<li>7 = 1 劫</li>"), "{}", zh.body);
+    assert!(
+        zh.body.contains("<li>4 = ▲</li>") && zh.body.contains("<li>7 = 1 劫</li>"),
+        "{}",
+        zh.body
+    );
     // A plain stone played where one of the figure was: "5 at 2".
     let capture = "(;GM[1]SZ[9];B[bi];W[ai];B[ah];W[ee];B[ai])";
     let page = location(&upload(&state, "cap.sgf", capture.as_bytes(), "en").await);
@@ -497,7 +582,11 @@ async fn go_figures_carry_the_books_notes() {
     assert!(en.body.contains("<li>5 at 2</li>"), "{}", en.body);
     // A figure per 2 moves: three figures.
     let small = get(&state, &format!("{page}/print?per=2")).await;
-    assert_eq!(small.body.matches("<section class=\"record-figure").count(), 1, "per below 4 is refused");
+    assert_eq!(
+        small.body.matches("<section class=\"record-figure").count(),
+        1,
+        "per below 4 is refused"
+    );
     let four = get(&state, &format!("{page}/print?per=4&lang=en")).await;
     assert!(four.body.contains("Figure 2 (moves 5–5)"), "{}", four.body);
 }

@@ -639,7 +639,13 @@ async fn no_live_script_from_a_record() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     for (i, (_, text)) in records.iter().enumerate().step_by(3) {
-        let ext = if text.starts_with('(') { "sgf" } else if text.starts_with('[') { "pgn" } else { "kifu" };
+        let ext = if text.starts_with('(') {
+            "sgf"
+        } else if text.starts_with('[') {
+            "pgn"
+        } else {
+            "kifu"
+        };
         std::fs::write(dir.join(format!("lib-{i}.{ext}")), text).unwrap();
     }
     let state = AppState::from_library(Library::default())
@@ -649,7 +655,11 @@ async fn no_live_script_from_a_record() {
         "/records?lang=zh&q=%3Cscript%3E".to_string(),
     ];
     let (_, _, list) = get(&state, "/records").await;
-    pages.extend(links(&list).into_iter().filter(|l| l.starts_with("/records/lib-")));
+    pages.extend(
+        links(&list)
+            .into_iter()
+            .filter(|l| l.starts_with("/records/lib-")),
+    );
     for (name, text) in &records {
         let page = upload_record(&state, name, text).await;
         let q = if page.contains('?') { "&" } else { "?" };
@@ -657,21 +667,41 @@ async fn no_live_script_from_a_record() {
         let (_, _, shown) = get(&state, &format!("{page}{q}lang=en")).await;
         let word = text
             .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| w.len() >= 4 && !["SGF", "Event", "Site", "Date", "White", "Black", "Result", "Annotator"].contains(w))
+            .filter(|w| {
+                w.len() >= 4
+                    && ![
+                        "SGF",
+                        "Event",
+                        "Site",
+                        "Date",
+                        "White",
+                        "Black",
+                        "Result",
+                        "Annotator",
+                    ]
+                    .contains(w)
+            })
             .max_by_key(|w| w.len())
             .unwrap_or("");
-        assert!(shown.contains(word), "{name}: the text ({word}) is not shown");
+        assert!(
+            shown.contains(word),
+            "{name}: the text ({word}) is not shown"
+        );
         for at in ["at=1", "at=0-1-1", "at=1-1-2"] {
             pages.push(format!("{page}{q}{at}&lang=en"));
         }
         pages.push(format!("{page}/print{q}lang=zh"));
-        pages.push(format!("{page}{q}try=%3Cscript%3Ealert(1)%3C%2Fscript%3E&sel=%22%3E%3Cb&to=%27"));
+        pages.push(format!(
+            "{page}{q}try=%3Cscript%3Ealert(1)%3C%2Fscript%3E&sel=%22%3E%3Cb&to=%27"
+        ));
         // A move that is no move: refused, its text shown.
         let mut request = Request::post(format!("{page}/moves"))
             .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
             .body(Body::from("at=1&move=%3Cimg+src%3Dx+onerror%3Dalert(1)%3E"))
             .unwrap();
-        request.headers_mut().insert(header::ACCEPT, "text/html".parse().unwrap());
+        request
+            .headers_mut()
+            .insert(header::ACCEPT, "text/html".parse().unwrap());
         let response = app(state.clone()).oneshot(request).await.unwrap();
         let html = response.into_body().collect().await.unwrap().to_bytes();
         if let Some(why) = live_script(&String::from_utf8_lossy(&html)) {
@@ -684,7 +714,10 @@ async fn no_live_script_from_a_record() {
             status == StatusCode::OK || status == StatusCode::SEE_OTHER,
             "{uri}: {status}"
         );
-        assert!(headers.get(header::CONTENT_SECURITY_POLICY).is_some(), "{uri}");
+        assert!(
+            headers.get(header::CONTENT_SECURITY_POLICY).is_some(),
+            "{uri}"
+        );
         if let Some(why) = live_script(&html) {
             panic!("{uri}: {why}");
         }

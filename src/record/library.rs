@@ -14,7 +14,7 @@
 //! assert_eq!(s[0].result.as_deref(), Some("W+R"));
 //! ```
 
-use super::{kif, sgf, Format};
+use super::{kif, pgn, sgf, Format};
 use crate::content::Game;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -74,7 +74,7 @@ impl Entry {
 pub fn summarize(name: &str, bytes: &[u8]) -> Vec<Summary> {
     match Format::from_name(name) {
         Some(Format::Sgf) => sgf_summaries(&sgf::decode(bytes).0),
-        Some(Format::Pgn) => pgn_summaries(&pgn_text(bytes)),
+        Some(Format::Pgn) => pgn_summaries(&pgn::decode(bytes)),
         Some(Format::Kif | Format::Ki2) => vec![kif_summary(&kif::decode(bytes))],
         Some(Format::Csa) => vec![csa_summary(&kif::decode(bytes))],
         None => Vec::new(),
@@ -189,18 +189,6 @@ fn unescape_sgf(raw: &str) -> String {
         }
     }
     out
-}
-
-/// A PGN file's text: UTF-8 (its byte-order mark dropped) or Windows-1252, as the reader does.
-fn pgn_text(bytes: &[u8]) -> String {
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(t) => t.to_string(),
-        Err(_) => encoding_rs::WINDOWS_1252
-            .decode_without_bom_handling(bytes)
-            .0
-            .into_owned(),
-    }
 }
 
 /// The tag pairs of every game of a PGN file: a game starts at a tag after move text.
@@ -452,7 +440,8 @@ mod tests {
 
     #[test]
     fn reads_kif_and_csa_headers() {
-        let kif = "先手：羽生善治\n後手：谷川浩司\n棋戦：名人戦\n   1 ７六歩(77)\nまで1手で先手の勝ち\n";
+        let kif =
+            "先手：羽生善治\n後手：谷川浩司\n棋戦：名人戦\n   1 ７六歩(77)\nまで1手で先手の勝ち\n";
         let s = kif_summary(kif);
         assert_eq!(s.players[1].as_deref(), Some("谷川浩司"));
         assert_eq!(s.result.as_deref(), Some("まで1手で先手の勝ち"));

@@ -112,9 +112,11 @@ pub fn app(state: AppState) -> Router {
         // Game records (打谱): upload, library, replay, 推演, print, download.
         .route(
             "/records",
-            get(records::list).post(records::upload).layer(
-                axum::extract::DefaultBodyLimit::max(records::UPLOAD_BODY_LIMIT),
-            ),
+            get(records::list)
+                .post(records::upload)
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    records::UPLOAD_BODY_LIMIT,
+                )),
         )
         .route("/records/{id}", get(records::page))
         .route(

@@ -203,7 +203,10 @@ impl RecordsError {
         let ui = &Ui::get(lang).record;
         match self {
             RecordsError::NotFound(id) => fill(&ui.not_found, &[("id", id)]),
-            RecordsError::TooLarge => fill(&ui.too_large, &[("limit", "1 MiB")]),
+            RecordsError::TooLarge => fill(
+                &ui.too_large,
+                &[("limit", &format!("{} MiB", UPLOAD_LIMIT >> 20))],
+            ),
             RecordsError::BadUpload => ui.bad_upload.clone(),
             RecordsError::NoFile => ui.no_file.clone(),
             RecordsError::Unreadable(RecordError::UnknownFormat { .. }) => {
@@ -400,8 +403,8 @@ struct Shown {
 
 /// Plays `moves` from the record's start.
 fn replay(record: &Record, moves: &[String]) -> Result<Shown, String> {
-    let mut board =
-        Board::at_start(&record.start, record.setup.as_ref(), "record").map_err(|e| e.to_string())?;
+    let mut board = Board::at_start(&record.start, record.setup.as_ref(), "record")
+        .map_err(|e| e.to_string())?;
     let mut last = None;
     for m in moves {
         let (next, _) = board.play(m)?;
@@ -496,11 +499,10 @@ fn chess_marks(comment: &str) -> (BoardMarks, String) {
             let squares = arg.get(1..).unwrap_or("");
             match name {
                 "csl" => marks.highlight.extend(Chess::parse_square(squares)),
-                "cal" if squares.len() == 4 => {
-                    if let (Some(a), Some(b)) = (
-                        Chess::parse_square(&squares[..2]),
-                        Chess::parse_square(&squares[2..]),
-                    ) {
+                "cal" => {
+                    let from = squares.get(..2).and_then(Chess::parse_square);
+                    let to = squares.get(2..).and_then(Chess::parse_square);
+                    if let (Some(a), Some(b)) = (from, to) {
                         marks.arrows.push((a, b));
                     }
                 }
@@ -554,20 +556,25 @@ fn draw_pieces<G: PieceGame>(
 
 /// Draws a shown position.
 fn draw(shown: &Shown, d: Drawing) -> String {
-    let last = shown
-        .last
-        .as_ref()
-        .and_then(|(before, mv)| match before {
-            Board::Go(p) => p.play(mv).ok().map(|(_, m)| Played::Go(m)),
-            Board::Chess(p) => p.play(mv).ok().map(|(_, m)| Played::Chess(Chess::squares(&m))),
-            Board::Shogi(p) => p.play(mv).ok().map(|(_, m)| Played::Shogi(Shogi::squares(&m))),
-        });
+    let last = shown.last.as_ref().and_then(|(before, mv)| match before {
+        Board::Go(p) => p.play(mv).ok().map(|(_, m)| Played::Go(m)),
+        Board::Chess(p) => p
+            .play(mv)
+            .ok()
+            .map(|(_, m)| Played::Chess(Chess::squares(&m))),
+        Board::Shogi(p) => p
+            .play(mv)
+            .ok()
+            .map(|(_, m)| Played::Shogi(Shogi::squares(&m))),
+    });
     match &shown.board {
         Board::Go(pos) => {
             let size = pos.size();
             let mut marks = go_marks(d.markup, size);
             marks.labels.extend(d.labels.iter().cloned());
-            let link = d.link.map(|href| move |p: go::Point| href(Click::Play(p.name(size))));
+            let link = d
+                .link
+                .map(|href| move |p: go::Point| href(Click::Play(p.name(size))));
             go_svg(&GoDiagram {
                 board: pos.board(),
                 view: None,
@@ -958,15 +965,35 @@ fn render_record(
     };
     let mut nav = vec![
         nav_link(&At::start(), "first", "Home", &format!("« {}", ui.first)),
-        nav_link(&record.previous(at), "prev", "ArrowLeft", &format!("◀ {}", ui.prev)),
-        nav_link(&record.next(at), "next", "ArrowRight", &format!("{} ▶", ui.next)),
-        nav_link(&record.end_of_line(at), "last", "End", &format!("{} »", ui.last)),
+        nav_link(
+            &record.previous(at),
+            "prev",
+            "ArrowLeft",
+            &format!("◀ {}", ui.prev),
+        ),
+        nav_link(
+            &record.next(at),
+            "next",
+            "ArrowRight",
+            &format!("{} ▶", ui.next),
+        ),
+        nav_link(
+            &record.end_of_line(at),
+            "last",
+            "End",
+            &format!("{} »", ui.last),
+        ),
     ];
     if alternatives.len() > 1 {
         let up = &alternatives[(which + alternatives.len() - 1) % alternatives.len()];
         let down = &alternatives[(which + 1) % alternatives.len()];
         nav.push(nav_link(up, "up", "ArrowUp", &format!("▲ {}", ui.up)));
-        nav.push(nav_link(down, "down", "ArrowDown", &format!("▼ {}", ui.down)));
+        nav.push(nav_link(
+            down,
+            "down",
+            "ArrowDown",
+            &format!("▼ {}", ui.down),
+        ));
     }
     let mut at_text = if at.is_start() {
         ui.at_start.clone()
@@ -1065,7 +1092,11 @@ fn legal_between(board: &Board, from: &str, to: &str) -> Vec<Choice> {
 }
 
 /// `GET /records/{id}?at=&game=`: the replay page.
-pub(crate) async fn page(State(state): State<AppState>, req: Req, Path(id): Path<String>) -> Response {
+pub(crate) async fn page(
+    State(state): State<AppState>,
+    req: Req,
+    Path(id): Path<String>,
+) -> Response {
     let game = game_param(&req);
     let opened = match state.records().open(&id, game) {
         Ok(o) => o,
@@ -1233,7 +1264,11 @@ pub(crate) async fn download_record(
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         .take(60)
         .collect();
-    let stem = if stem.is_empty() { "record".to_string() } else { stem };
+    let stem = if stem.is_empty() {
+        "record".to_string()
+    } else {
+        stem
+    };
     let file = if opened.games > 1 {
         format!("{stem}-{game}.{}", format.extension())
     } else {
@@ -1273,7 +1308,12 @@ struct ListPage<'a> {
 
 fn list_page(state: &AppState, req: &Req, status: StatusCode, error: &str) -> Response {
     let ui = &req.ui().record;
-    let query = req.param("q").unwrap_or("").chars().take(100).collect::<String>();
+    let query = req
+        .param("q")
+        .unwrap_or("")
+        .chars()
+        .take(100)
+        .collect::<String>();
     let q = query.trim().to_lowercase();
     let mut rows = Vec::new();
     let library = state.records().library();
@@ -1301,7 +1341,11 @@ fn list_page(state: &AppState, req: &Req, status: StatusCode, error: &str) -> Re
                 rows.push(Row {
                     href: here.href(&At::start(), &[]),
                     path: if many {
-                        format!("{} · {}", e.path, fill(&ui.game_n, &[("n", &s.game.to_string())]))
+                        format!(
+                            "{} · {}",
+                            e.path,
+                            fill(&ui.game_n, &[("n", &s.game.to_string())])
+                        )
                     } else {
                         e.path.clone()
                     },
@@ -1326,7 +1370,13 @@ fn list_page(state: &AppState, req: &Req, status: StatusCode, error: &str) -> Re
         query,
         count: fill(&ui.library_count, &[("n", &rows.len().to_string())]),
         rows,
-        formats: vec![Format::Sgf, Format::Pgn, Format::Kif, Format::Ki2, Format::Csa],
+        formats: vec![
+            Format::Sgf,
+            Format::Pgn,
+            Format::Kif,
+            Format::Ki2,
+            Format::Csa,
+        ],
     }
     .render();
     respond(req, status, html)
@@ -1349,7 +1399,10 @@ pub struct PasteForm {
 }
 
 /// What an upload sent: a file's name and bytes.
-async fn read_upload(state: &AppState, request: Request) -> Result<(String, Vec<u8>), RecordsError> {
+async fn read_upload(
+    state: &AppState,
+    request: Request,
+) -> Result<(String, Vec<u8>), RecordsError> {
     let multipart = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -1418,11 +1471,13 @@ async fn read_upload(state: &AppState, request: Request) -> Result<(String, Vec<
 /// `POST /records`: a record uploaded (a file, multipart) or pasted (a form field): kept in
 /// memory and shown, or the form again with why it cannot be opened.
 pub(crate) async fn upload(State(state): State<AppState>, req: Req, request: Request) -> Response {
-    let opened = read_upload(&state, request).await.and_then(|(name, bytes)| {
-        let name: String = name.chars().take(200).collect();
-        let games = record::read(&name, &bytes).map_err(RecordsError::Unreadable)?;
-        Ok((name, games))
-    });
+    let opened = read_upload(&state, request)
+        .await
+        .and_then(|(name, bytes)| {
+            let name: String = name.chars().take(200).collect();
+            let games = record::read(&name, &bytes).map_err(RecordsError::Unreadable)?;
+            Ok((name, games))
+        });
     match opened {
         Ok((name, games)) => {
             let id = state.records().keep(&name, games);
@@ -1497,7 +1552,10 @@ fn go_figures(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figur
                     let ko = next.captured().len() == 1 && numbered.contains_key(&p);
                     if let Some(k) = numbered.get(&p) {
                         let template = if ko { &ui.ko_note } else { &ui.at_note };
-                        notes.push(fill(template, &[("n", &n.to_string()), ("k", &k.to_string())]));
+                        notes.push(fill(
+                            template,
+                            &[("n", &n.to_string()), ("k", &k.to_string())],
+                        ));
                     } else if start.get(p).is_some() {
                         if !marks.triangles.contains(&p) {
                             marks.triangles.push(p);
@@ -1627,7 +1685,11 @@ fn score_sheet(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figu
 }
 
 /// `GET /records/{id}/print?per=&game=`: the record for A4 paper.
-pub(crate) async fn print(State(state): State<AppState>, req: Req, Path(id): Path<String>) -> Response {
+pub(crate) async fn print(
+    State(state): State<AppState>,
+    req: Req,
+    Path(id): Path<String>,
+) -> Response {
     let game = game_param(&req);
     let opened = match state.records().open(&id, game) {
         Ok(o) => o,
@@ -1655,14 +1717,22 @@ pub(crate) async fn print(State(state): State<AppState>, req: Req, Path(id): Pat
     };
     let here = Here { id: &id, game };
     let html = PrintPage {
-        chrome: Chrome::new(&req, &state.snapshot(), format!("{title} · {}", ui.print_title)),
+        chrome: Chrome::new(
+            &req,
+            &state.snapshot(),
+            format!("{title} · {}", ui.print_title),
+        ),
         ui,
         back: here.href(&At::start(), &[]),
         heading: title,
         tags: tag_lines(record, req.lang),
         comment: record.comment.clone(),
         per,
-        per_label: if go_record { ui.per.clone() } else { fill(&ui.every, &[("n", "N")]) },
+        per_label: if go_record {
+            ui.per.clone()
+        } else {
+            fill(&ui.every, &[("n", "N")])
+        },
         pers,
         action: here.sub("print", &[]),
         game,
@@ -1679,7 +1749,10 @@ mod tests {
 
     #[test]
     fn reads_sgf_markup_with_rectangles_and_labels() {
-        let m = go_marks(&["TR[aa][cc]".into(), "SQ[aa:bb]".into(), "LB[dd:A]".into()], 9);
+        let m = go_marks(
+            &["TR[aa][cc]".into(), "SQ[aa:bb]".into(), "LB[dd:A]".into()],
+            9,
+        );
         assert_eq!(m.triangles, [go::Point::new(0, 0), go::Point::new(2, 2)]);
         assert_eq!(m.squares.len(), 4);
         assert_eq!(m.labels, [("A".to_string(), go::Point::new(3, 3))]);
@@ -1692,6 +1765,9 @@ mod tests {
         assert_eq!(m.highlight.len(), 2);
         assert_eq!(m.arrows.len(), 1);
         assert_eq!(text, "Good. Next");
+        // Squares written in other scripts are passed over, not cut in two.
+        let (m, _) = chess_marks("[%cal Gaéb][%csl é]");
+        assert!(m.arrows.is_empty() && m.highlight.is_empty());
     }
 
     #[test]
