@@ -1,6 +1,8 @@
 //! The server's state: the content library, embedded or read from a folder that may change
 //! (watched by a thread of its own, off the request path).
 
+use super::class::Classroom;
+use crate::class::Store;
 use crate::content::source::{self, Folder};
 use crate::content::{Diagnostic, Game, Library};
 use crate::lang::Lang;
@@ -91,6 +93,8 @@ pub struct AppState {
     engines: Arc<Engines>,
     /// Game records opened by learners, and the `--records` library.
     records: Arc<super::records::Records>,
+    /// The classroom (accounts, homework, progress), when the server has a data folder.
+    classroom: Option<Arc<Classroom>>,
 }
 
 enum Source {
@@ -133,6 +137,7 @@ impl AppState {
             lobby: Arc::default(),
             engines: Arc::new(Engines::none()),
             records: Arc::default(),
+            classroom: None,
         }
     }
 
@@ -176,6 +181,7 @@ impl AppState {
             lobby: Arc::default(),
             engines: Arc::new(Engines::none()),
             records: Arc::default(),
+            classroom: None,
         }
     }
 
@@ -226,6 +232,25 @@ impl AppState {
     /// The same, shared (for a blocking thread that starts one).
     pub fn engines_arc(&self) -> Arc<Engines> {
         self.engines.clone()
+    }
+
+    /// The same content with a classroom kept in `store` (its data folder, if any, is
+    /// `folder`).
+    pub fn with_store(self, store: Arc<dyn Store>, folder: Option<std::path::PathBuf>) -> AppState {
+        AppState {
+            classroom: Some(Arc::new(Classroom::new(store, folder))),
+            ..self
+        }
+    }
+
+    /// The classroom, if the server has one.
+    pub fn classroom(&self) -> Option<&Classroom> {
+        self.classroom.as_deref()
+    }
+
+    /// The same, shared.
+    pub fn classroom_arc(&self) -> Option<Arc<Classroom>> {
+        self.classroom.clone()
     }
 
     /// The content to serve now: the built-in library, or the folder's last snapshot (if the
