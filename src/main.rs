@@ -64,6 +64,10 @@ enum Command {
         /// Fairy-Stockfish are used when found on PATH or in /usr/games.
         #[arg(long = "engine", value_name = "GAME=PROGRAM", value_parser = qiyuan::play::engine::parse_engine_arg)]
         engines: Vec<qiyuan::play::engine::EngineArg>,
+        /// A folder of game records (SGF, PGN, KIF, KI2, CSA, in folders too) listed at
+        /// /records to replay, search, print and convert; read on demand, never written.
+        #[arg(long, value_name = "DIR")]
+        records: Option<PathBuf>,
         /// The classroom's data folder (accounts, homework, progress; made on first use);
         /// by default $QIYUAN_DATA or ~/.local/share/qiyuan. A lone learner needs none.
         #[arg(long, value_name = "DIR")]
@@ -187,8 +191,9 @@ fn main() -> anyhow::Result<ExitCode> {
             addr,
             content,
             engines,
+            records,
             data,
-        }) => serve(addr, content, &engines, data),
+        }) => serve(addr, content, &engines, data, records),
         Some(Command::Teacher { action }) => teacher(action),
         Some(Command::Backup { file, data }) => {
             let store = open_store(data)?;
@@ -202,7 +207,7 @@ fn main() -> anyhow::Result<ExitCode> {
             output,
             game,
         }) => convert(&input, &output, game),
-        None => serve(([127, 0, 0, 1], 8080).into(), None, &[], None),
+        None => serve(([127, 0, 0, 1], 8080).into(), None, &[], None, None),
     }
 }
 
@@ -531,7 +536,11 @@ fn serve(
     content: Option<PathBuf>,
     engines: &[qiyuan::play::engine::EngineArg],
     data: Option<PathBuf>,
+    records: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = &records {
+        anyhow::ensure!(dir.is_dir(), "--records {}: not a folder", dir.display());
+    }
     let engines = qiyuan::play::engine::Engines::discover(engines);
     for game in qiyuan::content::Game::ALL {
         if let Some(command) = engines.command(game) {
@@ -567,6 +576,7 @@ fn serve(
             state
         }
     };
+    let state = state.with_records(records, Default::default());
     use qiyuan::web::serve::{raise_open_file_limit, Limits};
     let limits = Limits::for_open_files(raise_open_file_limit());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

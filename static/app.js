@@ -91,7 +91,7 @@ async function taskAttempt(link) {
 
 document.addEventListener("click", (event) => {
   // Game tables have their own script (play.js).
-  if (event.target.closest && event.target.closest(".play-table")) return;
+  if (event.target.closest && event.target.closest(".play-table, .record-view")) return;
   const step = event.target.closest("figure.diagram a.step");
   if (step) {
     event.preventDefault();
@@ -185,7 +185,7 @@ function boardKeys(event) {
   if (event.key === "Enter" || event.key === " ") {
     // SVG links do not follow on Enter by themselves.
     event.preventDefault();
-    if (here.closest(".play-table")) here.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+    if (here.closest(".play-table, .record-view")) here.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
     else if (here.closest(".task-board")) taskAttempt(here);
     else attempt(here);
     return;
@@ -459,6 +459,7 @@ showProgress();
 
 // Games: live boards and the learner's list of games.
 if (document.querySelector(".play-table, #my-games")) import("/static/play.js");
+if (document.querySelector(".record-view")) import("/static/record.js");
 
 // The classroom: a logged-in student's hints and earlier progress go to the server.
 if (document.body.dataset.student) import("/static/class.js");

@@ -605,3 +605,167 @@ async fn no_script_runs_in_chromium() -> anyhow::Result<()> {
     b.close().await?;
     Ok(())
 }
+
+/// Record files with the vectors in every text field their format has: SGF root and move
+/// properties (players, event, date, result, game name, comments, labels), PGN tags and
+/// comments, KIF header lines and comments.
+fn hostile_records() -> Vec<(String, String)> {
+    let sgf_value = |v: &str| v.replace('\\', "\\\\").replace(']', "\\]");
+    let mut out = Vec::new();
+    // Each vector in one of the three formats, in turn (every field of every format still
+    // meets a third of them).
+    for (i, v) in VECTORS.iter().enumerate() {
+        let s = sgf_value(v);
+        let label = sgf_value(SHORT[i % SHORT.len()]);
+        let mut three = Vec::new();
+        three.push((
+            format!("{}-{i}.sgf", v.replace(['/', '\\', '"', '\r', '\n'], "")),
+            format!(
+                "(;GM[1]FF[4]SZ[9]PB[{s}]PW[{s}]EV[{s}]DT[{s}]RE[{s}]GN[{s}]C[{s}];B[ee]C[{s}]LB[cc:{label}]TR[dd]\
+                 (;W[cc]C[{s}];B[gg]N[{s}])(;W[gc]C[{s}]))"
+            ),
+        ));
+        let p = v.replace('\\', "\\\\").replace('"', "\\\"");
+        let comment = v.replace('}', ")");
+        three.push((
+            format!("x-{i}.pgn"),
+            format!(
+                "[Event \"{p}\"]\n[Site \"{p}\"]\n[Date \"{p}\"]\n[White \"{p}\"]\n[Black \"{p}\"]\n[Result \"*\"]\n[Annotator \"{p}\"]\n\n\
+                 {{{comment}}} 1. e4 {{{comment} [%csl Gd4]}} e5 (1... c5 {{{comment}}}) 2. Nf3 *\n"
+            ),
+        ));
+        three.push((
+            format!("x-{i}.kifu"),
+            format!(
+                "棋戦：{v}\n先手：{v}\n後手：{v}\n開始日時：{v}\n手合割：平手\n手数----指手---------消費時間--\n*{v}\n   1 ７六歩(77)\n*{v}\n   2 ３四歩(33)\n"
+            ),
+        ));
+        out.push(three.swap_remove(i % 3));
+    }
+    out
+}
+
+/// Uploads `text` as the file `name`: the page it leads to.
+async fn upload_record(state: &AppState, name: &str, text: &str) -> String {
+    let boundary = "xss-boundary-41ac";
+    let body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\r\n{text}\r\n--{boundary}--\r\n"
+    );
+    let response = app(state.clone())
+        .oneshot(
+            Request::post("/records?lang=en")
+                .header(
+                    header::CONTENT_TYPE,
+                    format!("multipart/form-data; boundary={boundary}"),
+                )
+                .body(Body::from(body))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = response.status();
+    let location = response
+        .headers()
+        .get(header::LOCATION)
+        .map(|l| l.to_str().unwrap().to_string());
+    let html = response.into_body().collect().await.unwrap().to_bytes();
+    let html = String::from_utf8_lossy(&html).into_owned();
+    if let Some(why) = live_script(&html) {
+        panic!("uploading {name}: {why}");
+    }
+    location.unwrap_or_else(|| panic!("{name} was not opened ({status}): {html}"))
+}
+
+#[tokio::test]
+async fn no_live_script_from_a_record() {
+    let records = hostile_records();
+    let dir = std::env::temp_dir().join(format!("qiyuan-xss-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (_, text)) in records.iter().enumerate().step_by(3) {
+        let ext = if text.starts_with('(') {
+            "sgf"
+        } else if text.starts_with('[') {
+            "pgn"
+        } else {
+            "kifu"
+        };
+        std::fs::write(dir.join(format!("lib-{i}.{ext}")), text).unwrap();
+    }
+    let state = AppState::from_library(Library::default())
+        .with_records(Some(dir.clone()), Default::default());
+    let mut pages = vec![
+        "/records?lang=en".to_string(),
+        "/records?lang=zh&q=%3Cscript%3E".to_string(),
+    ];
+    let (_, _, list) = get(&state, "/records").await;
+    pages.extend(
+        links(&list)
+            .into_iter()
+            .filter(|l| l.starts_with("/records/lib-")),
+    );
+    for (name, text) in &records {
+        let page = upload_record(&state, name, text).await;
+        let q = if page.contains('?') { "&" } else { "?" };
+        // The fields are on the page, as text.
+        let (_, _, shown) = get(&state, &format!("{page}{q}lang=en")).await;
+        let word = text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| {
+                w.len() >= 4
+                    && ![
+                        "SGF",
+                        "Event",
+                        "Site",
+                        "Date",
+                        "White",
+                        "Black",
+                        "Result",
+                        "Annotator",
+                    ]
+                    .contains(w)
+            })
+            .max_by_key(|w| w.len())
+            .unwrap_or("");
+        assert!(
+            shown.contains(word),
+            "{name}: the text ({word}) is not shown"
+        );
+        for at in ["at=1", "at=0-1-1", "at=1-1-2"] {
+            pages.push(format!("{page}{q}{at}&lang=en"));
+        }
+        pages.push(format!("{page}/print{q}lang=zh"));
+        pages.push(format!(
+            "{page}{q}try=%3Cscript%3Ealert(1)%3C%2Fscript%3E&sel=%22%3E%3Cb&to=%27"
+        ));
+        // A move that is no move: refused, its text shown.
+        let mut request = Request::post(format!("{page}/moves"))
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from("at=1&move=%3Cimg+src%3Dx+onerror%3Dalert(1)%3E"))
+            .unwrap();
+        request
+            .headers_mut()
+            .insert(header::ACCEPT, "text/html".parse().unwrap());
+        let response = app(state.clone()).oneshot(request).await.unwrap();
+        let html = response.into_body().collect().await.unwrap().to_bytes();
+        if let Some(why) = live_script(&String::from_utf8_lossy(&html)) {
+            panic!("{name}: a refused move: {why}");
+        }
+    }
+    for uri in &pages {
+        let (status, headers, html) = get(&state, uri).await;
+        assert!(
+            status == StatusCode::OK || status == StatusCode::SEE_OTHER,
+            "{uri}: {status}"
+        );
+        assert!(
+            headers.get(header::CONTENT_SECURITY_POLICY).is_some(),
+            "{uri}"
+        );
+        if let Some(why) = live_script(&html) {
+            panic!("{uri}: {why}");
+        }
+    }
+    assert!(pages.len() > 250, "only {} pages", pages.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -22,6 +22,7 @@ pub use board_game::{BoardPuzzle, Goal, Target};
 pub use diagnostic::{Diagnostic, Locator};
 pub use lesson::{LessonText, Segment};
 pub use lines::{LineTree, Step, WrongMove};
+pub use marks::BoardMarks;
 pub use problem::{
     Action, BoardRequest, CountAsk, GamePuzzle, Input, Problem, ProblemSet, Puzzle, RecordFormat,
     Verdict,

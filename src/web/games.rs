@@ -1674,7 +1674,24 @@ fn record_text(entry: &Entry, format: Format) -> Result<String, RecordError> {
 }
 
 /// The formats a game downloads in: SGF (Go), PGN (chess), KIF, KI2 and CSA (shogi).
-fn record_formats(game: Game) -> &'static [Format] {
+/// A record's text as a download named `file` (ASCII), typed by its format.
+pub(crate) fn download(text: String, format: Format, file: &str) -> Response {
+    let mime = match format {
+        Format::Sgf => "application/x-go-sgf; charset=utf-8",
+        Format::Pgn => "application/x-chess-pgn; charset=utf-8",
+        _ => "text/plain; charset=utf-8",
+    };
+    let mut response = text.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{file}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    response
+}
+
+/// The formats a game's records download in: SGF, PGN, or KIF, KI2 and CSA.
+pub(crate) fn record_formats(game: Game) -> &'static [Format] {
     match game {
         Game::Go => &[Format::Sgf],
         Game::Chess => &[Format::Pgn],
@@ -1719,24 +1736,8 @@ pub async fn api_record(
     };
     match record_text(&entry, format) {
         Ok(text) => {
-            let mime = match format {
-                Format::Sgf => "application/x-go-sgf; charset=utf-8",
-                Format::Pgn => "application/x-chess-pgn; charset=utf-8",
-                _ => "text/plain; charset=utf-8",
-            };
-            let disposition = format!(
-                "attachment; filename=\"qiyuan-{}-{}.{}\"",
-                game.slug(),
-                entry.id,
-                format.extension()
-            );
-            let mut response = text.into_response();
-            let headers = response.headers_mut();
-            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
-            if let Ok(v) = HeaderValue::from_str(&disposition) {
-                headers.insert(header::CONTENT_DISPOSITION, v);
-            }
-            response
+            let file = format!("qiyuan-{}-{}.{}", game.slug(), entry.id, format.extension());
+            download(text, format, &file)
         }
         Err(e) => {
             eprintln!("qiyuan: the record of game {id} cannot be written: {e}");

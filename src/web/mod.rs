@@ -8,6 +8,7 @@ pub mod class;
 mod games;
 pub mod i18n;
 mod pages;
+pub mod records;
 pub mod serve;
 mod state;
 mod static_files;
@@ -61,6 +62,11 @@ async fn security_headers(mut response: Response) -> Response {
 /// The body limit of the game routes.
 fn small() -> axum::extract::DefaultBodyLimit {
     axum::extract::DefaultBodyLimit::max(games::GAME_BODY_LIMIT)
+}
+
+/// The body limit of the record forms (a move, a place).
+fn record_forms() -> axum::extract::DefaultBodyLimit {
+    axum::extract::DefaultBodyLimit::max(records::FORM_BODY_LIMIT)
 }
 
 /// The whole application: every route, over `state`.
@@ -120,6 +126,26 @@ pub fn app(state: AppState) -> Router {
             "/api/class/merge",
             post(class::api_merge).layer(axum::extract::DefaultBodyLimit::max(1 << 20)),
         )
+        // Game records (打谱): upload, library, replay, 推演, print, download.
+        .route(
+            "/records",
+            get(records::list)
+                .post(records::upload)
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    records::UPLOAD_BODY_LIMIT,
+                )),
+        )
+        .route("/records/{id}", get(records::page))
+        .route(
+            "/records/{id}/moves",
+            post(records::try_move).layer(record_forms()),
+        )
+        .route(
+            "/records/{id}/delete",
+            post(records::delete).layer(record_forms()),
+        )
+        .route("/records/{id}/download", get(records::download_record))
+        .route("/records/{id}/print", get(records::print))
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))
         .route("/{game}/lessons/{slug}", get(pages::lesson))

@@ -91,6 +91,8 @@ pub struct AppState {
     lobby: Arc<Lobby>,
     /// The real engines the computer opponent can be.
     engines: Arc<Engines>,
+    /// Game records opened by learners, and the `--records` library.
+    records: Arc<super::records::Records>,
     /// The classroom (accounts, homework, progress), when the server has a data folder.
     classroom: Option<Arc<Classroom>>,
 }
@@ -134,6 +136,7 @@ impl AppState {
             })),
             lobby: Arc::default(),
             engines: Arc::new(Engines::none()),
+            records: Arc::default(),
             classroom: None,
         }
     }
@@ -177,6 +180,7 @@ impl AppState {
             inner,
             lobby: Arc::default(),
             engines: Arc::new(Engines::none()),
+            records: Arc::default(),
             classroom: None,
         }
     }
@@ -200,6 +204,24 @@ impl AppState {
             engines: Arc::new(engines),
             ..self
         }
+    }
+
+    /// The same content with the records of the folder `library` (`--records DIR`) and
+    /// these limits on the records learners open.
+    pub fn with_records(
+        self,
+        library: Option<std::path::PathBuf>,
+        limits: super::records::RecordLimits,
+    ) -> AppState {
+        AppState {
+            records: Arc::new(super::records::Records::new(library, limits)),
+            ..self
+        }
+    }
+
+    /// Game records: those opened by learners, and the library.
+    pub fn records(&self) -> &super::records::Records {
+        &self.records
     }
 
     /// The real engines the computer opponent can be.
