@@ -293,7 +293,9 @@ pub(crate) mod shared {
     use super::super::diagnostic::{Ctx, Diagnostic};
     use super::super::lines::{LineTree, Step};
     use super::super::text::Text;
+    use super::super::proofs::{LineCheck, Proof, ProofCheck};
     use super::Verdict;
+    use std::sync::Arc;
     use toml::Spanned;
 
     /// Reads `difficulty`: 1 (easiest, the default) to 5.
@@ -404,44 +406,51 @@ pub(crate) mod shared {
         }
     }
 
-    /// Checks the written lines of a mate problem (`what`: "mate in 2", "tsume in 3 plies"):
-    /// each must start with one of the `mating` first moves (canonical names; `first` gives a
-    /// line's first move in canonical form) and end in mate (`mated`).
+    /// What the written lines of a mate problem (`what`: "mate in 2", "tsume in 3 plies")
+    /// must satisfy once `proof` is known: each must start with one of the proven first moves
+    /// (`first` gives a line's first move in canonical form) and end in mate (`mated`); and
+    /// some first move must force the goal (else `no_mate`).
     #[allow(clippy::too_many_arguments)]
-    pub fn mate_lines<P>(
+    pub fn mate_check<P>(
         ctx: &Ctx,
         what: &str,
+        no_mate: Diagnostic,
         solutions: &[Spanned<String>],
         ends: &[(&Spanned<String>, P)],
-        mating: &[String],
         first: impl Fn(&str) -> Option<String>,
         mated: impl Fn(&P) -> bool,
-        errors: &mut Vec<Diagnostic>,
-    ) {
-        let mut refused = Vec::new();
-        for line in solutions {
-            let text = line.get_ref().split_whitespace().next().unwrap_or("");
-            if first(text).is_some_and(|mv| !mating.contains(&mv)) {
-                errors.push(ctx.err(
-                    line.span(),
-                    format!(
-                        "solution `{}` starts with {text}, which does not force {what}",
-                        line.get_ref()
+        proof: Arc<Proof>,
+    ) -> ProofCheck {
+        let lines = solutions
+            .iter()
+            .map(|line| {
+                let text = line.get_ref().split_whitespace().next().unwrap_or("");
+                let end = ends.iter().find(|(l, _)| l.span() == line.span());
+                LineCheck {
+                    first: first(text),
+                    refused: ctx.err(
+                        line.span(),
+                        format!(
+                            "solution `{}` starts with {text}, which does not force {what}",
+                            line.get_ref()
+                        ),
                     ),
-                ));
-                refused.push(line.span());
-            }
-        }
-        for (line, end) in ends.iter().filter(|(l, _)| !refused.contains(&l.span())) {
-            if !mated(end) {
-                errors.push(ctx.err(
-                    line.span(),
-                    format!(
-                        "solution `{}` does not end in mate: write the line to the mate",
-                        line.get_ref()
-                    ),
-                ));
-            }
+                    unmated: end.filter(|(_, end)| !mated(end)).map(|_| {
+                        ctx.err(
+                            line.span(),
+                            format!(
+                                "solution `{}` does not end in mate: write the line to the mate",
+                                line.get_ref()
+                            ),
+                        )
+                    }),
+                }
+            })
+            .collect();
+        ProofCheck {
+            proof,
+            no_mate,
+            lines,
         }
     }
 

@@ -4,6 +4,7 @@
 use super::board_game::{self, PieceGame, Target, View};
 use super::marks::Sq;
 use super::text::Text;
+use super::Game;
 use crate::render::shogi as draw;
 use crate::rules::shogi::select::Ask;
 use crate::rules::shogi::{kanji_square, Color, Kind, Played, Position, Square};
@@ -32,6 +33,9 @@ fn square(s: Sq) -> Option<Square> {
 impl PieceGame for Shogi {
     type Pos = Position;
     type Ask = Ask;
+
+    const GAME: Game = Game::Shogi;
+    const SEARCH_VERSION: u32 = 1;
 
     const POSITION: &'static str = "sfen";
     const OTHER_POSITION: &'static str = "fen";
