@@ -752,6 +752,10 @@ impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
         &self.lines
     }
 
+    fn searches(&self) -> bool {
+        matches!(self.goal, Goal::Mate(_))
+    }
+
     fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>> {
         let mut pos = self.start.clone();
         let mut canonical = Vec::new();

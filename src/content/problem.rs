@@ -212,6 +212,12 @@ pub trait GamePuzzle: Send + Sync + std::fmt::Debug {
     fn record(&self) -> Option<RecordFormat> {
         None
     }
+
+    /// Whether judging a move may run a search (a mate proof, the life-and-death solver),
+    /// which takes too long for an async worker.
+    fn searches(&self) -> bool {
+        false
+    }
 }
 
 impl dyn GamePuzzle {

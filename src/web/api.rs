@@ -2,7 +2,7 @@
 
 use super::pages::find_set;
 use super::state::AppState;
-use super::trainer::{board, judge, problem_href, status, Input, Progress};
+use super::trainer::{board, judge_off_async, problem_href, status, Input, Progress};
 use crate::content::Game;
 use crate::lang::Lang;
 use axum::extract::State;
@@ -99,7 +99,12 @@ pub async fn attempt(
         (None, Some(sel), None) => Input::Select(Some(sel).filter(|s| !s.is_empty())),
         (None, None, _) => Input::None,
     };
-    let judged = judge(problem, progress, input);
+    let at = (shelf.game, set.slug.as_str(), problem.id.as_str());
+    let judged = match judge_off_async(&snap.library, at, progress, input).await {
+        Ok(Some(judged)) => judged,
+        Ok(None) => return (StatusCode::NOT_FOUND, "no such problem").into_response(),
+        Err(e) => return e.into_response(),
+    };
     let reply = match &judged.verdict {
         Some(crate::content::Verdict::Correct { reply, .. }) => reply.clone(),
         _ => None,
