@@ -488,7 +488,9 @@ fn load_set(
             text,
             proofs,
             board_game::problem_id,
-            |ctx, spec, proofs| board_game::problem::<chess::Chess>(ctx, spec, proofs, Puzzle::Chess),
+            |ctx, spec, proofs| {
+                board_game::problem::<chess::Chess>(ctx, spec, proofs, Puzzle::Chess)
+            },
         ),
         Game::Shogi => load_set_of(
             slug,
@@ -496,7 +498,9 @@ fn load_set(
             text,
             proofs,
             board_game::problem_id,
-            |ctx, spec, proofs| board_game::problem::<shogi::Shogi>(ctx, spec, proofs, Puzzle::Shogi),
+            |ctx, spec, proofs| {
+                board_game::problem::<shogi::Shogi>(ctx, spec, proofs, Puzzle::Shogi)
+            },
         ),
     }
 }

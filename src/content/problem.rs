@@ -298,8 +298,8 @@ impl Verdict {
 pub(crate) mod shared {
     use super::super::diagnostic::{Ctx, Diagnostic};
     use super::super::lines::{LineTree, Step};
-    use super::super::text::Text;
     use super::super::proofs::{LineCheck, Proof, ProofCheck};
+    use super::super::text::Text;
     use super::Verdict;
     use std::sync::Arc;
     use toml::Spanned;

@@ -358,7 +358,8 @@ impl ProofRun {
         if self.cancelled.load(Ordering::Relaxed) {
             return;
         }
-        let mut errors = std::mem::take(&mut *self.errors.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut errors =
+            std::mem::take(&mut *self.errors.lock().unwrap_or_else(|e| e.into_inner()));
         sort_by_place(&mut errors);
         if let Some(finish) = finish {
             finish(errors);

@@ -273,9 +273,7 @@ impl AppState {
     pub fn snapshot(&self) -> Snapshot {
         match &*self.inner {
             Source::Embedded(s, _) => s.clone(),
-            Source::Folder(current, _) => {
-                current.read().unwrap_or_else(|e| e.into_inner()).clone()
-            }
+            Source::Folder(current, _) => current.read().unwrap_or_else(|e| e.into_inner()).clone(),
         }
     }
 }
@@ -345,11 +343,7 @@ fn read_folder(
 
 /// The library to serve after a read: the new one, unless it has errors and there is a last
 /// one.
-fn served(
-    library: Library,
-    errors: &[Diagnostic],
-    previous: Option<Arc<Library>>,
-) -> Arc<Library> {
+fn served(library: Library, errors: &[Diagnostic], previous: Option<Arc<Library>>) -> Arc<Library> {
     match (errors.is_empty(), previous) {
         (false, Some(last)) => last,
         _ => Arc::new(library),
