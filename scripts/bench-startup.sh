@@ -16,15 +16,23 @@ runs=${2:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git archive "$base" | tar -x -C "$work" --one-top-level=baseline
+mkdir "$work/tree"
+git ls-files -z | xargs -0 tar -c | tar -x -C "$work/tree"
 echo "building qiyuan at $(git rev-parse --short "$base") and this tree (release) ..." >&2
-(cd "$work/baseline" && CARGO_TARGET_DIR="$root/target/bench-baseline" cargo build --release --locked --quiet --bin qiyuan)
-cargo build --release --locked --quiet --bin qiyuan
-old="$root/target/bench-baseline/release/qiyuan"
-new="$root/target/release/qiyuan"
+# One target folder for both, so that the dependencies are built once; each copy's files are
+# touched first, so that cargo (which goes by modification times) builds it afresh.
+export CARGO_TARGET_DIR="$root/target/bench-baseline"
+for who in baseline tree; do
+  find "$work/$who" -type f -exec touch {} +
+  (cd "$work/$who" && cargo build --release --locked --quiet --bin qiyuan)
+  cp "$CARGO_TARGET_DIR/release/qiyuan" "$work/qiyuan-$who"
+done
+old="$work/qiyuan-baseline"
+new="$work/qiyuan-tree"
 
 content="$work/content"
 mkdir -p "$content"
-cp -r lessons problems "$content/"
+cp -r "$work/tree/lessons" "$work/tree/problems" "$content/"
 echo "importing 1,000 Lichess puzzles and 600 tsume (checked, so proven once) ..." >&2
 "$new" import lichess "$QIYUAN_CORPUS/chess/lichess-1000.csv" --limit 1000 --set lichess-bench \
   --out "$content/problems/chess/lichess-bench.toml" >/dev/null 2>&1

@@ -52,14 +52,14 @@ pub struct View<'a> {
 pub trait PieceGame: fmt::Debug + Send + Sync + Sized + 'static {
     /// The engine's position.
     type Pos: Rules + PartialEq;
+    /// A `select` question.
+    type Ask: Clone + fmt::Debug + Send + Sync;
 
     /// The game.
     const GAME: Game;
     /// The version of the mate search: proofs are kept by it, so a search that answers
     /// differently must get a new number.
     const SEARCH_VERSION: u32;
-    /// A `select` question.
-    type Ask: Clone + fmt::Debug + Send + Sync;
 
     /// The position key of diagrams and problems: `fen`, `sfen`.
     const POSITION: &'static str;

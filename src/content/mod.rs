@@ -482,27 +482,23 @@ fn load_set(
         Game::Go => load_set_of(slug, path, text, proofs, go::problem_id, |ctx, spec, _| {
             go::problem(ctx, spec)
         }),
-        Game::Chess => load_set_of(
-            slug,
-            path,
-            text,
-            proofs,
-            board_game::problem_id,
-            |ctx, spec, proofs| {
-                board_game::problem::<chess::Chess>(ctx, spec, proofs, Puzzle::Chess)
-            },
-        ),
-        Game::Shogi => load_set_of(
-            slug,
-            path,
-            text,
-            proofs,
-            board_game::problem_id,
-            |ctx, spec, proofs| {
-                board_game::problem::<shogi::Shogi>(ctx, spec, proofs, Puzzle::Shogi)
-            },
-        ),
+        Game::Chess => load_board_set(slug, path, text, proofs, Puzzle::Chess),
+        Game::Shogi => load_board_set(slug, path, text, proofs, Puzzle::Shogi),
     }
+}
+
+/// Reads a set of chess or shogi problems (`wrap` makes each a [`Puzzle`]).
+fn load_board_set<G: board_game::PieceGame>(
+    slug: &str,
+    path: &str,
+    text: &str,
+    proofs: &mut LoadProofs,
+    wrap: fn(BoardPuzzle<G>) -> Puzzle,
+) -> Result<ProblemSet, Vec<Diagnostic>> {
+    let read = |ctx: &Ctx, spec, proofs: &mut LoadProofs| {
+        board_game::problem::<G>(ctx, spec, proofs, wrap)
+    };
+    load_set_of(slug, path, text, proofs, board_game::problem_id, read)
 }
 
 /// Reads a set whose problems are of one game's kind `P`.
@@ -512,7 +508,7 @@ fn load_set_of<P: serde::de::DeserializeOwned>(
     text: &str,
     proofs: &mut LoadProofs,
     id_of: fn(&P) -> &Spanned<String>,
-    read: fn(&Ctx, P, &mut LoadProofs) -> Result<Problem, Vec<Diagnostic>>,
+    read: impl Fn(&Ctx, P, &mut LoadProofs) -> Result<Problem, Vec<Diagnostic>>,
 ) -> Result<ProblemSet, Vec<Diagnostic>> {
     let loc = Locator::new(path, text);
     let ctx = Ctx { loc: &loc, base: 0 };
