@@ -17,6 +17,38 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+enum TeacherAction {
+    /// Add a teacher; the password is asked at the terminal (or read from standard input).
+    Add {
+        /// The name the teacher logs in with.
+        name: String,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+        /// The data folder (as given to `serve --data`).
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// Change a teacher's password (their sessions end).
+    Password {
+        /// The teacher's name.
+        name: String,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+        /// The data folder (as given to `serve --data`).
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// List the teachers.
+    List {
+        /// The data folder (as given to `serve --data`).
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
 enum Command {
     /// Serve the trainer (the default when no command is given).
     Serve {
@@ -32,6 +64,25 @@ enum Command {
         /// Fairy-Stockfish are used when found on PATH or in /usr/games.
         #[arg(long = "engine", value_name = "GAME=PROGRAM", value_parser = qiyuan::play::engine::parse_engine_arg)]
         engines: Vec<qiyuan::play::engine::EngineArg>,
+        /// The classroom's data folder (accounts, homework, progress; made on first use);
+        /// by default $QIYUAN_DATA or ~/.local/share/qiyuan. A lone learner needs none.
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// Add a teacher, or change a teacher's password (the classroom's accounts).
+    Teacher {
+        #[command(subcommand)]
+        action: TeacherAction,
+    },
+    /// Write a consistent copy of the classroom's database to FILE, even while serving.
+    /// To restore: stop the server and copy FILE over qiyuan.db in the data folder
+    /// (remove qiyuan.db-wal and qiyuan.db-shm there first).
+    Backup {
+        /// The copy to write (must not exist).
+        file: PathBuf,
+        /// The data folder (as given to `serve --data`).
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
     },
     /// Check every lesson and problem; print each error as path:line:col and exit 1 if any.
     Check {
@@ -136,14 +187,22 @@ fn main() -> anyhow::Result<ExitCode> {
             addr,
             content,
             engines,
-        }) => serve(addr, content, &engines),
+            data,
+        }) => serve(addr, content, &engines, data),
+        Some(Command::Teacher { action }) => teacher(action),
+        Some(Command::Backup { file, data }) => {
+            let store = open_store(data)?;
+            qiyuan::class::Store::backup(&store, &file)?;
+            eprintln!("qiyuan: backup written to {}", file.display());
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Import { from }) => import(from),
         Some(Command::Convert {
             input,
             output,
             game,
         }) => convert(&input, &output, game),
-        None => serve(([127, 0, 0, 1], 8080).into(), None, &[]),
+        None => serve(([127, 0, 0, 1], 8080).into(), None, &[], None),
     }
 }
 
@@ -400,10 +459,117 @@ fn convert(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The data folder: the one given, or the default.
+fn data_folder(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    data.or_else(qiyuan::class::default_folder)
+        .context("no data folder: give --data DIR (neither QIYUAN_DATA nor HOME is set)")
+}
+
+fn open_store(data: Option<PathBuf>) -> anyhow::Result<qiyuan::class::sqlite::Sqlite> {
+    let folder = data_folder(data)?;
+    Ok(qiyuan::class::sqlite::Sqlite::open(&folder)?)
+}
+
+/// Reads a new password: the first line of standard input, or twice at the terminal
+/// without echo.
+fn read_password(from_stdin: bool) -> anyhow::Result<String> {
+    use std::io::{BufRead, IsTerminal, Write};
+    let stdin = std::io::stdin();
+    let password = if from_stdin || !stdin.is_terminal() {
+        if !from_stdin {
+            anyhow::bail!("standard input is not a terminal: give --password-stdin to read the password from it");
+        }
+        let mut line = String::new();
+        stdin.lock().read_line(&mut line)?;
+        line.trim_end_matches(['\n', '\r']).to_string()
+    } else {
+        let ask = |prompt: &str| -> anyhow::Result<String> {
+            eprint!("{prompt}");
+            std::io::stderr().flush()?;
+            let line = without_echo(|| {
+                let mut line = String::new();
+                std::io::stdin().lock().read_line(&mut line).map(|_| line)
+            })?;
+            eprintln!();
+            Ok(line.trim_end_matches(['\n', '\r']).to_string())
+        };
+        let first = ask("password / 密码: ")?;
+        let again = ask("again / 再输一次: ")?;
+        if first != again {
+            anyhow::bail!("the two passwords differ / 两次输入的密码不一样");
+        }
+        first
+    };
+    if password.chars().count() < qiyuan::class::password::MIN_LENGTH {
+        anyhow::bail!(
+            "a password needs at least {} characters / 密码至少要 {} 个字符",
+            qiyuan::class::password::MIN_LENGTH,
+            qiyuan::class::password::MIN_LENGTH
+        );
+    }
+    Ok(password)
+}
+
+/// Runs `read` with the terminal's echo off (Unix), restoring it afterwards.
+fn without_echo<T>(read: impl FnOnce() -> std::io::Result<T>) -> std::io::Result<T> {
+    #[cfg(unix)]
+    {
+        // SAFETY: tcgetattr/tcsetattr on standard input with a zeroed termios they fill.
+        unsafe {
+            let mut term: libc::termios = std::mem::zeroed();
+            if libc::tcgetattr(0, &mut term) == 0 {
+                let old = term;
+                term.c_lflag &= !libc::ECHO;
+                libc::tcsetattr(0, libc::TCSANOW, &term);
+                let r = read();
+                libc::tcsetattr(0, libc::TCSANOW, &old);
+                return r;
+            }
+        }
+    }
+    read()
+}
+
+fn teacher(action: TeacherAction) -> anyhow::Result<ExitCode> {
+    use qiyuan::class::{password, Store};
+    match action {
+        TeacherAction::Add {
+            name,
+            password_stdin,
+            data,
+        } => {
+            let store = open_store(data)?;
+            let pw = read_password(password_stdin)?;
+            store.add_teacher(&name, &password::hash(&pw))?;
+            eprintln!(
+                "qiyuan: teacher {name:?} added to {} — log in at /login",
+                store.path().display()
+            );
+        }
+        TeacherAction::Password {
+            name,
+            password_stdin,
+            data,
+        } => {
+            let store = open_store(data)?;
+            let pw = read_password(password_stdin)?;
+            store.set_password(&name, &password::hash(&pw))?;
+            eprintln!("qiyuan: password of {name:?} changed");
+        }
+        TeacherAction::List { data } => {
+            for t in open_store(data)?.teachers()? {
+                println!("{}", t.name);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn serve(
     addr: SocketAddr,
     content: Option<PathBuf>,
     engines: &[qiyuan::play::engine::EngineArg],
+    data: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let engines = qiyuan::play::engine::Engines::discover(engines);
     for game in qiyuan::content::Game::ALL {
@@ -423,6 +589,23 @@ fn serve(
         }
     }
     .with_engines(engines);
+    // The classroom: a lone learner needs none, so a folder that cannot be used turns it
+    // off with a warning instead of stopping the trainer (unless --data was given).
+    let given = data.is_some();
+    let state = match data_folder(data).and_then(|f| {
+        let store = qiyuan::class::sqlite::Sqlite::open(&f)?;
+        Ok((store, f))
+    }) {
+        Ok((store, folder)) => {
+            eprintln!("qiyuan: classroom data in {}", store.path().display());
+            state.with_store(std::sync::Arc::new(store), Some(folder))
+        }
+        Err(e) if given => return Err(e),
+        Err(e) => {
+            eprintln!("qiyuan: no classroom (logins are off): {e:#}");
+            state
+        }
+    };
     use qiyuan::web::serve::{raise_open_file_limit, Limits};
     let limits = Limits::for_open_files(raise_open_file_limit());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

@@ -327,3 +327,6 @@ showProgress();
 
 // Games: live boards and the learner's list of games.
 if (document.querySelector(".play-table, #my-games")) import("/static/play.js");
+
+// The classroom: a logged-in student's hints and earlier progress go to the server.
+if (document.body.dataset.student) import("/static/class.js");

@@ -73,6 +73,7 @@ pub struct AttemptReply {
 /// Judges one move.
 pub async fn attempt(
     State(state): State<AppState>,
+    req: super::pages::Req,
     Json(request): Json<AttemptRequest>,
 ) -> Response {
     let snap = state.snapshot();
@@ -99,12 +100,25 @@ pub async fn attempt(
         (None, Some(sel), None) => Input::Select(Some(sel).filter(|s| !s.is_empty())),
         (None, None, _) => Input::None,
     };
+    let before = progress.moves.clone();
+    let played = input.played(progress.selected.as_deref());
     let at = (shelf.game, set.slug.as_str(), problem.id.as_str());
     let judged = match judge_off_async(&snap.library, at, progress, input).await {
         Ok(Some(judged)) => judged,
         Ok(None) => return (StatusCode::NOT_FOUND, "no such problem").into_response(),
         Err(e) => return e.into_response(),
     };
+    if let Some(v) = &judged.verdict {
+        super::class::record_move(
+            &state,
+            req.account.as_ref(),
+            (shelf.game, &set.slug, &problem.id),
+            &before,
+            played,
+            v.kind(),
+        )
+        .await;
+    }
     let reply = match &judged.verdict {
         Some(crate::content::Verdict::Correct { reply, .. }) => reply.clone(),
         _ => None,

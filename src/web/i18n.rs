@@ -87,6 +87,54 @@ pub struct Ui {
     pub language_name: String,
     /// Playing a whole game.
     pub play: PlayUi,
+    /// The classroom: logging in, the student's home page.
+    pub class: ClassUi,
+}
+
+/// The strings of the classroom's pages (`[class]` in the locale files).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct ClassUi {
+    pub title: String,
+    pub login: String,
+    pub login_intro: String,
+    pub student_login: String,
+    pub teacher_login: String,
+    pub class_code: String,
+    pub your_name: String,
+    pub your_pictures: String,
+    pub picture_n: String,
+    pub or_type: String,
+    pub teacher_name: String,
+    pub password: String,
+    pub log_in: String,
+    pub log_out: String,
+    pub wrong_login: String,
+    pub wrong_password: String,
+    pub too_many: String,
+    pub bad_form: String,
+    pub forbidden: String,
+    pub not_found: String,
+    pub login_first: String,
+    pub no_classroom: String,
+    pub unwritable: String,
+    pub store_error: String,
+    pub my_homework: String,
+    pub class_name: String,
+    pub no_homework: String,
+    pub due: String,
+    pub overdue: String,
+    pub done_of: String,
+    pub state_done: String,
+    pub state_started: String,
+    pub state_not_started: String,
+    pub my_totals: String,
+    pub merge_note: String,
+    pub merged: String,
+    pub mark_read: String,
+    pub marked_read: String,
+    pub teacher_home: String,
 }
 
 /// The strings of the game pages (`[play]` in the locale files).

@@ -4,6 +4,7 @@
 //! of a problem board is a link, and a small script upgrades clicks to `POST /api/attempt`.
 
 mod api;
+pub mod class;
 mod games;
 pub mod i18n;
 mod pages;
@@ -103,6 +104,17 @@ pub fn app(state: AppState) -> Router {
             get(games::page).post(games::act_form).layer(small()),
         )
         .route("/play/{id}/join", post(games::join_form).layer(small()))
+        .route("/login", get(class::login_page))
+        .route("/login/student", post(class::login_student).layer(small()))
+        .route("/login/teacher", post(class::login_teacher).layer(small()))
+        .route("/logout", post(class::logout).layer(small()))
+        .route("/me", get(class::me))
+        .route("/me/read", post(class::read_form).layer(small()))
+        .route("/api/class/event", post(class::api_event).layer(small()))
+        .route(
+            "/api/class/merge",
+            post(class::api_merge).layer(axum::extract::DefaultBodyLimit::max(1 << 20)),
+        )
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))
         .route("/{game}/lessons/{slug}", get(pages::lesson))

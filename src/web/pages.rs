@@ -44,6 +44,8 @@ pub(crate) struct Req {
     pub chosen: bool,
     pub path: String,
     pub query: Vec<(String, String)>,
+    /// The logged-in account, if the request carries a live session.
+    pub account: Option<crate::class::Account>,
 }
 
 impl Req {
@@ -59,10 +61,10 @@ impl Req {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Req {
+impl FromRequestParts<AppState> for Req {
     type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Req, Infallible> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Req, Infallible> {
         let query: Vec<(String, String)> = Query::try_from_uri(&parts.uri)
             .map(|Query(q)| q)
             .unwrap_or_default();
@@ -81,11 +83,13 @@ impl<S: Send + Sync> FromRequestParts<S> for Req {
             header(header::COOKIE),
             header(header::ACCEPT_LANGUAGE),
         );
+        let account = super::class::account_of(state, &parts.headers).await;
         Ok(Req {
             lang,
             chosen: asked.and_then(Lang::parse).is_some(),
             path: parts.uri.path().to_string(),
             query,
+            account,
         })
     }
 }
@@ -98,6 +102,17 @@ pub(crate) struct Chrome {
     pub switch_href: String,
     pub switch_label: &'static str,
     pub errors: Vec<String>,
+    /// The logged-in account's name, home page and CSRF secret (for the logout form and the
+    /// page's script).
+    pub account: Option<AccountBar>,
+}
+
+/// The header's account links.
+pub(crate) struct AccountBar {
+    pub name: String,
+    pub home: &'static str,
+    pub csrf: String,
+    pub student: bool,
 }
 
 impl Chrome {
@@ -120,6 +135,16 @@ impl Chrome {
             switch_href: format!("{}?{}", req.path, query.join("&")),
             switch_label: &Ui::get(other).language_name,
             errors: snap.errors.iter().take(30).map(|e| e.to_string()).collect(),
+            account: req.account.as_ref().map(|a| AccountBar {
+                name: a.name.clone(),
+                home: if a.teacher().is_some() {
+                    "/teacher"
+                } else {
+                    "/me"
+                },
+                csrf: a.csrf.clone(),
+                student: a.student().is_some(),
+            }),
         }
     }
 }
@@ -529,10 +554,15 @@ struct LessonPage {
     next: Option<Item>,
     practise: Vec<Item>,
     print_href: String,
+    /// The game's and the lesson's slugs, for a student's "I have read it" form.
+    game_slug: &'static str,
+    slug: String,
+    /// The student has just marked it read.
+    read: bool,
 }
 
 /// `GET /{game}/lessons/{slug}`.
-pub async fn lesson(found: FoundLesson) -> Response {
+pub async fn lesson(State(app): State<AppState>, found: FoundLesson) -> Response {
     let (req, snap, shelf, lesson) = (&found.req, &found.snap, found.shelf(), found.lesson());
     let text = lesson.text(req.lang);
     let steps = steps_from(&req, &text.diagrams);
@@ -542,16 +572,18 @@ pub async fn lesson(found: FoundLesson) -> Response {
         .filter(|(_, &k)| k > 0)
         .map(|(i, k)| format!("{i}:{k}"))
         .collect();
-    let cache_key = req
-        .query
-        .iter()
-        .all(|(k, _)| k == "lang" || k == "s")
-        .then(|| PageKey {
-            game: shelf.game,
-            page: format!("lessons/{}", lesson.slug),
-            lang: req.lang,
-            state: state.join(","),
-        });
+    if req.account.is_some() && req.param("s").is_none() {
+        super::class::record_opened(&app, req.account.as_ref(), shelf.game, &lesson.slug).await;
+    }
+    // Pages of a logged-in learner carry their name: not kept in the cache.
+    let cache_key = (req.account.is_none()
+        && req.query.iter().all(|(k, _)| k == "lang" || k == "s"))
+    .then(|| PageKey {
+        game: shelf.game,
+        page: format!("lessons/{}", lesson.slug),
+        lang: req.lang,
+        state: state.join(","),
+    });
     if let Some(page) = cache_key.as_ref().and_then(|k| snap.cache.get(k)) {
         return respond_bytes(&req, StatusCode::OK, page);
     }
@@ -563,6 +595,7 @@ pub async fn lesson(found: FoundLesson) -> Response {
             .then(|| ("s".to_string(), k.state.clone()))
             .into_iter()
             .collect(),
+        account: None,
     });
     let req = canonical.as_ref().unwrap_or(&req);
     let parts = text
@@ -592,6 +625,9 @@ pub async fn lesson(found: FoundLesson) -> Response {
         title: text.title.clone(),
         parts,
         print_href: urls::lesson_print(shelf.game, &lesson.slug),
+        game_slug: shelf.game.slug(),
+        slug: lesson.slug.clone(),
+        read: found.req.param("read").is_some(),
         prev: i
             .checked_sub(1)
             .and_then(|j| shelf.lessons.get(j))

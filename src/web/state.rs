@@ -3,6 +3,8 @@
 //! read; its mate and tsume proofs run in the background, and errors they find join the
 //! snapshot when they are done.
 
+use super::class::Classroom;
+use crate::class::Store;
 use crate::content::proofs::lower_priority;
 use crate::content::source::{self, Folder};
 use crate::content::{Diagnostic, Game, Library, ProofRun, ProofStore, Proving};
@@ -94,6 +96,8 @@ pub struct AppState {
     lobby: Arc<Lobby>,
     /// The real engines the computer opponent can be.
     engines: Arc<Engines>,
+    /// The classroom (accounts, homework, progress), when the server has a data folder.
+    classroom: Option<Arc<Classroom>>,
 }
 
 enum Source {
@@ -172,6 +176,7 @@ impl AppState {
             inner: Arc::new(source),
             lobby: Arc::default(),
             engines: Arc::new(Engines::none()),
+            classroom: None,
         }
     }
 
@@ -227,6 +232,7 @@ impl AppState {
             inner,
             lobby: Arc::default(),
             engines: Arc::new(Engines::none()),
+            classroom: None,
         }
     }
 
@@ -266,6 +272,25 @@ impl AppState {
     /// The same, shared (for a blocking thread that starts one).
     pub fn engines_arc(&self) -> Arc<Engines> {
         self.engines.clone()
+    }
+
+    /// The same content with a classroom kept in `store` (its data folder, if any, is
+    /// `folder`).
+    pub fn with_store(self, store: Arc<dyn Store>, folder: Option<std::path::PathBuf>) -> AppState {
+        AppState {
+            classroom: Some(Arc::new(Classroom::new(store, folder))),
+            ..self
+        }
+    }
+
+    /// The classroom, if the server has one.
+    pub fn classroom(&self) -> Option<&Classroom> {
+        self.classroom.as_deref()
+    }
+
+    /// The same, shared.
+    pub fn classroom_arc(&self) -> Option<Arc<Classroom>> {
+        self.classroom.clone()
     }
 
     /// The content to serve now: the built-in library, or the folder's last snapshot (if the

@@ -3,6 +3,7 @@
 
 use super::i18n::{fill, Ui};
 use super::pages::{enc, missing, respond, At, Chrome, FoundSet, Item, ProblemAt, Req};
+use super::state::AppState;
 use super::urls;
 use crate::content::{
     Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, RecordFormat, Text,
@@ -10,6 +11,7 @@ use crate::content::{
 };
 use crate::lang::Lang;
 use askama::Template;
+use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
@@ -73,6 +75,17 @@ pub(crate) enum Input {
 }
 
 impl Input {
+    /// The move as the classroom records it: the move played, or the square picked up
+    /// before followed by this one (`e2e4`); empty when nothing is played.
+    pub fn played(&self, selected: Option<&str>) -> String {
+        match self {
+            Input::None | Input::Select(None) => String::new(),
+            Input::Play(m) => m.clone(),
+            Input::Select(Some(s)) => format!("{}{s}", selected.unwrap_or("")),
+            Input::Choose { from, to } => format!("{from}{to}"),
+        }
+    }
+
     /// Reads `play`, `sel` with `to`, from the address.
     pub fn from_query(req: &Req) -> Input {
         // A count is typed in a form: `count=41`, or `winner=B&margin=2.5`.
@@ -572,7 +585,11 @@ struct ProblemPage {
 }
 
 /// `GET /{game}/problems/{set}/{id}?m=…&p=…&sel=…&play=…`.
-pub async fn page(found: FoundSet, At(ProblemAt { id, .. }): At<ProblemAt>) -> Response {
+pub async fn page(
+    State(app): State<AppState>,
+    found: FoundSet,
+    At(ProblemAt { id, .. }): At<ProblemAt>,
+) -> Response {
     let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let Some(index) = set.problems.iter().position(|p| p.id == id) else {
         return missing(&req, &snap);
@@ -583,12 +600,27 @@ pub async fn page(found: FoundSet, At(ProblemAt { id, .. }): At<ProblemAt>) -> R
     if let (Input::None, Some(sel)) = (&input, req.param("sel")) {
         input = Input::Select(Some(sel.to_string()));
     }
+    let progress = Progress::from_query(&req);
+    let (before, played) = (
+        progress.moves.clone(),
+        input.played(progress.selected.as_deref()),
+    );
     let at = (shelf.game, set.slug.as_str(), problem.id.as_str());
-    let judged = match judge_off_async(&snap.library, at, Progress::from_query(&req), input).await {
+    let judged = match judge_off_async(&snap.library, at, progress, input).await {
         Ok(Some(judged)) => judged,
         Ok(None) => return missing(&req, &snap),
         Err(e) => return e.into_response(),
     };
+    if req.account.is_some() {
+        let key = (shelf.game, set.slug.as_str(), problem.id.as_str());
+        if let Some(v) = &judged.verdict {
+            super::class::record_move(&app, req.account.as_ref(), key, &before, played, v.kind())
+                .await;
+        }
+        if req.param("solution") == Some("1") {
+            super::class::record_solution(&app, req.account.as_ref(), key).await;
+        }
+    }
     let shown = match req.param("solution").and_then(|s| s.parse().ok()) {
         Some(step) => solution(shelf.game, set, problem, step, req.lang),
         None => status(shelf.game, set, problem, &judged, req.lang)
