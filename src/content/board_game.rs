@@ -533,9 +533,9 @@ pub(crate) fn problem<G: PieceGame>(
                         .store
                         .proof(key, move || G::mating_moves(&searched, n));
                     let check = shared::mate_check(
-                        ctx,
+                        (ctx, proofs.file(ctx.loc)),
                         &G::mate_what(n),
-                        ctx.err(spec.goal.span(), G::no_mate(n)),
+                        (&spec.goal, G::no_mate(n)),
                         &spec.solutions,
                         &ends,
                         |mv| start.play(mv).ok().map(|(_, m)| start.move_name(&m)),

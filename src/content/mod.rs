@@ -202,6 +202,7 @@ impl Library {
             store,
             mode,
             pending: PendingProofs::default(),
+            file: None,
         };
         let mut errors = Vec::new();
         let mut shelves: BTreeMap<Game, Shelf> = BTreeMap::new();

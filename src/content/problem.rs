@@ -298,7 +298,7 @@ impl Verdict {
 pub(crate) mod shared {
     use super::super::diagnostic::{Ctx, Diagnostic};
     use super::super::lines::{LineTree, Step};
-    use super::super::proofs::{LineCheck, Proof, ProofCheck};
+    use super::super::proofs::{LineCheck, Possible, Proof, ProofCheck, SourceFile};
     use super::super::text::Text;
     use super::Verdict;
     use std::sync::Arc;
@@ -418,15 +418,20 @@ pub(crate) mod shared {
     /// some first move must force the goal (else `no_mate`).
     #[allow(clippy::too_many_arguments)]
     pub fn mate_check<P>(
-        ctx: &Ctx,
+        (ctx, file): (&Ctx, SourceFile),
         what: &str,
-        no_mate: Diagnostic,
+        (goal, no_mate): (&Spanned<String>, String),
         solutions: &[Spanned<String>],
         ends: &[(&Spanned<String>, P)],
         first: impl Fn(&str) -> Option<String>,
         mated: impl Fn(&P) -> bool,
         proof: Arc<Proof>,
     ) -> ProofCheck {
+        let at = |span: std::ops::Range<usize>, message: String| Possible {
+            file: file.clone(),
+            offset: ctx.base + span.start,
+            message,
+        };
         let lines = solutions
             .iter()
             .map(|line| {
@@ -434,7 +439,7 @@ pub(crate) mod shared {
                 let end = ends.iter().find(|(l, _)| l.span() == line.span());
                 LineCheck {
                     first: first(text),
-                    refused: ctx.err(
+                    refused: at(
                         line.span(),
                         format!(
                             "solution `{}` starts with {text}, which does not force {what}",
@@ -442,7 +447,7 @@ pub(crate) mod shared {
                         ),
                     ),
                     unmated: end.filter(|(_, end)| !mated(end)).map(|_| {
-                        ctx.err(
+                        at(
                             line.span(),
                             format!(
                                 "solution `{}` does not end in mate: write the line to the mate",
@@ -455,7 +460,7 @@ pub(crate) mod shared {
             .collect();
         ProofCheck {
             proof,
-            no_mate,
+            no_mate: at(goal.span(), no_mate),
             lines,
         }
     }

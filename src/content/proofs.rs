@@ -7,7 +7,7 @@
 //! (the errors are those of a full check, in the same order); `Later` only collects what the
 //! proofs must show ([`PendingProofs`]), so that content is served at once.
 
-use super::diagnostic::Diagnostic;
+use super::diagnostic::{Diagnostic, Locator};
 use super::Game;
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -141,15 +141,52 @@ pub(crate) struct LoadProofs<'a> {
     pub mode: Proving,
     /// Those left for later ([`Proving::Later`]).
     pub pending: PendingProofs,
+    /// The file being read, once a proof needed it.
+    pub file: Option<SourceFile>,
 }
 
 impl LoadProofs<'_> {
+    /// The file `loc` reads, shared by the proofs of its problems.
+    pub fn file(&mut self, loc: &Locator) -> SourceFile {
+        match &self.file {
+            Some(f) if f.0 == loc.path() => f.clone(),
+            _ => {
+                let f = Arc::new((loc.path().to_string(), loc.contents().to_string()));
+                self.file = Some(f.clone());
+                f
+            }
+        }
+    }
+
     /// Proves `check` now, its errors joining `errors`, or keeps it for later.
     pub fn check(&mut self, check: ProofCheck, errors: &mut Vec<Diagnostic>) {
         match self.mode {
             Proving::Now => errors.extend(check.errors()),
             Proving::Later => self.pending.checks.push(check),
         }
+    }
+}
+
+/// A content file as a proof's errors need it: path and text, shared by its problems.
+pub(crate) type SourceFile = Arc<(String, String)>;
+
+/// An error a proof may find, with its place: the line and column are worked out only when
+/// it is reported (counting lines for every possible error of a large file is what loading
+/// would spend its time on).
+#[derive(Debug)]
+pub(crate) struct Possible {
+    /// The file.
+    pub file: SourceFile,
+    /// The byte offset in it.
+    pub offset: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Possible {
+    /// The diagnostic, with line and column.
+    fn diagnostic(&self) -> Diagnostic {
+        Locator::new(&self.file.0, &self.file.1).at(self.offset, self.message.clone())
     }
 }
 
@@ -160,10 +197,10 @@ pub(crate) struct LineCheck {
     /// The line's first move in canonical form, if it could be read.
     pub first: Option<String>,
     /// The error when that move is not among the proven first moves.
-    pub refused: Diagnostic,
+    pub refused: Possible,
     /// The error when the line, played out, does not end in mate (and its first move is
     /// proven).
-    pub unmated: Option<Diagnostic>,
+    pub unmated: Option<Possible>,
 }
 
 /// What a mate problem's written lines must satisfy once its proof is known.
@@ -172,7 +209,7 @@ pub(crate) struct ProofCheck {
     /// The proof.
     pub proof: Arc<Proof>,
     /// The error when no first move forces the goal.
-    pub no_mate: Diagnostic,
+    pub no_mate: Possible,
     /// The written lines.
     pub lines: Vec<LineCheck>,
 }
@@ -184,7 +221,7 @@ impl ProofCheck {
         let mating = self.proof.first_moves();
         let mut errors = Vec::new();
         if mating.is_empty() {
-            errors.push(self.no_mate.clone());
+            errors.push(self.no_mate.diagnostic());
         }
         let refused: Vec<bool> = self
             .lines
@@ -192,10 +229,10 @@ impl ProofCheck {
             .map(|l| l.first.as_ref().is_some_and(|mv| !mating.contains(mv)))
             .collect();
         for (line, _) in self.lines.iter().zip(&refused).filter(|(_, r)| **r) {
-            errors.push(line.refused.clone());
+            errors.push(line.refused.diagnostic());
         }
         for (line, _) in self.lines.iter().zip(&refused).filter(|(_, r)| !**r) {
-            errors.extend(line.unmated.clone());
+            errors.extend(line.unmated.as_ref().map(Possible::diagnostic));
         }
         errors
     }
@@ -468,11 +505,11 @@ mod tests {
         assert_eq!(store.proof(key("kept"), Vec::new).key(), kept.key());
     }
 
-    fn error(line: usize, message: &str) -> Diagnostic {
-        Diagnostic {
-            path: "problems/chess/x.toml".into(),
-            line,
-            col: 1,
+    /// An error on line `line` of a file of empty lines.
+    fn error(line: usize, message: &str) -> Possible {
+        Possible {
+            file: Arc::new(("problems/chess/x.toml".into(), "\n".repeat(10))),
+            offset: line - 1,
             message: message.into(),
         }
     }
