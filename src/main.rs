@@ -227,7 +227,7 @@ fn check(dir: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         }
         None => source::embedded(),
     };
-    let (library, errors) = Library::load(&files);
+    let (library, errors) = check_files(&files);
     for e in &errors {
         println!("{e}");
     }
@@ -245,6 +245,45 @@ fn check(dir: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         );
         Ok(ExitCode::FAILURE)
     }
+}
+
+/// Loads and proves every file, as `Library::load` does: the proofs first, on every core, with
+/// their progress on stderr when it is a terminal ("proving 412/1,600"); then the load that
+/// reports, which finds every proof done.
+fn check_files(files: &[(String, String)]) -> (Library, Vec<qiyuan::content::Diagnostic>) {
+    use qiyuan::content::{ProofStore, Proving};
+    use std::io::{IsTerminal, Write};
+    let store = ProofStore::default();
+    let pending = Library::load_with(files, &store, Proving::Later).proofs;
+    let shown = std::io::stderr().is_terminal() && pending.len() >= 50;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let last = std::sync::Mutex::new(std::time::Instant::now());
+    pending.prove_all(threads, &|done, total| {
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if shown && (done == total || last.elapsed().as_millis() >= 100) {
+            *last = std::time::Instant::now();
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\rproving {}/{}", thousands(done), thousands(total));
+            if done == total {
+                let _ = writeln!(err);
+            }
+        }
+    });
+    let checked = Library::load_with(files, &store, Proving::Now);
+    (checked.library, checked.errors)
+}
+
+/// A count with thousands separated by commas: `1,600`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn read_text(path: &std::path::Path) -> anyhow::Result<String> {

@@ -7,12 +7,14 @@ use super::diagnostic::{Ctx, Diagnostic};
 use super::lines::{self, LineTree};
 use super::marks::{with_marks, BoardMarks, MarkSpec, Sq};
 use super::problem::{shared, Action, BoardRequest, GamePuzzle, Input, Problem, Puzzle, Verdict};
+use super::proofs::{LoadProofs, Proof, ProofKey, ProofStore, Proving};
 use super::task::{self, TaskSpec};
 use super::text::Text;
-use super::{Diagram, Frame};
+use super::{Diagram, Frame, Game};
 use crate::lang::Lang;
 use crate::rules::{Explain, Rules};
 use std::fmt;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// What a click on a board picks: a square (`e4`, `5e`), or a kind of piece in the hand of
@@ -53,6 +55,12 @@ pub trait PieceGame: fmt::Debug + Send + Sync + Sized + 'static {
     type Pos: Rules + PartialEq;
     /// A `select` question.
     type Ask: Clone + fmt::Debug + Send + Sync;
+
+    /// The game.
+    const GAME: Game;
+    /// The version of the mate search: proofs are kept by it, so a search that answers
+    /// differently must get a new number.
+    const SEARCH_VERSION: u32;
 
     /// The position key of diagrams and problems: `fen`, `sfen`.
     const POSITION: &'static str;
@@ -555,17 +563,22 @@ pub struct BoardPuzzle<G: PieceGame> {
     pub goal: Goal<G::Ask>,
     /// Correct and wrong lines.
     pub lines: LineTree,
+    /// For a mate goal: the proof of its first moves, which judges the learner's first move
+    /// (searched for on demand if the background proof has not got to it yet).
+    proof: Option<Arc<Proof>>,
 }
 
-/// Reads one problem; every error found is returned.
+/// Reads one problem; every error found is returned (a mate problem's proof errors now or
+/// later, as `proofs` says).
 pub(crate) fn problem<G: PieceGame>(
     ctx: &Ctx,
     spec: ProblemSpec,
+    proofs: &mut LoadProofs,
     wrap: fn(BoardPuzzle<G>) -> Puzzle,
 ) -> Result<Problem, Vec<Diagnostic>> {
     let start = position::<G>(ctx, spec.fen.as_ref(), spec.sfen.as_ref(), Some(&spec.id))
         .map_err(|e| vec![e])?;
-    problem_from(ctx, spec, start, wrap)
+    problem_from(ctx, spec, start, proofs, wrap)
 }
 
 /// Reads a lesson task at step `n` of a diagram: a problem from the step's position `start`,
@@ -631,7 +644,16 @@ fn read_task<G: PieceGame>(
             ..puzzle
         })
     };
-    problem_from(ctx, spec, start.clone(), keep).map_err(|e| task::first(ctx, written, e))
+    // A lesson task's mate (in one or two, as lessons ask) is proven as it is read.
+    let store = ProofStore::default();
+    let mut proofs = LoadProofs {
+        store: &store,
+        mode: Proving::Now,
+        pending: Default::default(),
+        file: None,
+    };
+    problem_from(ctx, spec, start.clone(), &mut proofs, keep)
+        .map_err(|e| task::first(ctx, written, e))
 }
 
 /// Reads a chess or shogi problem whose position has been read.
@@ -639,6 +661,7 @@ fn problem_from<G: PieceGame>(
     ctx: &Ctx,
     spec: ProblemSpec,
     start: G::Pos,
+    proofs: &mut LoadProofs,
     wrap: impl FnOnce(BoardPuzzle<G>) -> Puzzle,
 ) -> Result<Problem, Vec<Diagnostic>> {
     let mut errors = Vec::new();
@@ -697,6 +720,7 @@ fn problem_from<G: PieceGame>(
         &wrong,
         &mut errors,
     );
+    let mut proof = None;
     let goal = match goal_name {
         "move" | "check" => open_goal.unwrap_or(Goal::Lines),
         g if g == G::MATE_GOAL => match &spec.mate_in {
@@ -717,21 +741,29 @@ fn problem_from<G: PieceGame>(
                 }
                 Ok(()) => {
                     let n = *n.get_ref();
-                    let mating = G::mating_moves(&start, n);
-                    let what = G::mate_what(n);
-                    if mating.is_empty() {
-                        errors.push(ctx.err(spec.goal.span(), G::no_mate(n)));
-                    }
-                    shared::mate_lines(
-                        ctx,
-                        &what,
+                    let key = ProofKey {
+                        game: G::GAME,
+                        position: G::position_text(&start),
+                        goal: G::MATE_GOAL,
+                        depth: n,
+                        version: G::SEARCH_VERSION,
+                    };
+                    let searched = start.clone();
+                    let proven = proofs
+                        .store
+                        .proof(key, move || G::mating_moves(&searched, n));
+                    let check = shared::mate_check(
+                        (ctx, proofs.file(ctx.loc)),
+                        &G::mate_what(n),
+                        (&spec.goal, G::no_mate(n)),
                         &spec.solutions,
                         &ends,
-                        &mating,
                         |mv| start.play(mv).ok().map(|(_, m)| start.move_name(&m)),
                         G::is_mated,
-                        &mut errors,
+                        proven.clone(),
                     );
+                    proofs.check(check, &mut errors);
+                    proof = Some(proven);
                     Goal::Mate(n)
                 }
             },
@@ -798,6 +830,7 @@ fn problem_from<G: PieceGame>(
             marks,
             goal,
             lines,
+            proof,
         }),
     })
 }
@@ -892,6 +925,16 @@ impl<G: PieceGame> BoardPuzzle<G> {
         moves.iter().try_fold(self.start.clone(), |pos, m| {
             pos.play(m).ok().map(|(p, _)| p)
         })
+    }
+
+    /// Whether the learner's move `name` (canonical), the `i`th move from the start, forces
+    /// the mate with `left` to go from `pos`: the first move by the problem's proof (the
+    /// answer the proof gives, searched for now if it is not done), later ones by search.
+    fn forces_from(&self, i: usize, pos: &G::Pos, name: &str, left: u32) -> bool {
+        match &self.proof {
+            Some(proof) if i == 0 => proof.first_moves().iter().any(|m| m == name),
+            _ => G::forces(pos, name, left),
+        }
     }
 
     /// The last of `moves`, as the engine describes it.
@@ -1016,18 +1059,23 @@ impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
         &self.lines
     }
 
+    fn searches(&self) -> bool {
+        matches!(self.goal, Goal::Mate(_))
+    }
+
     fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>> {
         let mut pos = self.start.clone();
         let mut canonical = Vec::new();
         for (i, m) in moves.iter().enumerate() {
+            let (next, played) = pos.play(m).ok()?;
+            let name = pos.move_name(&played);
             if let Goal::Mate(n) = self.goal {
                 let left = G::left(n, i)?;
-                if i % 2 == 0 && !G::forces(&pos, m, left) {
+                if i % 2 == 0 && !self.forces_from(i, &pos, &name, left) {
                     return None;
                 }
             }
-            let (next, played) = pos.play(m).ok()?;
-            canonical.push(pos.move_name(&played));
+            canonical.push(name);
             pos = next;
         }
         match self.goal {
@@ -1162,7 +1210,7 @@ impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
                 reply: None,
                 solved: true,
             }
-        } else if left > 1 && G::forces(&pos, &name, left) {
+        } else if left > 1 && self.forces_from(moves.len(), &pos, &name, left) {
             let reply = G::best_defence(&after, left - 1);
             if let Some(r) = &reply {
                 line.push(r.clone());

@@ -5,6 +5,7 @@ use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
 use super::marks::Sq;
 use super::problem::Puzzle;
 use super::text::Text;
+use super::Game;
 use crate::render::chess as draw;
 use crate::rules::chess::select::Ask;
 use crate::rules::chess::{self as rules, Color, Outcome, Played, Position, Role, Square};
@@ -34,6 +35,9 @@ fn square(s: Sq) -> Option<Square> {
 impl PieceGame for Chess {
     type Pos = Position;
     type Ask = Ask;
+
+    const GAME: Game = Game::Chess;
+    const SEARCH_VERSION: u32 = 1;
 
     const POSITION: &'static str = "fen";
     const OTHER_POSITION: &'static str = "sfen";

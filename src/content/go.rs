@@ -1152,6 +1152,10 @@ impl GamePuzzle for GoPuzzle {
         &self.lines
     }
 
+    fn searches(&self) -> bool {
+        self.life.is_some()
+    }
+
     fn valid_picks(&self, picked: &[String]) -> Vec<String> {
         shared::valid_picks(&self.answer(), picked, |p| {
             self.canonical(p).unwrap_or_default()

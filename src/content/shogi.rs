@@ -5,6 +5,7 @@ use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
 use super::marks::Sq;
 use super::problem::Puzzle;
 use super::text::Text;
+use super::Game;
 use crate::render::shogi as draw;
 use crate::rules::shogi::select::Ask;
 use crate::rules::shogi::{kanji_square, Color, Kind, Played, Position, Square};
@@ -33,6 +34,9 @@ fn square(s: Sq) -> Option<Square> {
 impl PieceGame for Shogi {
     type Pos = Position;
     type Ask = Ask;
+
+    const GAME: Game = Game::Shogi;
+    const SEARCH_VERSION: u32 = 1;
 
     const POSITION: &'static str = "sfen";
     const OTHER_POSITION: &'static str = "fen";

@@ -3,7 +3,7 @@
 
 use super::pages::{diagram_anchor, find_set, render_diagram, step_href};
 use super::state::AppState;
-use super::trainer::{board, judge, problem_href, status, Input, Progress};
+use super::trainer::{board, judge_off_async, problem_href, status, Input, Progress};
 use super::urls;
 use crate::content::Game;
 use crate::lang::Lang;
@@ -109,7 +109,12 @@ pub async fn attempt(
     let input = input_of(request.play, request.select, request.to);
     let before = progress.moves.clone();
     let played = input.played(progress.selected.as_deref());
-    let judged = judge(problem, progress, input);
+    let at = (shelf.game, set.slug.as_str(), problem.id.as_str());
+    let judged = match judge_off_async(&snap.library, at, progress, input).await {
+        Ok(Some(judged)) => judged,
+        Ok(None) => return (StatusCode::NOT_FOUND, "no such problem").into_response(),
+        Err(e) => return e.into_response(),
+    };
     if let Some(v) = &judged.verdict {
         super::class::record_move(
             &state,

@@ -6,13 +6,16 @@ use super::pages::{enc, missing, respond, At, Chrome, FoundSet, Item, ProblemAt,
 use super::state::AppState;
 use super::urls;
 use crate::content::{
-    Action, BoardRequest, Game, Input as Takes, Problem, ProblemSet, RecordFormat, Text, Verdict,
+    Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, RecordFormat, Text,
+    Verdict,
 };
 use crate::lang::Lang;
 use askama::Template;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The learner's progress in a problem, as carried in addresses (`m`, `p`, `sel`).
 #[derive(Clone, Debug, Default)]
@@ -211,6 +214,70 @@ pub(crate) fn judge(problem: &Problem, progress: Progress, input: Input) -> Judg
         open: open && !solved,
         choices: Vec::new(),
     }
+}
+
+/// How long a request waits for the engine's verdict. The searches are bounded (the deepest
+/// proofs allowed take well under a second); this only keeps a request from hanging.
+pub(crate) const JUDGE_TIME_LIMIT: Duration = Duration::from_secs(5);
+
+/// Why a move was not judged.
+#[derive(Debug)]
+pub(crate) enum NotJudged {
+    /// The judging took longer than [`JUDGE_TIME_LIMIT`].
+    TooLong,
+    /// The judging thread panicked.
+    Failed,
+}
+
+impl IntoResponse for NotJudged {
+    fn into_response(self) -> Response {
+        match self {
+            NotJudged::TooLong => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "1")],
+                "棋院还在验证这道题，请稍后再试。\nThe engine is still working on this problem: try again in a moment.\n",
+            )
+                .into_response(),
+            NotJudged::Failed => {
+                (StatusCode::INTERNAL_SERVER_ERROR, "the judging failed\n").into_response()
+            }
+        }
+    }
+}
+
+/// Judges as [`judge`] does, but when the judging may search (a mate proof, the
+/// life-and-death solver) on a blocking thread, never on the async workers, and within
+/// [`JUDGE_TIME_LIMIT`]. The problem is the one with `id` in the set `set` of `game` in
+/// `library`; `None` when there is none.
+pub(crate) async fn judge_off_async(
+    library: &Arc<Library>,
+    (game, set, id): (Game, &str, &str),
+    progress: Progress,
+    input: Input,
+) -> Result<Option<Judged>, NotJudged> {
+    let Some(problem) = find_problem(library, game, set, id) else {
+        return Ok(None);
+    };
+    let searches = problem.puzzle.searches()
+        && (matches!(input, Input::Play(_)) || !progress.moves.is_empty());
+    if !searches {
+        return Ok(Some(judge(problem, progress, input)));
+    }
+    let library = library.clone();
+    let (set, id) = (set.to_string(), id.to_string());
+    let judged = tokio::task::spawn_blocking(move || {
+        let problem = find_problem(&library, game, &set, &id)?;
+        Some(judge(problem, progress, input))
+    });
+    match tokio::time::timeout(JUDGE_TIME_LIMIT, judged).await {
+        Ok(Ok(judged)) => Ok(judged),
+        Ok(Err(_)) => Err(NotJudged::Failed),
+        Err(_) => Err(NotJudged::TooLong),
+    }
+}
+
+fn find_problem<'a>(library: &'a Library, game: Game, set: &str, id: &str) -> Option<&'a Problem> {
+    library.shelf(game)?.set(set)?.problem(id)
 }
 
 /// The address of a problem.
@@ -597,7 +664,12 @@ pub async fn page(
         progress.moves.clone(),
         input.played(progress.selected.as_deref()),
     );
-    let judged = judge(problem, progress, input);
+    let at = (shelf.game, set.slug.as_str(), problem.id.as_str());
+    let judged = match judge_off_async(&snap.library, at, progress, input).await {
+        Ok(Some(judged)) => judged,
+        Ok(None) => return missing(&req, &snap),
+        Err(e) => return e.into_response(),
+    };
     if req.account.is_some() {
         let key = (shelf.game, set.slug.as_str(), problem.id.as_str());
         if let Some(v) = &judged.verdict {
