@@ -7,6 +7,7 @@ mod api;
 pub mod class;
 mod games;
 pub mod i18n;
+pub mod live;
 mod pages;
 pub mod serve;
 mod state;
@@ -114,6 +115,24 @@ pub fn app(state: AppState) -> Router {
         .route(
             "/api/class/merge",
             post(class::api_merge).layer(axum::extract::DefaultBodyLimit::max(1 << 20)),
+        )
+        // The live board (src/web/live.rs).
+        .route("/live", get(live::student_page))
+        .route("/live/answer", post(live::answer).layer(small()))
+        .route("/live/events", get(live::student_events))
+        .route(
+            "/teacher/classes/{id}/live",
+            get(live::teacher_page).post(live::start).layer(small()),
+        )
+        .route(
+            "/teacher/classes/{id}/live/reveal",
+            post(live::reveal).layer(small()),
+        )
+        .route("/teacher/classes/{id}/live/next", post(live::next).layer(small()))
+        .route("/teacher/classes/{id}/live/stop", post(live::stop).layer(small()))
+        .route(
+            "/teacher/classes/{id}/live/events",
+            get(live::teacher_events),
         )
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))

@@ -89,6 +89,8 @@ pub struct AppState {
     inner: Arc<Source>,
     /// The games being played on this server.
     lobby: Arc<Lobby>,
+    /// The classes' live boards.
+    live: Arc<super::live::LiveBoards>,
     /// The real engines the computer opponent can be.
     engines: Arc<Engines>,
     /// The classroom (accounts, homework, progress), when the server has a data folder.
@@ -133,6 +135,7 @@ impl AppState {
                 cache: Arc::default(),
             })),
             lobby: Arc::default(),
+            live: Arc::default(),
             engines: Arc::new(Engines::none()),
             classroom: None,
         }
@@ -176,6 +179,7 @@ impl AppState {
         AppState {
             inner,
             lobby: Arc::default(),
+            live: Arc::default(),
             engines: Arc::new(Engines::none()),
             classroom: None,
         }
@@ -192,6 +196,11 @@ impl AppState {
     /// The games being played.
     pub fn lobby(&self) -> &Lobby {
         &self.lobby
+    }
+
+    /// The classes' live boards.
+    pub fn live(&self) -> &super::live::LiveBoards {
+        &self.live
     }
 
     /// The same content with these real engines for the computer opponent (none by default).
