@@ -69,11 +69,7 @@ impl LiveProblem {
 
     /// Finds the problem in the content.
     fn find<'a>(&self, snap: &'a Snapshot) -> Option<(&'a ProblemSet, &'a Problem)> {
-        let shelf = snap
-            .library
-            .shelves
-            .iter()
-            .find(|s| s.game == self.game)?;
+        let shelf = snap.library.shelves.iter().find(|s| s.game == self.game)?;
         let set = shelf.sets.iter().find(|s| s.slug == self.set)?;
         Some((set, set.problem(&self.id)?))
     }
@@ -317,7 +313,10 @@ fn attr<'a>(tag: &'a str, attr: &str) -> Option<&'a str> {
 fn cells(svg: &str) -> Option<(&str, Vec<Cell>, (f64, f64))> {
     let start = svg.find("<g class=\"points\"")?;
     let view = attr(svg, "viewBox")?;
-    let mut dims = view.split(' ').filter_map(|n| n.parse::<f64>().ok()).skip(2);
+    let mut dims = view
+        .split(' ')
+        .filter_map(|n| n.parse::<f64>().ok())
+        .skip(2);
     let size = (dims.next()?, dims.next()?);
     let mut out = Vec::new();
     for link in svg[start..].split("<a ").skip(1) {
@@ -490,7 +489,11 @@ struct AnswerRow {
 }
 
 /// Counts what a board holds.
-fn tally(board: &LiveBoard, game: Game, problem: &Problem) -> (Tally, Vec<AnswerRow>, Vec<(String, usize)>) {
+fn tally(
+    board: &LiveBoard,
+    game: Game,
+    problem: &Problem,
+) -> (Tally, Vec<AnswerRow>, Vec<(String, usize)>) {
     let r = board.lock();
     let mut by_answer: BTreeMap<String, (usize, bool)> = BTreeMap::new();
     let mut by_target: BTreeMap<String, usize> = BTreeMap::new();
@@ -540,11 +543,7 @@ fn tally(board: &LiveBoard, game: Game, problem: &Problem) -> (Tally, Vec<Answer
                 right: true,
             }),
     );
-    let here = r
-        .here
-        .values()
-        .filter(|t| t.elapsed() < HERE)
-        .count();
+    let here = r.here.values().filter(|t| t.elapsed() < HERE).count();
     (
         Tally {
             round: r.number,
@@ -675,7 +674,10 @@ pub(crate) async fn teacher_page(
     let lang = signed.req.lang;
     let board = state.live().board(class.id);
     let (problem, round, revealed) = board.problem();
-    let live = match problem.as_ref().and_then(|p| Some((p, p.find(&signed.snap)?))) {
+    let live = match problem
+        .as_ref()
+        .and_then(|p| Some((p, p.find(&signed.snap)?)))
+    {
         Some((p, (set, found))) => {
             let tally = match teacher_view(&board, &signed.snap, p, lang) {
                 Some((_, Ok(html))) => html,
@@ -747,7 +749,12 @@ fn back(id: i64) -> Response {
 }
 
 /// Starts `problem` on `board`, with the class's size read from the store.
-async fn start_problem(signed: &Signed, board: &LiveBoard, class: ClassId, problem: LiveProblem) -> Result<(), Response> {
+async fn start_problem(
+    signed: &Signed,
+    board: &LiveBoard,
+    class: ClassId,
+    problem: LiveProblem,
+) -> Result<(), Response> {
     let size = blocking(&signed.room.store, move |s| Ok(s.students(class)?.len()))
         .await
         .map_err(|e| store_failed(&signed.req, &signed.snap, &e))?;
@@ -767,11 +774,9 @@ pub(crate) async fn start(
         Err(r) => return r,
     };
     let problem = match Task::parse(&form.problem) {
-        Some(Task::Problem { game, set, id }) => Game::from_slug(&game).map(|game| LiveProblem {
-            game,
-            set,
-            id,
-        }),
+        Some(Task::Problem { game, set, id }) => {
+            Game::from_slug(&game).map(|game| LiveProblem { game, set, id })
+        }
         _ => None,
     };
     let Some(problem) = problem.filter(|p| p.find(&signed.snap).is_some()) else {
@@ -992,7 +997,9 @@ struct TeacherEvent {
 
 fn teacher_event(board: &LiveBoard, snap: &Snapshot, lang: Lang) -> TeacherEvent {
     let (problem, ..) = board.problem();
-    let view = problem.as_ref().and_then(|p| teacher_view(board, snap, p, lang));
+    let view = problem
+        .as_ref()
+        .and_then(|p| teacher_view(board, snap, p, lang));
     let (tally, html) = match view {
         Some((t, html)) => (Some(t), html.unwrap_or_default()),
         None => (None, String::new()),
@@ -1073,7 +1080,11 @@ fn student_view(
     let req = &signed.req;
     let (lang, ui) = (req.lang, req.ui());
     let puzzle = &problem.puzzle;
-    let index = set.problems.iter().position(|x| x.id == problem.id).unwrap_or(0);
+    let index = set
+        .problems
+        .iter()
+        .position(|x| x.id == problem.id)
+        .unwrap_or(0);
     let title = format!(
         "{} · {}",
         set.title.get(lang),
@@ -1151,7 +1162,12 @@ fn student_view(
         choices: judged
             .choices
             .iter()
-            .map(|(label, mv)| (format!("/live?play={}", enc(mv)), label.get(lang).to_string()))
+            .map(|(label, mv)| {
+                (
+                    format!("/live?play={}", enc(mv)),
+                    label.get(lang).to_string(),
+                )
+            })
             .collect(),
         right: mine.as_ref().is_some_and(Answer::right),
         mine: mine.map(|a| puzzle.notation(&[], &a.played)),
@@ -1261,7 +1277,11 @@ pub(crate) async fn answer(
     };
     let ui = &signed.req.ui().live;
     let board = state.live().board(class);
-    let (problem, ..) = board.problem();
+    let (problem, round, _) = board.problem();
+    if form.round.is_some_and(|n| n != round) {
+        // The page showed an earlier problem: back to the one live now.
+        return Redirect::to("/live").into_response();
+    }
     let Some((p, (set, found))) = problem
         .as_ref()
         .and_then(|p| Some((p, p.find(&signed.snap)?)))
@@ -1273,7 +1293,12 @@ pub(crate) async fn answer(
     let verdict = match &judged.verdict {
         Some(Verdict::Illegal { reason: why } | Verdict::Invalid { why }) => {
             let text = format!("{} {}", ui.refused, why.get(signed.req.lang));
-            return message(&signed.req, &signed.snap, StatusCode::UNPROCESSABLE_ENTITY, &text);
+            return message(
+                &signed.req,
+                &signed.snap,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &text,
+            );
         }
         Some(v) => v.kind(),
         None => {
@@ -1352,7 +1377,10 @@ mod tests {
     fn a_student_answers_once_and_may_change_until_the_reveal() {
         let board = LiveBoard::new();
         let s = StudentId(7);
-        assert_eq!(take_answer(&board, s, None, "D4", "wrong"), Err(Refusal::NothingLive));
+        assert_eq!(
+            take_answer(&board, s, None, "D4", "wrong"),
+            Err(Refusal::NothingLive)
+        );
         board.start(
             LiveProblem {
                 game: Game::Go,
@@ -1361,14 +1389,20 @@ mod tests {
             },
             3,
         );
-        assert_eq!(take_answer(&board, s, Some(0), "D4", "wrong"), Err(Refusal::OtherRound));
+        assert_eq!(
+            take_answer(&board, s, Some(0), "D4", "wrong"),
+            Err(Refusal::OtherRound)
+        );
         assert_eq!(take_answer(&board, s, Some(1), "D4", "wrong"), Ok(true));
         assert_eq!(take_answer(&board, s, Some(1), "D4", "wrong"), Ok(false));
         assert_eq!(take_answer(&board, s, None, "C3", "solved"), Ok(true));
         assert_eq!(board.lock().answers.len(), 1);
         assert_eq!(board.lock().answers[&s].played, "C3");
         board.reveal();
-        assert_eq!(take_answer(&board, s, None, "D4", "wrong"), Err(Refusal::Closed));
+        assert_eq!(
+            take_answer(&board, s, None, "D4", "wrong"),
+            Err(Refusal::Closed)
+        );
         board.stop();
         assert!(board.lock().answers.is_empty());
     }
@@ -1386,7 +1420,10 @@ mod tests {
         );
         let s = StudentId(1);
         for i in 0..=CHANGES {
-            assert_eq!(take_answer(&board, s, None, &format!("A{}", i + 1), "wrong"), Ok(true));
+            assert_eq!(
+                take_answer(&board, s, None, &format!("A{}", i + 1), "wrong"),
+                Ok(true)
+            );
         }
         assert_eq!(
             take_answer(&board, s, None, "T19", "wrong"),

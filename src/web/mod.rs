@@ -128,8 +128,14 @@ pub fn app(state: AppState) -> Router {
             "/teacher/classes/{id}/live/reveal",
             post(live::reveal).layer(small()),
         )
-        .route("/teacher/classes/{id}/live/next", post(live::next).layer(small()))
-        .route("/teacher/classes/{id}/live/stop", post(live::stop).layer(small()))
+        .route(
+            "/teacher/classes/{id}/live/next",
+            post(live::next).layer(small()),
+        )
+        .route(
+            "/teacher/classes/{id}/live/stop",
+            post(live::stop).layer(small()),
+        )
         .route(
             "/teacher/classes/{id}/live/events",
             get(live::teacher_events),
