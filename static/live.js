@@ -9,7 +9,9 @@ if (student) {
     const link = event.target.closest && event.target.closest('.live-board a.pt[href*="play="], .live-student .choices a[href*="play="]');
     if (!link) return;
     event.preventDefault();
-    const play = new URL(link.href, location.href).searchParams.get("play");
+    // An SVG link's `href` is no string: its attribute is.
+    const href = link.getAttribute("href");
+    const play = new URL(href, location.href).searchParams.get("play");
     const body = new URLSearchParams({ csrf, round: student.dataset.round, answer: play });
     try {
       const response = await fetch("/live/answer", { method: "POST", body });
@@ -30,7 +32,7 @@ if (student) {
       }
       shown.textContent = said ? said.textContent : response.statusText;
     } catch {
-      location.href = link.href;
+      location.href = href;
     }
   });
 }
