@@ -554,6 +554,11 @@ struct LessonPage {
     next: Option<Item>,
     practise: Vec<Item>,
     print_href: String,
+    /// The game's and the lesson's slugs, for a student's "I have read it" form.
+    game_slug: &'static str,
+    slug: String,
+    /// The student has just marked it read.
+    read: bool,
 }
 
 /// `GET /{game}/lessons/{slug}`.
@@ -620,6 +625,9 @@ pub async fn lesson(State(app): State<AppState>, found: FoundLesson) -> Response
         title: text.title.clone(),
         parts,
         print_href: urls::lesson_print(shelf.game, &lesson.slug),
+        game_slug: shelf.game.slug(),
+        slug: lesson.slug.clone(),
+        read: found.req.param("read").is_some(),
         prev: i
             .checked_sub(1)
             .and_then(|j| shelf.lessons.get(j))
