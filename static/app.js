@@ -330,6 +330,7 @@ if (document.querySelector(".play-table, #my-games")) import("/static/play.js");
 
 // The classroom: a logged-in student's hints and earlier progress go to the server.
 if (document.body.dataset.student) import("/static/class.js");
+
 // The live board: every page of a logged-in student listens for the class's live problem and
 // goes to /live when one starts or changes (live.js runs the live pages themselves).
 if (document.body.dataset.student) {
