@@ -351,15 +351,7 @@ fn token_cookie(id: &str, token: &str) -> Option<HeaderValue> {
 
 /// The token of game `id` from the request's cookies.
 fn cookie_token(headers: &HeaderMap, id: &str) -> Option<String> {
-    let name = cookie_name(id);
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.to_string())
+    super::class::cookie(headers, &cookie_name(id))
 }
 
 fn with_cookie(mut response: Response, id: &str, token: &str) -> Response {

@@ -91,6 +91,8 @@ pub struct Ui {
     pub class: ClassUi,
     /// The live board.
     pub live: LiveUi,
+    /// Tasks in lessons.
+    pub lesson: LessonUi,
 }
 
 /// The strings of the live board (`[live]` in the locale files).
@@ -124,6 +126,16 @@ pub struct LiveUi {
     pub you_right: String,
     pub you_wrong: String,
     pub no_answer: String,
+}
+
+/// The strings of lesson tasks (`[lesson]` in the locale files).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct LessonUi {
+    pub your_turn: String,
+    pub board_keys: String,
+    pub locked: String,
 }
 
 /// The strings of the classroom's pages (`[class]` in the locale files).
