@@ -463,3 +463,20 @@ if (document.querySelector(".record-view")) import("/static/record.js");
 
 // The classroom: a logged-in student's hints and earlier progress go to the server.
 if (document.body.dataset.student) import("/static/class.js");
+
+// The live board: every page of a logged-in student listens for the class's live problem and
+// goes to /live when one starts or changes (live.js runs the live pages themselves).
+if (document.body.dataset.student) {
+  const livePage = document.querySelector(".live-student");
+  const seen = "qiyuan-live-round";
+  if (livePage) sessionStorage.setItem(seen, livePage.dataset.round);
+  new EventSource("/live/events").addEventListener("live", (event) => {
+    const now = JSON.parse(event.data);
+    if (livePage) {
+      if (String(now.round) !== livePage.dataset.round || (now.revealed ? "1" : "0") !== livePage.dataset.revealed) location.href = "/live";
+    } else if (now.problem && sessionStorage.getItem(seen) !== String(now.round)) {
+      location.href = "/live";
+    }
+  });
+}
+if (document.querySelector(".live")) import("/static/live.js");

@@ -14,6 +14,8 @@ enum Send {
     Form(&'static str),
     /// A JSON body; `{csrf}` becomes the sender's secret.
     Json(&'static str),
+    /// A GET of an event stream: only the status is read (the stream stays open).
+    Events,
 }
 
 /// One route. `path` may hold `{class}` (class A's id: the teacher's and the student's
@@ -37,6 +39,14 @@ const fn form(path: &'static str, body: &'static str, expect: [u16; 5]) -> Route
     Route {
         path,
         send: Send::Form(body),
+        expect,
+    }
+}
+
+const fn events(path: &'static str, expect: [u16; 5]) -> Route {
+    Route {
+        path,
+        send: Send::Events,
         expect,
     }
 }
@@ -69,6 +79,40 @@ const ROUTES: &[Route] = &[
         r#"{"csrf":"{csrf}","entries":[]}"#,
         [401, 200, 200, 403, 403],
     ),
+    // The live board (src/web/live.rs), in the order a lesson goes: class A's teacher opens a
+    // problem, its students answer, class B's student has nothing live (409).
+    get("/teacher/classes/{class}/live", [303, 403, 403, 200, 404]),
+    form(
+        "/teacher/classes/{class}/live",
+        "csrf={csrf}&problem=go%2Fproblems%2Fcaptures%2F1",
+        [401, 403, 403, 303, 404],
+    ),
+    get("/live", [303, 200, 200, 403, 403]),
+    events("/live/events", [401, 200, 200, 403, 403]),
+    events(
+        "/teacher/classes/{class}/live/events",
+        [401, 403, 403, 200, 404],
+    ),
+    form(
+        "/live/answer",
+        "csrf={csrf}&answer=D4",
+        [401, 303, 409, 403, 403],
+    ),
+    form(
+        "/teacher/classes/{class}/live/reveal",
+        "csrf={csrf}",
+        [401, 403, 403, 303, 404],
+    ),
+    form(
+        "/teacher/classes/{class}/live/next",
+        "csrf={csrf}",
+        [401, 403, 403, 303, 404],
+    ),
+    form(
+        "/teacher/classes/{class}/live/stop",
+        "csrf={csrf}",
+        [401, 403, 403, 303, 404],
+    ),
 ];
 
 fn fill(s: &School, path: &str) -> String {
@@ -83,6 +127,7 @@ async fn call(s: &School, who: Option<&Who>, route: &Route) -> Reply {
         Send::Get => s.get(who, &path).await,
         Send::Form(body) => s.post_form(who, &path, &fill(s, body)).await,
         Send::Json(body) => s.post_json(who, &path, &fill(s, body)).await,
+        Send::Events => s.get_head(who, &path).await,
     }
 }
 

@@ -91,8 +91,43 @@ pub struct Ui {
     pub record: RecordUi,
     /// The classroom: logging in, the student's home page.
     pub class: ClassUi,
+    /// The live board.
+    pub live: LiveUi,
     /// Tasks in lessons.
     pub lesson: LessonUi,
+}
+
+/// The strings of the live board (`[live]` in the locale files).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct LiveUi {
+    pub title: String,
+    pub title_class: String,
+    pub intro: String,
+    pub choose: String,
+    pub start: String,
+    pub reveal: String,
+    pub next: String,
+    pub stop: String,
+    pub answered: String,
+    pub answer_col: String,
+    pub count_col: String,
+    pub the_answer: String,
+    pub nothing_live: String,
+    pub no_such_problem: String,
+    pub last_of_set: String,
+    pub refused: String,
+    pub closed: String,
+    pub too_many_changes: String,
+    pub your_answer: String,
+    pub mine: String,
+    pub send: String,
+    pub cancel: String,
+    pub how: String,
+    pub you_right: String,
+    pub you_wrong: String,
+    pub no_answer: String,
 }
 
 /// The strings of lesson tasks (`[lesson]` in the locale files).

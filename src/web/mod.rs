@@ -7,6 +7,7 @@ mod api;
 pub mod class;
 mod games;
 pub mod i18n;
+pub mod live;
 mod pages;
 pub mod records;
 pub mod serve;
@@ -146,6 +147,30 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/records/{id}/download", get(records::download_record))
         .route("/records/{id}/print", get(records::print))
+        // The live board (src/web/live.rs).
+        .route("/live", get(live::student_page))
+        .route("/live/answer", post(live::answer).layer(small()))
+        .route("/live/events", get(live::student_events))
+        .route(
+            "/teacher/classes/{id}/live",
+            get(live::teacher_page).post(live::start).layer(small()),
+        )
+        .route(
+            "/teacher/classes/{id}/live/reveal",
+            post(live::reveal).layer(small()),
+        )
+        .route(
+            "/teacher/classes/{id}/live/next",
+            post(live::next).layer(small()),
+        )
+        .route(
+            "/teacher/classes/{id}/live/stop",
+            post(live::stop).layer(small()),
+        )
+        .route(
+            "/teacher/classes/{id}/live/events",
+            get(live::teacher_events),
+        )
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))
         .route("/{game}/lessons/{slug}", get(pages::lesson))

@@ -94,6 +94,8 @@ pub struct AppState {
     inner: Arc<Source>,
     /// The games being played on this server.
     lobby: Arc<Lobby>,
+    /// The classes' live boards.
+    live: Arc<super::live::LiveBoards>,
     /// The real engines the computer opponent can be.
     engines: Arc<Engines>,
     /// Game records opened by learners, and the `--records` library.
@@ -177,6 +179,7 @@ impl AppState {
         AppState {
             inner: Arc::new(source),
             lobby: Arc::default(),
+            live: Arc::default(),
             engines: Arc::new(Engines::none()),
             records: Arc::default(),
             classroom: None,
@@ -234,6 +237,7 @@ impl AppState {
         AppState {
             inner,
             lobby: Arc::default(),
+            live: Arc::default(),
             engines: Arc::new(Engines::none()),
             records: Arc::default(),
             classroom: None,
@@ -258,6 +262,11 @@ impl AppState {
     /// The games being played.
     pub fn lobby(&self) -> &Lobby {
         &self.lobby
+    }
+
+    /// The classes' live boards.
+    pub fn live(&self) -> &super::live::LiveBoards {
+        &self.live
     }
 
     /// The same content with these real engines for the computer opponent (none by default).

@@ -117,6 +117,25 @@ impl School {
         send(self.router(), r.body(Body::empty()).unwrap()).await
     }
 
+    /// `GET path` as `who`, reading only the status and headers (an event stream stays open).
+    pub async fn get_head(&self, who: Option<&Who>, path: &str) -> Reply {
+        use tower::ServiceExt;
+        let mut r = Request::get(path).header(header::HOST, "localhost");
+        if let Some(w) = who {
+            r = r.header(header::COOKIE, &w.cookie);
+        }
+        let response = self
+            .router()
+            .oneshot(r.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        Reply {
+            status: response.status(),
+            headers: response.headers().clone(),
+            body: String::new(),
+        }
+    }
+
     /// `POST path` with a form body as `who`; `{csrf}` in the body becomes who's secret.
     pub async fn post_form(&self, who: Option<&Who>, path: &str, body: &str) -> Reply {
         let csrf = who.map(|w| w.csrf.as_str()).unwrap_or("");
