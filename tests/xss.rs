@@ -1,7 +1,7 @@
 //! No script from content: OWASP XSS filter-evasion vectors put in every field an author or an
 //! imported file controls (lesson bodies, titles, summaries, topics, captions, step texts,
-//! labels, set titles and summaries, prompts, hints, explanations, wrong-line texts, SGF
-//! comments) come out as text on every page, fragment and API reply; every response carries
+//! labels, lesson tasks' instructions, hints, `done` and wrong-line texts, set titles and
+//! summaries, prompts, hints, explanations, wrong-line texts, SGF comments) come out as text on every page, fragment and API reply; every response carries
 //! the security headers. In headless Chromium (when `chromium` and `chromium-driver` are
 //! installed, as `scripts/test.sh` does), the pages open with no dialog, no CSP violation
 //! and no link or image to anything but the web, mail or this site.
@@ -100,13 +100,13 @@ fn content() -> Vec<(String, String)> {
             "{v}\n\n{w} and {x}\n\n- {v}\n\n> {w}\n\n| {v} | b |\n|---|---|\n| {x} | d |\n\n`{v}`\n\n```\n{w}\n```\n"
         );
         let go = format!(
-            "+++\ntitle = {qv}\nsummary = {qw}\ntopics = [{qx}]\n+++\n```goban\nsize = 5\ncaption = {qw}\nlabels = {{ {qs} = \"B2\" }}\n[[steps]]\nplay = \"C3\"\nsay = {qx}\nlabels = {{ {qs} = \"D4\" }}\n```\n\n```goban\ncaption = {qv}\nsensei = \"\"\"\n$$B\n$$ -----------\n$$ | . . . . . |\n$$ | . 1 . . . |\n$$ | . . a . . |\n$$ | . . . . . |\n$$ | . . . . . |\n$$ -----------\n\"\"\"\n```\n\n{body}"
+            "+++\ntitle = {qv}\nsummary = {qw}\ntopics = [{qx}]\n+++\n```goban\nsize = 5\ncaption = {qw}\nlabels = {{ {qs} = \"B2\" }}\n[[steps]]\nplay = \"C3\"\nsay = {qx}\nlabels = {{ {qs} = \"D4\" }}\n[[steps]]\nsay = {qv}\ntask = {{ goal = \"best\", solutions = [\"D4\"], hint = {qw}, done = {qx}, wrong = [{{ line = \"B2\", why = {qv} }}] }}\n```\n\n```goban\ncaption = {qv}\nsensei = \"\"\"\n$$B\n$$ -----------\n$$ | . . . . . |\n$$ | . 1 . . . |\n$$ | . . a . . |\n$$ | . . . . . |\n$$ | . . . . . |\n$$ -----------\n\"\"\"\n```\n\n{body}"
         );
         let chess = format!(
-            "+++\ntitle = {qv}\nsummary = {qw}\n+++\n```chess\ncaption = {qw}\nlabels = {{ {qv} = \"e4\" }}\n[[steps]]\nplay = \"e4\"\nsay = {qx}\n```\n\n{body}"
+            "+++\ntitle = {qv}\nsummary = {qw}\n+++\n```chess\ncaption = {qw}\nlabels = {{ {qv} = \"e4\" }}\n[[steps]]\nplay = \"e4\"\nsay = {qx}\n[[steps]]\nsay = {qv}\ntask = {{ goal = \"best\", solutions = [\"e5\"], hint = {qw}, done = {qx}, wrong = [{{ line = \"d5\", why = {qv} }}] }}\n```\n\n{body}"
         );
         let shogi = format!(
-            "+++\ntitle = {qv}\nsummary = {qw}\n+++\n```shogi\ncaption = {qw}\nlabels = {{ {qv} = \"5e\" }}\n[[steps]]\nplay = \"7g7f\"\nsay = {qx}\n```\n\n{body}"
+            "+++\ntitle = {qv}\nsummary = {qw}\n+++\n```shogi\ncaption = {qw}\nlabels = {{ {qv} = \"5e\" }}\n[[steps]]\nplay = \"7g7f\"\nsay = {qx}\n[[steps]]\nsay = {qv}\ntask = {{ goal = \"best\", solutions = [\"3c3d\"], hint = {qw}, done = {qx}, wrong = [{{ line = \"8c8d\", why = {qv} }}] }}\n```\n\n{body}"
         );
         for lang in ["zh", "en"] {
             files.push((format!("lessons/go/{i:02}-x{i}.{lang}.md"), go.clone()));
@@ -451,6 +451,15 @@ async fn no_live_script_on_any_page() {
             uris.push(format!("{base}?s=0:1&lang={lang}"));
             uris.push(format!("{base}/print?lang={lang}"));
             uris.push(format!("{base}/diagram/0?s=0:1&lang={lang}"));
+            // The task at step 2: open (instruction, hint), solved (done), refused (why); in
+            // every third lesson of a game, shifted by game, so that every vector is in every
+            // field once.
+            if sampled(shelf.game, i) {
+                for play in task_plays(shelf.game) {
+                    uris.push(format!("{base}?s=0:2&t=0&play={play}&lang={lang}"));
+                }
+                uris.push(format!("{base}/diagram/0?s=0:2&lang={lang}"));
+            }
         }
         for (i, set) in shelf.sets.iter().enumerate() {
             let lang = ["zh", "en"][i % 2];
@@ -483,6 +492,23 @@ async fn no_live_script_on_any_page() {
     }
     assert!(seen.len() > 1000, "only {} pages seen", seen.len());
 
+    // The lesson attempt API: the diagram goes into the page as HTML.
+    for shelf in &lib.shelves {
+        for (i, lesson) in shelf.lessons.iter().enumerate() {
+            if sampled(shelf.game, i) {
+                let play = task_plays(shelf.game)[i / 3 % 2];
+                let body = json!({ "game": shelf.game.slug(), "lesson": lesson.slug, "diagram": 0, "step": 2, "play": play, "lang": "en" });
+                let (status, bytes) =
+                    common::post_json(app(state.clone()), "/api/lesson-attempt", &body).await;
+                assert_eq!(status, StatusCode::OK, "{body}");
+                let reply: Value = serde_json::from_slice(&bytes).unwrap();
+                let html = reply["figure"].as_str().unwrap();
+                if let Some(why) = live_script(html) {
+                    panic!("lesson attempt {play} on {}: {why}", lesson.slug);
+                }
+            }
+        }
+    }
     // The attempt API: the board and the verdict go into the page as HTML.
     for shelf in &lib.shelves {
         for set in &shelf.sets {
@@ -503,6 +529,24 @@ async fn no_live_script_on_any_page() {
                 }
             }
         }
+    }
+}
+
+/// Whether the tasks of lesson `i` of `game` are visited: every third lesson, shifted by game.
+fn sampled(game: qiyuan::content::Game, i: usize) -> bool {
+    let shift = qiyuan::content::Game::ALL
+        .iter()
+        .position(|g| *g == game)
+        .unwrap_or(0);
+    i % 3 == shift
+}
+
+/// A right and a wrong move of the task in each test lesson's first diagram.
+fn task_plays(game: qiyuan::content::Game) -> &'static [&'static str] {
+    match game.slug() {
+        "go" => &["D4", "B2"],
+        "chess" => &["e7e5", "d7d5"],
+        _ => &["3c3d", "8c8d"],
     }
 }
 

@@ -169,6 +169,15 @@ impl Sqlite {
         &self.path
     }
 
+    /// Caps the database at `pages` pages (of 4 KiB) for the writing connection: a full disk,
+    /// for tests of what a full disk does.
+    #[doc(hidden)]
+    pub fn simulate_full_disk(&self, pages: u32) -> Result<(), ClassError> {
+        self.write()
+            .query_row(&format!("PRAGMA max_page_count = {pages}"), [], |_| Ok(()))
+            .map_err(db)
+    }
+
     fn write(&self) -> MutexGuard<'_, Connection> {
         self.writer.lock().unwrap_or_else(|e| e.into_inner())
     }

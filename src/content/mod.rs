@@ -15,6 +15,7 @@ mod problem;
 pub mod sensei;
 pub mod shogi;
 pub mod source;
+mod task;
 mod text;
 
 pub use board_game::{BoardPuzzle, Goal, Target};
@@ -111,6 +112,9 @@ pub struct Frame {
     pub say: Option<String>,
     /// Everything drawn, as text: twin lessons must have equal keys.
     pub key: String,
+    /// What the learner is asked to do at this step, if anything: a problem from the
+    /// frame's position, judged like any other.
+    pub task: Option<Box<Problem>>,
 }
 
 /// A lesson in both languages.

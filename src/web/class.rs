@@ -115,18 +115,22 @@ pub(crate) async fn blocking<T: Send + 'static>(
         .unwrap_or_else(|e| Err(ClassError::Database(format!("a store call failed: {e}"))))
 }
 
-/// The session token in the request's cookies.
-pub(crate) fn session_token(headers: &HeaderMap) -> Option<String> {
+/// The value of the cookie `name` in a request's cookies.
+pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, v)| {
-            *k == SESSION_COOKIE && v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit())
-        })
+        .find(|(k, _)| *k == name)
         .map(|(_, v)| v.to_string())
+}
+
+/// The session token in the request's cookies (32 hex digits, or none).
+pub(crate) fn session_token(headers: &HeaderMap) -> Option<String> {
+    cookie(headers, SESSION_COOKIE)
+        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// The account of a request's session cookie, if it names a live session.
@@ -961,8 +965,26 @@ pub(crate) async fn api_merge(signed: Signed, Json(request): Json<MergeRequest>)
     }
 }
 
-/// Records a move a logged-in student had judged (a no-op for anyone else). The answer waits
-/// for the row to be written: a judged move of a student is never lost.
+/// Writes what a logged-in student did (a no-op for anyone else), waiting for the row: a
+/// student's judged move is never lost to a reply sent before it is written. `what` names it
+/// in the log if the write fails.
+async fn record_for(
+    state: &AppState,
+    account: Option<&Account>,
+    what: &'static str,
+    write: impl FnOnce(&dyn Store, StudentId) -> Result<(), ClassError> + Send + 'static,
+) {
+    let (Some(room), Some((student, _))) =
+        (state.classroom_arc(), account.and_then(Account::student))
+    else {
+        return;
+    };
+    if let Err(e) = blocking(&room.store, move |s| write(s, student)).await {
+        eprintln!("qiyuan: cannot record {what}: {e}");
+    }
+}
+
+/// Records a move a logged-in student had judged.
 pub(crate) async fn record_move(
     state: &AppState,
     account: Option<&Account>,
@@ -971,29 +993,30 @@ pub(crate) async fn record_move(
     played: String,
     verdict: &str,
 ) {
-    let (Some(room), Some((student, _))) =
-        (state.classroom_arc(), account.and_then(Account::student))
-    else {
-        return;
-    };
     if played.is_empty() || verdict == "invalid" {
         return;
     }
-    let t = Try {
-        student,
-        game: key.0.slug().to_string(),
-        set: key.1.to_string(),
-        problem: key.2.to_string(),
-        act: Act::Move {
-            before: before.join(" "),
-            played,
-            verdict: verdict.to_string(),
-        },
-        at: class::now(),
+    let (game, set, problem) = (
+        key.0.slug().to_string(),
+        key.1.to_string(),
+        key.2.to_string(),
+    );
+    let act = Act::Move {
+        before: before.join(" "),
+        played,
+        verdict: verdict.to_string(),
     };
-    if let Err(e) = blocking(&room.store, move |s| s.record_try(&t)).await {
-        eprintln!("qiyuan: cannot record a student's move: {e}");
-    }
+    record_for(state, account, "a student's move", move |s, student| {
+        s.record_try(&Try {
+            student,
+            game,
+            set,
+            problem,
+            act,
+            at: class::now(),
+        })
+    })
+    .await;
 }
 
 /// Records that a logged-in student looked at a problem's solution.
@@ -1002,22 +1025,22 @@ pub(crate) async fn record_solution(
     account: Option<&Account>,
     key: (Game, &str, &str),
 ) {
-    let (Some(room), Some((student, _))) =
-        (state.classroom_arc(), account.and_then(Account::student))
-    else {
-        return;
-    };
-    let t = Try {
-        student,
-        game: key.0.slug().to_string(),
-        set: key.1.to_string(),
-        problem: key.2.to_string(),
-        act: Act::Solution,
-        at: class::now(),
-    };
-    if let Err(e) = blocking(&room.store, move |s| s.record_try(&t)).await {
-        eprintln!("qiyuan: cannot record a student's look at a solution: {e}");
-    }
+    let (game, set, problem) = (
+        key.0.slug().to_string(),
+        key.1.to_string(),
+        key.2.to_string(),
+    );
+    record_for(state, account, "a look at a solution", move |s, student| {
+        s.record_try(&Try {
+            student,
+            game,
+            set,
+            problem,
+            act: Act::Solution,
+            at: class::now(),
+        })
+    })
+    .await;
 }
 
 /// Records that a logged-in student opened a lesson.
@@ -1027,21 +1050,17 @@ pub(crate) async fn record_opened(
     game: Game,
     slug: &str,
 ) {
-    let (Some(room), Some((student, _))) =
-        (state.classroom_arc(), account.and_then(Account::student))
-    else {
-        return;
-    };
-    let r = Reading {
-        student,
-        game: game.slug().to_string(),
-        slug: slug.to_string(),
-        mark: LessonMark::Opened,
-        at: class::now(),
-    };
-    if let Err(e) = blocking(&room.store, move |s| s.record_reading(&r)).await {
-        eprintln!("qiyuan: cannot record a lesson opened: {e}");
-    }
+    let (game, slug) = (game.slug().to_string(), slug.to_string());
+    record_for(state, account, "a lesson opened", move |s, student| {
+        s.record_reading(&Reading {
+            student,
+            game,
+            slug,
+            mark: LessonMark::Opened,
+            at: class::now(),
+        })
+    })
+    .await;
 }
 
 /// Records a game a logged-in student started or joined.
@@ -1052,19 +1071,15 @@ pub(crate) async fn record_game(
     code: &str,
     opponent: String,
 ) {
-    let (Some(room), Some((student, _))) =
-        (state.classroom_arc(), account.and_then(Account::student))
-    else {
-        return;
-    };
-    let g = Played {
-        student,
-        game: game.slug().to_string(),
-        code: code.to_string(),
-        opponent,
-        at: class::now(),
-    };
-    if let Err(e) = blocking(&room.store, move |s| s.record_game(&g)).await {
-        eprintln!("qiyuan: cannot record a game: {e}");
-    }
+    let (game, code) = (game.slug().to_string(), code.to_string());
+    record_for(state, account, "a game", move |s, student| {
+        s.record_game(&Played {
+            student,
+            game,
+            code,
+            opponent,
+            at: class::now(),
+        })
+    })
+    .await;
 }

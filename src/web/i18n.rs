@@ -91,6 +91,18 @@ pub struct Ui {
     pub class: ClassUi,
     /// The teacher's pages: classes, rosters, homework, the progress grid.
     pub teacher: TeacherUi,
+    /// Tasks in lessons.
+    pub lesson: LessonUi,
+}
+
+/// The strings of lesson tasks (`[lesson]` in the locale files).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct LessonUi {
+    pub your_turn: String,
+    pub board_keys: String,
+    pub locked: String,
 }
 
 /// The strings of the classroom's pages (`[class]` in the locale files).

@@ -86,6 +86,11 @@ pub fn app(state: AppState) -> Router {
             "/api/attempt",
             post(api::attempt).layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
         )
+        .route(
+            "/api/lesson-attempt",
+            post(api::lesson_attempt)
+                .layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
+        )
         .route("/api/games", post(games::api_create).layer(small()))
         .route("/api/games/{id}", get(games::api_state))
         .route("/api/games/{id}/join", post(games::api_join).layer(small()))

@@ -59,9 +59,10 @@ impl Progress {
 }
 
 /// What the learner did.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) enum Input {
     /// Nothing: the page as it stands.
+    #[default]
     None,
     /// A move.
     Play(String),
@@ -104,6 +105,25 @@ impl Input {
             _ => Input::None,
         }
     }
+}
+
+/// The progress and the action an address carries (`m`, `p`, `sel`, `play`, `to`, a count).
+pub(crate) fn from_address(req: &Req) -> (Progress, Input) {
+    let mut input = Input::from_query(req);
+    if let (Input::None, Some(sel)) = (&input, req.param("sel")) {
+        input = Input::Select(Some(sel.to_string()));
+    }
+    (Progress::from_query(req), input)
+}
+
+/// Where a problem is being solved: on its own page, or at a step of a lesson's diagram.
+pub(crate) struct Place<'a> {
+    /// The address that carries this query (`m=D4&play=E5`; empty for the start).
+    pub href: &'a dyn Fn(&str) -> String,
+    /// The link offered once solved: the next problem, or the lesson's next step.
+    pub next: Option<Item>,
+    /// Whether the explanation is shown once solved (a lesson shows it in the step's text).
+    pub explain: bool,
 }
 
 /// A problem judged after the learner's latest action: what to show and what comes next.
@@ -198,6 +218,15 @@ pub(crate) fn problem_href(game: Game, set: &ProblemSet, problem: &Problem) -> S
     urls::problem(game, &set.slug, &problem.id)
 }
 
+/// The address of a problem with `query` (`m=D4&play=E5`), or the plain address.
+fn problem_query(base: &str, query: &str) -> String {
+    if query.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{query}")
+    }
+}
+
 /// The board of a problem as SVG, with links when it takes clicks.
 pub(crate) fn board(
     game: Game,
@@ -207,15 +236,24 @@ pub(crate) fn board(
     lang: Lang,
 ) -> String {
     let base = problem_href(game, set, problem);
+    board_at(problem, judged, lang, &|q| problem_query(&base, q))
+}
+
+/// The board of a problem as SVG, with links (built by `at` from a query) when it takes
+/// clicks.
+pub(crate) fn board_at(
+    problem: &Problem,
+    judged: &Judged,
+    lang: Lang,
+    at: &dyn Fn(&str) -> String,
+) -> String {
     let query = judged.progress.query();
     let selected = judged.progress.selected.clone();
     let href = move |action: Action| match action {
-        Action::Play(mv) => format!("{base}?{query}play={}", enc(&mv)),
-        Action::Select(None) => format!("{base}?{}", query.trim_end_matches('&')),
-        Action::Select(Some(sq)) => format!("{base}?{query}sel={}", enc(&sq)),
-        Action::Choose { from, to } => {
-            format!("{base}?{query}sel={}&to={}", enc(&from), enc(&to))
-        }
+        Action::Play(mv) => at(&format!("{query}play={}", enc(&mv))),
+        Action::Select(None) => at(query.trim_end_matches('&')),
+        Action::Select(Some(sq)) => at(&format!("{query}sel={}", enc(&sq))),
+        Action::Choose { from, to } => at(&format!("{query}sel={}&to={}", enc(&from), enc(&to))),
     };
     problem.puzzle.board(&BoardRequest {
         shown: &judged.shown,
@@ -253,6 +291,32 @@ pub(crate) fn status(
 ) -> Result<String, askama::Error> {
     let ui = Ui::get(lang);
     let base = problem_href(game, set, problem);
+    let next = set
+        .next_after(&problem.id)
+        .filter(|_| judged.solved)
+        .map(|p| Item {
+            href: problem_href(game, set, p),
+            title: ui.next_problem.clone(),
+            note: String::new(),
+            keys: String::new(),
+        });
+    let place = Place {
+        href: &|q| problem_query(&base, q),
+        next,
+        explain: true,
+    };
+    status_at(problem, judged, lang, &place)
+}
+
+/// The verdict and what the learner may do next at `place`, as an HTML fragment.
+pub(crate) fn status_at(
+    problem: &Problem,
+    judged: &Judged,
+    lang: Lang,
+    place: &Place,
+) -> Result<String, askama::Error> {
+    let ui = Ui::get(lang);
+    let at = place.href;
     let total = problem.puzzle.select_total();
     let count = |found: usize| {
         [
@@ -350,7 +414,7 @@ pub(crate) fn status(
         kind,
         headline,
         message,
-        explanation: if solved {
+        explanation: if solved && place.explain {
             [
                 problem
                     .explanation
@@ -389,14 +453,13 @@ pub(crate) fn status(
         choices: judged
             .choices
             .iter()
-            .map(|(label, mv)| link(format!("{base}?{query}play={}", enc(mv)), label.get(lang)))
+            .map(|(label, mv)| link(at(&format!("{query}play={}", enc(mv))), label.get(lang)))
             .collect(),
-        take_back: wrong.then(|| link(format!("{base}?{query}"), &ui.take_back)),
-        retry: (solved || started).then(|| link(base.clone(), &ui.retry)),
-        next: set
-            .next_after(&problem.id)
+        take_back: wrong.then(|| link(at(query.trim_end_matches('&')), &ui.take_back)),
+        retry: (solved || started).then(|| link(at(""), &ui.retry)),
+        next: (place.next.as_ref())
             .filter(|_| solved)
-            .map(|p| link(problem_href(game, set, p), &ui.next_problem)),
+            .map(|n| link(n.href.clone(), &n.title)),
     }
     .render()
 }
@@ -529,11 +592,7 @@ pub async fn page(
     };
     let problem = &set.problems[index];
     let ui = req.ui();
-    let mut input = Input::from_query(&req);
-    if let (Input::None, Some(sel)) = (&input, req.param("sel")) {
-        input = Input::Select(Some(sel.to_string()));
-    }
-    let progress = Progress::from_query(&req);
+    let (progress, input) = from_address(req);
     let (before, played) = (
         progress.moves.clone(),
         input.played(progress.selected.as_deref()),
