@@ -113,6 +113,57 @@ const ROUTES: &[Route] = &[
         "csrf={csrf}",
         [401, 403, 403, 303, 404],
     ),
+    // The teacher's pages (src/web/teacher.rs). `{spare}` is a fresh class of teacher A's
+    // made for the call, with one homework `{spare_homework}` (deleting them spares A).
+    get("/teacher", [303, 403, 403, 200, 200]),
+    form(
+        "/teacher/classes",
+        "csrf={csrf}&name=C",
+        [401, 403, 403, 303, 303],
+    ),
+    get("/teacher/classes/{class}", [303, 403, 403, 200, 404]),
+    get("/teacher/classes/{class}/delete", [303, 403, 403, 200, 404]),
+    form(
+        "/teacher/classes/{spare}/delete",
+        "csrf={csrf}",
+        [401, 403, 403, 303, 404],
+    ),
+    form(
+        "/teacher/classes/{class}/students",
+        "csrf={csrf}&names=new1",
+        [401, 403, 403, 303, 404],
+    ),
+    form(
+        "/teacher/classes/{class}/homework",
+        "csrf={csrf}&title=H&task=go%2Fproblems%2Fcaptures",
+        [401, 403, 403, 303, 404],
+    ),
+    form(
+        "/teacher/classes/{spare}/homework/{spare_homework}/delete",
+        "csrf={csrf}",
+        [401, 403, 403, 303, 404],
+    ),
+    get("/teacher/classes/{class}/cards", [303, 403, 403, 200, 404]),
+    get(
+        "/teacher/classes/{class}/students/{student}",
+        [303, 403, 403, 200, 404],
+    ),
+    get(
+        "/teacher/classes/{class}/problems/go/captures/1",
+        [303, 403, 403, 200, 404],
+    ),
+    get(
+        "/teacher/classes/{class}/activity.svg",
+        [401, 403, 403, 200, 404],
+    ),
+    get(
+        "/teacher/classes/{class}/attempts.csv",
+        [401, 403, 403, 200, 404],
+    ),
+    get(
+        "/teacher/classes/{class}/grid.csv",
+        [401, 403, 403, 200, 404],
+    ),
 ];
 
 fn fill(s: &School, path: &str) -> String {
@@ -121,8 +172,22 @@ fn fill(s: &School, path: &str) -> String {
         .replace("{code}", &s.class_code)
 }
 
+/// A fresh class of teacher A's with one homework, for the rows that delete (`{spare}`).
+fn spare(s: &School, path: &str) -> String {
+    use qiyuan::class::{Store, Task};
+    if !path.contains("{spare}") {
+        return path.to_string();
+    }
+    let teacher = s.store.class(s.class).unwrap().unwrap().teacher;
+    let class = s.store.create_class(teacher, "spare").unwrap();
+    let task = Task::parse("go/problems/captures").unwrap();
+    let homework = s.store.assign(class.id, "spare", &[task], None).unwrap();
+    path.replace("{spare}", &class.id.0.to_string())
+        .replace("{spare_homework}", &homework.id.0.to_string())
+}
+
 async fn call(s: &School, who: Option<&Who>, route: &Route) -> Reply {
-    let path = fill(s, route.path);
+    let path = fill(s, &spare(s, route.path));
     match route.send {
         Send::Get => s.get(who, &path).await,
         Send::Form(body) => s.post_form(who, &path, &fill(s, body)).await,

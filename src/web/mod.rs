@@ -13,6 +13,7 @@ pub mod records;
 pub mod serve;
 mod state;
 mod static_files;
+mod teacher;
 mod trainer;
 pub mod urls;
 
@@ -171,6 +172,46 @@ pub fn app(state: AppState) -> Router {
             "/teacher/classes/{id}/live/events",
             get(live::teacher_events),
         )
+        // The teacher's side of the classroom (src/web/teacher.rs).
+        .route("/teacher", get(teacher::home))
+        .route(
+            "/teacher/classes",
+            post(teacher::create_class).layer(small()),
+        )
+        .route("/teacher/classes/{id}", get(teacher::class))
+        .route(
+            "/teacher/classes/{id}/delete",
+            get(teacher::delete_confirm)
+                .post(teacher::delete_class)
+                .layer(small()),
+        )
+        .route(
+            "/teacher/classes/{id}/students",
+            post(teacher::add_students).layer(axum::extract::DefaultBodyLimit::max(64 << 10)),
+        )
+        .route(
+            "/teacher/classes/{id}/homework",
+            post(teacher::give_homework).layer(axum::extract::DefaultBodyLimit::max(64 << 10)),
+        )
+        .route(
+            "/teacher/classes/{id}/homework/{aid}/delete",
+            post(teacher::take_back).layer(small()),
+        )
+        .route("/teacher/classes/{id}/cards", get(teacher::cards))
+        .route(
+            "/teacher/classes/{id}/students/{sid}",
+            get(teacher::student),
+        )
+        .route(
+            "/teacher/classes/{id}/problems/{game}/{set}/{pid}",
+            get(teacher::problem),
+        )
+        .route("/teacher/classes/{id}/activity.svg", get(teacher::activity))
+        .route(
+            "/teacher/classes/{id}/attempts.csv",
+            get(teacher::attempts_csv),
+        )
+        .route("/teacher/classes/{id}/grid.csv", get(teacher::grid_csv))
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))
         .route("/{game}/lessons/{slug}", get(pages::lesson))
