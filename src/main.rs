@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use qiyuan::content::{source, Library};
+use qiyuan::content::{life_check, source, Library};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,9 +34,18 @@ enum Command {
         engines: Vec<qiyuan::play::engine::EngineArg>,
     },
     /// Check every lesson and problem; print each error as path:line:col and exit 1 if any.
+    /// Go `live`, `kill` and `ko` problems are proven by the life-and-death solver: an
+    /// author's correct line it refutes or wrong line it finds working is an error, a line
+    /// it cannot decide within its budget a warning.
     Check {
         /// The content folder (holding lessons/ and problems/); the built-in content if omitted.
         dir: Option<PathBuf>,
+        /// The content folder, as `serve --content` takes it (the same as DIR).
+        #[arg(long = "content", value_name = "DIR", conflicts_with = "dir")]
+        content: Option<PathBuf>,
+        /// The solver's budget for each line of a Go life-and-death problem, in positions.
+        #[arg(long, value_name = "N", default_value_t = qiyuan::content::life_check::CHECK_NODES)]
+        life_nodes: u64,
     },
     /// Import problems (Go, chess, shogi) into a problem set (a TOML file that `qiyuan check`
     /// accepts).
@@ -131,7 +140,11 @@ struct SetArgs {
 fn main() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Check { dir }) => check(dir),
+        Some(Command::Check {
+            dir,
+            content,
+            life_nodes,
+        }) => check(dir.or(content), life_nodes),
         Some(Command::Serve {
             addr,
             content,
@@ -147,7 +160,7 @@ fn main() -> anyhow::Result<ExitCode> {
     }
 }
 
-fn check(dir: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+fn check(dir: Option<PathBuf>, life_nodes: u64) -> anyhow::Result<ExitCode> {
     let files = match &dir {
         Some(d) => {
             let folder = source::Folder::new(d);
@@ -163,12 +176,26 @@ fn check(dir: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         }
         None => source::embedded(),
     };
-    let (library, errors) = Library::load(&files);
+    let (library, mut errors) = Library::load(&files);
+    let life = life_check::check_life_and_death(
+        &library,
+        &files,
+        life_check::check_budget(life_nodes),
+    );
+    errors.extend(life.errors);
+    errors.sort_by(|a, b| (&a.path, a.line, a.col).cmp(&(&b.path, b.line, b.col)));
     for e in &errors {
         println!("{e}");
     }
+    for w in &life.warnings {
+        println!("{}", life_check::AsWarning(w));
+    }
     let lessons: usize = library.shelves.iter().map(|s| s.lessons.len()).sum();
     let problems = library.problem_count();
+    eprintln!(
+        "life and death: {} of {} problems proven within {life_nodes} positions a line",
+        life.proven, life.problems
+    );
     if errors.is_empty() {
         eprintln!("ok: {lessons} lessons and {problems} problems checked, no errors");
         Ok(ExitCode::SUCCESS)

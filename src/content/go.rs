@@ -713,8 +713,13 @@ impl LifeJudge {
         })
     }
 
+    /// The solver's problem: attacker, target and region.
+    pub fn problem(&self) -> &life::Problem {
+        &self.problem
+    }
+
     /// Whether the solver proves `outcome` good enough for the learner.
-    fn keeps_goal(&self, outcome: life::Outcome) -> bool {
+    pub fn keeps_goal(&self, outcome: life::Outcome) -> bool {
         match outcome {
             life::Outcome::Win => true,
             life::Outcome::Ko { .. } => self.ko_enough,
