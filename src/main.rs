@@ -76,6 +76,8 @@ enum ImportFrom {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[command(flatten)]
+        life: LifeArgs,
+        #[command(flatten)]
         set: SetArgs,
     },
     /// JSON lines of a tsumego collection (`AB`, `AW`, `SZ`, `C`, `SOL` = accepted first moves).
@@ -85,6 +87,8 @@ enum ImportFrom {
         /// Import at most this many problems.
         #[arg(long)]
         limit: Option<usize>,
+        #[command(flatten)]
+        life: LifeArgs,
         #[command(flatten)]
         set: SetArgs,
     },
@@ -122,6 +126,17 @@ enum ImportFrom {
         #[command(flatten)]
         set: SetArgs,
     },
+}
+
+/// How imported Go problems are proven.
+#[derive(clap::Args)]
+struct LifeArgs {
+    /// The life-and-death solver's budget for each of the book's first moves, in positions:
+    /// the goal is inferred where the file does not say it, the book's answer proven and
+    /// the solver's line written out; a disagreement is written with a note. 0 leaves the
+    /// problems as the file gives them.
+    #[arg(long, value_name = "N", default_value_t = 300_000)]
+    life_nodes: u64,
 }
 
 #[derive(clap::Args)]
@@ -224,6 +239,20 @@ fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
     })
 }
 
+/// Imported Go problems proven by the life-and-death solver (unless `--life-nodes 0`).
+fn prove_go(mut imported: qiyuan::import::Imported, life: &LifeArgs) -> qiyuan::import::Imported {
+    if life.life_nodes == 0 {
+        return imported;
+    }
+    let budget = qiyuan::content::life_check::check_budget(life.life_nodes);
+    let s = qiyuan::import::life::prove_life_and_death(&mut imported.problems, budget);
+    eprintln!(
+        "life and death: {} proven as the book answers, {} where the solver disagrees (noted), {} undecided within {} positions",
+        s.proven, s.disagree, s.unknown, life.life_nodes
+    );
+    imported
+}
+
 /// `qiyuan import …`: every importer, one way of writing its set.
 fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
     use qiyuan::content::Game;
@@ -246,17 +275,30 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
             .join(", ")
     };
     let (game, imported, set, origin) = match from {
-        ImportFrom::Sgf { files, set } => {
+        ImportFrom::Sgf { files, life, set } => {
             let mut texts = Vec::new();
             for f in &files {
                 texts.push((f.display().to_string(), read_text(f)?));
             }
             let origin = format!("Imported by `qiyuan import sgf` from {}", names(&files));
-            (Game::Go, import::sgf::import_files(&texts), set, origin)
+            let imported = prove_go(import::sgf::import_files(&texts), &life);
+            (Game::Go, imported, set, origin)
         }
-        ImportFrom::TsumegoJson { file, limit, set } => (
+        ImportFrom::TsumegoJson {
+            file,
+            limit,
+            life,
+            set,
+        } => (
             Game::Go,
-            import::tsumego_json::import(&file.display().to_string(), &read_text(&file)?, limit),
+            prove_go(
+                import::tsumego_json::import(
+                    &file.display().to_string(),
+                    &read_text(&file)?,
+                    limit,
+                ),
+                &life,
+            ),
             set,
             format!(
                 "Imported by `qiyuan import tsumego-json` from {}",
