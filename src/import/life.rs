@@ -103,7 +103,8 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
     let mut undecided = false;
     // The first goal under which the solver proves every book move; else what refutes one.
     let mut refuted: Option<(life::Goal, Move, life::Judgement)> = None;
-    for goal in goals_to_try(start, p.goal) {
+    let goals = goals_to_try(start, p.goal);
+    for &goal in &goals {
         let Ok(problem) = life::Problem::new(start, goal, life::Target::Inferred, life::Region::Auto)
         else {
             continue;
@@ -141,7 +142,10 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
             return Proof::Proven;
         }
     }
-    if undecided || refuted.is_none() {
+    // A refutation under the inferred goal is a disagreement even when the other goal is
+    // undecided; one under the other goal only when nothing was left undecided.
+    let refuted_first = refuted.as_ref().is_some_and(|(g, _, _)| *g == goals[0]);
+    if !refuted_first && (undecided || refuted.is_none()) {
         p.notes.push(format!(
             "the life-and-death solver cannot prove the book's answer within {} positions a move: left as `{}`",
             budget.nodes,
