@@ -12,71 +12,12 @@ use qiyuan::rules::go;
 use qiyuan::web::{app, AppState};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
-/// One keep-alive HTTP/1.1 connection.
-struct Conn {
-    stream: BufReader<TcpStream>,
-}
-
-impl Conn {
-    async fn open(port: u16) -> Conn {
-        let stream = TcpStream::connect(("127.0.0.1", port))
-            .await
-            .expect("connect");
-        stream.set_nodelay(true).unwrap();
-        Conn {
-            stream: BufReader::new(stream),
-        }
-    }
-
-    /// Sends a request and reads the whole answer: status and body.
-    async fn call(&mut self, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
-        let mut req = format!("{method} {path} HTTP/1.1\r\nhost: bench\r\n");
-        if let Some(b) = body {
-            req.push_str(&format!(
-                "content-type: application/json\r\ncontent-length: {}\r\n",
-                b.len()
-            ));
-        }
-        req.push_str("\r\n");
-        if let Some(b) = body {
-            req.push_str(b);
-        }
-        self.stream
-            .get_mut()
-            .write_all(req.as_bytes())
-            .await
-            .unwrap();
-        let (status, length) = read_head(&mut self.stream).await;
-        let mut buf = vec![0u8; length];
-        self.stream.read_exact(&mut buf).await.unwrap();
-        (status, String::from_utf8_lossy(&buf).into_owned())
-    }
-}
-
-async fn read_head(stream: &mut BufReader<TcpStream>) -> (u16, usize) {
-    let mut line = String::new();
-    stream.read_line(&mut line).await.unwrap();
-    let status = line
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let mut length = 0;
-    loop {
-        line.clear();
-        stream.read_line(&mut line).await.unwrap();
-        if line == "\r\n" || line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap_or(0);
-        }
-    }
-    (status, length)
-}
+#[path = "common/http.rs"]
+mod http;
+use http::{arg, percentile, read_head, Conn};
 
 /// An open event stream: yields the version of each `state` event.
 struct Events {
@@ -150,22 +91,6 @@ fn rss_bytes() -> usize {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
     pages * 4096
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 async fn game(

@@ -96,5 +96,113 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// A folder of 1,000 record files copied from the corpus (SGF in every encoding, the scored
+/// Go games, PGN, KIF/KI2/CSA), in ten sub-folders.
+fn library_folder() -> PathBuf {
+    let root = std::env::var_os("QIYUAN_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let mut sources = Vec::new();
+    for dir in [
+        "go/sgf-encodings",
+        "go/scoring/games/scoring",
+        "chess/pgn",
+        "shogi/kif",
+    ] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|e| e.unwrap().path())
+            .filter(|p| Format::from_name(&p.to_string_lossy()).is_some())
+            .collect();
+        files.sort();
+        sources.extend(files);
+    }
+    let out = std::env::temp_dir().join(format!("qiyuan-bench-library-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    for i in 0..1000 {
+        let from = &sources[i % sources.len()];
+        let dir = out.join(format!("part{}", i % 10));
+        std::fs::create_dir_all(&dir).unwrap();
+        let name = from.file_name().unwrap().to_string_lossy();
+        std::fs::copy(from, dir.join(format!("{i:04}-{name}"))).unwrap();
+    }
+    out
+}
+
+/// Listing a library of 1,000 records: the tags-only read of every file (a new cache), the
+/// listing again from the cache (only the files' times and sizes looked at), and the whole
+/// `/records` page from the cache; against reading the files' bytes alone.
+fn library(c: &mut Criterion) {
+    use qiyuan::record::library::Library;
+    let dir = library_folder();
+    let paths: Vec<PathBuf> = Library::new(&dir)
+        .list()
+        .unwrap()
+        .iter()
+        .map(|e| dir.join(&e.path))
+        .collect();
+    assert_eq!(paths.len(), 1000);
+    // One full read of every file (every move of every line replayed), timed once: the price
+    // the tags-only read avoids.
+    let started = std::time::Instant::now();
+    let readable = Library::new(&dir)
+        .list()
+        .unwrap()
+        .iter()
+        .filter(|e| record::read(&e.path, &std::fs::read(dir.join(&e.path)).unwrap()).is_ok())
+        .count();
+    eprintln!(
+        "library: full read of 1,000 files ({readable} readable) took {:.0} ms",
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    let mut group = c.benchmark_group("library of 1,000 records");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(1000));
+    group.bench_function("read the bytes alone", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for p in &paths {
+                n += std::fs::read(p).unwrap().len();
+            }
+            black_box(n)
+        })
+    });
+    group.bench_function("list, tags-only read (cold cache)", |b| {
+        b.iter(|| black_box(Library::new(&dir).list().unwrap().len()))
+    });
+    let warm = Library::new(&dir);
+    warm.list().unwrap();
+    group.bench_function("list from the cache", |b| {
+        b.iter(|| black_box(warm.list().unwrap().len()))
+    });
+    let state = qiyuan::web::AppState::from_library(Default::default())
+        .with_records(Some(dir.clone()), Default::default());
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let page = |uri: &'static str| {
+        use tower::ServiceExt;
+        let request = axum::http::Request::get(uri)
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let response = runtime
+            .block_on(qiyuan::web::app(state.clone()).oneshot(request))
+            .unwrap();
+        assert_eq!(response.status(), axum::http::StatusCode::OK);
+        runtime
+            .block_on(http_body_util::BodyExt::collect(response.into_body()))
+            .unwrap()
+            .to_bytes()
+            .len()
+    };
+    page("/records?lang=en");
+    group.bench_function("GET /records (cached)", |b| {
+        b.iter(|| black_box(page("/records?lang=en")))
+    });
+    group.bench_function("GET /records?q=kasparov (cached)", |b| {
+        b.iter(|| black_box(page("/records?q=kasparov&lang=en")))
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, bench, library);
 criterion_main!(benches);

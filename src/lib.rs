@@ -8,10 +8,12 @@
 //! SGF, PGN and KIF/KI2/CSA, every move checked by [`rules`]) and [`web`] (the axum server).
 //! `docs/architecture.md` shows the layers and how to add a game.
 
+pub mod class;
 pub mod content;
 pub mod import;
 pub mod lang;
 pub mod play;
+pub mod random;
 pub mod record;
 pub mod render;
 pub mod rules;

@@ -17,6 +17,38 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+enum TeacherAction {
+    /// Add a teacher; the password is asked at the terminal (or read from standard input).
+    Add {
+        /// The name the teacher logs in with.
+        name: String,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+        /// The data folder (as given to `serve --data`).
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// Change a teacher's password (their sessions end).
+    Password {
+        /// The teacher's name.
+        name: String,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+        /// The data folder (as given to `serve --data`).
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// List the teachers.
+    List {
+        /// The data folder (as given to `serve --data`).
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
 enum Command {
     /// Serve the trainer (the default when no command is given).
     Serve {
@@ -32,6 +64,29 @@ enum Command {
         /// Fairy-Stockfish are used when found on PATH or in /usr/games.
         #[arg(long = "engine", value_name = "GAME=PROGRAM", value_parser = qiyuan::play::engine::parse_engine_arg)]
         engines: Vec<qiyuan::play::engine::EngineArg>,
+        /// A folder of game records (SGF, PGN, KIF, KI2, CSA, in folders too) listed at
+        /// /records to replay, search, print and convert; read on demand, never written.
+        #[arg(long, value_name = "DIR")]
+        records: Option<PathBuf>,
+        /// The classroom's data folder (accounts, homework, progress; made on first use);
+        /// by default $QIYUAN_DATA or ~/.local/share/qiyuan. A lone learner needs none.
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+    },
+    /// Add a teacher, or change a teacher's password (the classroom's accounts).
+    Teacher {
+        #[command(subcommand)]
+        action: TeacherAction,
+    },
+    /// Write a consistent copy of the classroom's database to FILE, even while serving.
+    /// To restore: stop the server and copy FILE over qiyuan.db in the data folder
+    /// (remove qiyuan.db-wal and qiyuan.db-shm there first).
+    Backup {
+        /// The copy to write (must not exist).
+        file: PathBuf,
+        /// The data folder (as given to `serve --data`).
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
     },
     /// Check every lesson and problem; print each error as path:line:col and exit 1 if any.
     /// Go `live`, `kill` and `ko` problems are proven by the life-and-death solver: an
@@ -164,14 +219,23 @@ fn main() -> anyhow::Result<ExitCode> {
             addr,
             content,
             engines,
-        }) => serve(addr, content, &engines),
+            records,
+            data,
+        }) => serve(addr, content, &engines, data, records),
+        Some(Command::Teacher { action }) => teacher(action),
+        Some(Command::Backup { file, data }) => {
+            let store = open_store(data)?;
+            qiyuan::class::Store::backup(&store, &file)?;
+            eprintln!("qiyuan: backup written to {}", file.display());
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Import { from }) => import(from),
         Some(Command::Convert {
             input,
             output,
             game,
         }) => convert(&input, &output, game),
-        None => serve(([127, 0, 0, 1], 8080).into(), None, &[]),
+        None => serve(([127, 0, 0, 1], 8080).into(), None, &[], None, None),
     }
 }
 
@@ -191,6 +255,7 @@ fn check(dir: Option<PathBuf>, life_nodes: u64) -> anyhow::Result<ExitCode> {
         }
         None => source::embedded(),
     };
+<<<<<<< HEAD
     let (library, mut errors) = Library::load(&files);
     let life = life_check::check_life_and_death(
         &library,
@@ -199,6 +264,9 @@ fn check(dir: Option<PathBuf>, life_nodes: u64) -> anyhow::Result<ExitCode> {
     );
     errors.extend(life.errors);
     errors.sort_by(|a, b| (&a.path, a.line, a.col).cmp(&(&b.path, b.line, b.col)));
+=======
+    let (library, errors) = check_files(&files);
+>>>>>>> main
     for e in &errors {
         println!("{e}");
     }
@@ -223,6 +291,45 @@ fn check(dir: Option<PathBuf>, life_nodes: u64) -> anyhow::Result<ExitCode> {
         );
         Ok(ExitCode::FAILURE)
     }
+}
+
+/// Loads and proves every file, as `Library::load` does: the proofs first, on every core, with
+/// their progress on stderr when it is a terminal ("proving 412/1,600"); then the load that
+/// reports, which finds every proof done.
+fn check_files(files: &[(String, String)]) -> (Library, Vec<qiyuan::content::Diagnostic>) {
+    use qiyuan::content::{ProofStore, Proving};
+    use std::io::{IsTerminal, Write};
+    let store = ProofStore::default();
+    let pending = Library::load_with(files, &store, Proving::Later).proofs;
+    let shown = std::io::stderr().is_terminal() && pending.len() >= 50;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let last = std::sync::Mutex::new(std::time::Instant::now());
+    pending.prove_all(threads, &|done, total| {
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if shown && (done == total || last.elapsed().as_millis() >= 100) {
+            *last = std::time::Instant::now();
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\rproving {}/{}", thousands(done), thousands(total));
+            if done == total {
+                let _ = writeln!(err);
+            }
+        }
+    });
+    let checked = Library::load_with(files, &store, Proving::Now);
+    (checked.library, checked.errors)
+}
+
+/// A count with thousands separated by commas: `1,600`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
@@ -430,11 +537,122 @@ fn convert(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The data folder: the one given, or the default.
+fn data_folder(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    data.or_else(qiyuan::class::default_folder)
+        .context("no data folder: give --data DIR (neither QIYUAN_DATA nor HOME is set)")
+}
+
+fn open_store(data: Option<PathBuf>) -> anyhow::Result<qiyuan::class::sqlite::Sqlite> {
+    let folder = data_folder(data)?;
+    Ok(qiyuan::class::sqlite::Sqlite::open(&folder)?)
+}
+
+/// Reads a new password: the first line of standard input, or twice at the terminal
+/// without echo.
+fn read_password(from_stdin: bool) -> anyhow::Result<String> {
+    use std::io::{BufRead, IsTerminal, Write};
+    let stdin = std::io::stdin();
+    let password = if from_stdin || !stdin.is_terminal() {
+        if !from_stdin {
+            anyhow::bail!("standard input is not a terminal: give --password-stdin to read the password from it");
+        }
+        let mut line = String::new();
+        stdin.lock().read_line(&mut line)?;
+        line.trim_end_matches(['\n', '\r']).to_string()
+    } else {
+        let ask = |prompt: &str| -> anyhow::Result<String> {
+            eprint!("{prompt}");
+            std::io::stderr().flush()?;
+            let line = without_echo(|| {
+                let mut line = String::new();
+                std::io::stdin().lock().read_line(&mut line).map(|_| line)
+            })?;
+            eprintln!();
+            Ok(line.trim_end_matches(['\n', '\r']).to_string())
+        };
+        let first = ask("password / 密码: ")?;
+        let again = ask("again / 再输一次: ")?;
+        if first != again {
+            anyhow::bail!("the two passwords differ / 两次输入的密码不一样");
+        }
+        first
+    };
+    if password.chars().count() < qiyuan::class::password::MIN_LENGTH {
+        anyhow::bail!(
+            "a password needs at least {} characters / 密码至少要 {} 个字符",
+            qiyuan::class::password::MIN_LENGTH,
+            qiyuan::class::password::MIN_LENGTH
+        );
+    }
+    Ok(password)
+}
+
+/// Runs `read` with the terminal's echo off (Unix), restoring it afterwards.
+fn without_echo<T>(read: impl FnOnce() -> std::io::Result<T>) -> std::io::Result<T> {
+    #[cfg(unix)]
+    {
+        // SAFETY: tcgetattr/tcsetattr on standard input with a zeroed termios they fill.
+        unsafe {
+            let mut term: libc::termios = std::mem::zeroed();
+            if libc::tcgetattr(0, &mut term) == 0 {
+                let old = term;
+                term.c_lflag &= !libc::ECHO;
+                libc::tcsetattr(0, libc::TCSANOW, &term);
+                let r = read();
+                libc::tcsetattr(0, libc::TCSANOW, &old);
+                return r;
+            }
+        }
+    }
+    read()
+}
+
+fn teacher(action: TeacherAction) -> anyhow::Result<ExitCode> {
+    use qiyuan::class::{password, Store};
+    match action {
+        TeacherAction::Add {
+            name,
+            password_stdin,
+            data,
+        } => {
+            let store = open_store(data)?;
+            let pw = read_password(password_stdin)?;
+            store.add_teacher(&name, &password::hash(&pw))?;
+            eprintln!(
+                "qiyuan: teacher {name:?} added to {} — log in at /login",
+                store.path().display()
+            );
+        }
+        TeacherAction::Password {
+            name,
+            password_stdin,
+            data,
+        } => {
+            let store = open_store(data)?;
+            let pw = read_password(password_stdin)?;
+            store.set_password(&name, &password::hash(&pw))?;
+            eprintln!("qiyuan: password of {name:?} changed");
+        }
+        TeacherAction::List { data } => {
+            for t in open_store(data)?.teachers()? {
+                println!("{}", t.name);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn serve(
     addr: SocketAddr,
     content: Option<PathBuf>,
     engines: &[qiyuan::play::engine::EngineArg],
+    data: Option<PathBuf>,
+    records: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = &records {
+        anyhow::ensure!(dir.is_dir(), "--records {}: not a folder", dir.display());
+    }
     let engines = qiyuan::play::engine::Engines::discover(engines);
     for game in qiyuan::content::Game::ALL {
         if let Some(command) = engines.command(game) {
@@ -453,6 +671,24 @@ fn serve(
         }
     }
     .with_engines(engines);
+    // The classroom: a lone learner needs none, so a folder that cannot be used turns it
+    // off with a warning instead of stopping the trainer (unless --data was given).
+    let given = data.is_some();
+    let state = match data_folder(data).and_then(|f| {
+        let store = qiyuan::class::sqlite::Sqlite::open(&f)?;
+        Ok((store, f))
+    }) {
+        Ok((store, folder)) => {
+            eprintln!("qiyuan: classroom data in {}", store.path().display());
+            state.with_store(std::sync::Arc::new(store), Some(folder))
+        }
+        Err(e) if given => return Err(e),
+        Err(e) => {
+            eprintln!("qiyuan: no classroom (logins are off): {e:#}");
+            state
+        }
+    };
+    let state = state.with_records(records, Default::default());
     use qiyuan::web::serve::{raise_open_file_limit, Limits};
     let limits = Limits::for_open_files(raise_open_file_limit());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

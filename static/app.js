@@ -3,32 +3,109 @@
 const lang = document.body.dataset.lang || "zh";
 
 // Lesson diagrams: step without reloading the page; ← and → step the focused or visible diagram.
-async function stepDiagram(link) {
+// A task's own links (take back, start again) redraw the diagram the same way, with the focus
+// on its board.
+async function stepDiagram(link, focusBoard = false) {
   const figure = link.closest("figure.diagram");
-  const url = new URL(link.href, location.href);
-  const fragment = `${figure.dataset.fragment}?s=${encodeURIComponent(url.searchParams.get("s") || "")}&lang=${lang}`;
+  const url = new URL(link.getAttribute("href"), location.href);
+  const query = new URLSearchParams(url.search);
+  query.set("lang", lang);
   try {
-    const response = await fetch(fragment);
+    const response = await fetch(`${figure.dataset.fragment}?${query}`);
     if (!response.ok) throw new Error(response.statusText);
-    const holder = document.createElement("div");
-    holder.innerHTML = await response.text();
-    const fresh = holder.querySelector("figure.diagram");
-    figure.replaceWith(fresh);
-    fresh.focus({ preventScroll: true });
+    const fresh = replaceFigure(figure, await response.text());
+    const point = focusBoard && rovingFocus(fresh.querySelector(".task-board"));
+    (point || fresh).focus({ preventScroll: true });
     history.replaceState(null, "", url.pathname + url.search);
     syncLanguageSwitch();
+    taskOpened(fresh);
   } catch {
-    location.href = link.href;
+    location.href = url.href;
+  }
+}
+
+// Puts the `<figure>` of `html` in the place of `figure`, and returns it.
+function replaceFigure(figure, html) {
+  const holder = document.createElement("div");
+  holder.innerHTML = html;
+  const fresh = holder.querySelector("figure.diagram");
+  figure.replaceWith(fresh);
+  return fresh;
+}
+
+// What a board link asks: a move (`play`), or to pick up a piece or put it down (`sel`, `to`).
+function actionOf(params) {
+  if (params.has("play")) return { play: params.get("play") };
+  if (params.has("sel")) return params.has("to") ? { select: params.get("sel"), to: params.get("to") } : { select: params.get("sel") };
+  return { select: "" };
+}
+
+// Sends `body` as JSON to `url`; the JSON reply.
+async function postJson(url, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(response.statusText);
+  return response.json();
+}
+
+const list = (s) => (s ? s.split(",") : []);
+
+// A move on a lesson task: sent to the server, which judges it and sends the diagram back.
+async function taskAttempt(link) {
+  const figure = link.closest("figure.diagram");
+  const d = figure.dataset;
+  // An SVG link's `href` is no string: read the attribute.
+  const href = new URL(link.getAttribute("href"), location.href);
+  const body = {
+    game: d.game,
+    lesson: d.lesson,
+    diagram: Number(d.diagram),
+    step: Number(d.step),
+    moves: list(d.moves),
+    picked: list(d.picked),
+    selected: d.selected || null,
+    lang,
+    ...actionOf(href.searchParams),
+  };
+  const hadFocus = document.activeElement === link || figure.contains(document.activeElement);
+  try {
+    const reply = await postJson("/api/lesson-attempt", body);
+    const fresh = replaceFigure(figure, reply.figure);
+    history.replaceState(null, "", reply.url);
+    syncLanguageSwitch();
+    noteTask(fresh, reply.verdict);
+    const next = rovingFocus(fresh.querySelector(".task-board"), link.dataset.p);
+    if (hadFocus) {
+      const onward = fresh.querySelector("a.step.next, .task-status .actions a");
+      if (reply.solved && onward) onward.focus({ preventScroll: true });
+      else if (next) next.focus({ preventScroll: true });
+      else fresh.focus({ preventScroll: true });
+    }
+  } catch {
+    location.href = href.href;
   }
 }
 
 document.addEventListener("click", (event) => {
   // Game tables have their own script (play.js).
-  if (event.target.closest && event.target.closest(".play-table")) return;
+  if (event.target.closest && event.target.closest(".play-table, .record-view")) return;
   const step = event.target.closest("figure.diagram a.step");
   if (step) {
     event.preventDefault();
     stepDiagram(step);
+    return;
+  }
+  // Lesson tasks: a move (or a promotion choice) is judged by the server; the other links
+  // of the task (take back, start again) redraw the diagram.
+  const taskLink = event.target.closest("figure.diagram.task .task-board a.pt, figure.diagram.task .task-status a");
+  if (taskLink) {
+    event.preventDefault();
+    const url = new URL(taskLink.getAttribute("href"), location.href);
+    if (taskLink.matches("a.pt") || url.searchParams.has("play")) taskAttempt(taskLink);
+    else stepDiagram(taskLink, !taskLink.classList.contains("primary"));
     return;
   }
   const point = event.target.closest("#board a.pt");
@@ -67,7 +144,7 @@ function visibleDiagram() {
 
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.target.closest && event.target.closest("#board")) return boardKeys(event);
+  if (event.target.closest && event.target.closest("#board, .task-board")) return boardKeys(event);
   if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
   if (/^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) return;
   const figure = visibleDiagram();
@@ -79,9 +156,9 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-// Problem boards: one tab stop; arrows move between points, Enter plays.
-function points() {
-  return [...document.querySelectorAll("#board a.pt")];
+// Problem boards and lesson tasks: one tab stop; arrows move between points, Enter plays.
+function points(board) {
+  return board ? [...board.querySelectorAll("a.pt")] : [];
 }
 
 function centre(a) {
@@ -89,8 +166,8 @@ function centre(a) {
   return [r.left + r.width / 2, r.top + r.height / 2, r.width];
 }
 
-function rovingFocus(keep) {
-  const all = points();
+function rovingFocus(board, keep) {
+  const all = points(board);
   if (!all.length) return;
   const current = all.find((a) => a.dataset.p === keep) || all[Math.floor(all.length / 2)];
   for (const a of all) a.setAttribute("tabindex", a === current ? "0" : "-1");
@@ -104,10 +181,12 @@ function boardKeys(event) {
   const delta = moves[event.key];
   const here = event.target.closest("a.pt");
   if (!here) return;
+  const board = here.closest("#board, .task-board");
   if (event.key === "Enter" || event.key === " ") {
     // SVG links do not follow on Enter by themselves.
     event.preventDefault();
-    if (here.closest(".play-table")) here.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+    if (here.closest(".play-table, .record-view")) here.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+    else if (here.closest(".task-board")) taskAttempt(here);
     else attempt(here);
     return;
   }
@@ -116,7 +195,7 @@ function boardKeys(event) {
   const [x, y, size] = centre(here);
   let best = null;
   let bestDistance = Infinity;
-  for (const a of points()) {
+  for (const a of points(board)) {
     const [x2, y2] = centre(a);
     const along = (x2 - x) * delta[0] + (y2 - y) * delta[1];
     const across = Math.abs((x2 - x) * delta[1] + (y2 - y) * delta[0]);
@@ -135,9 +214,7 @@ function boardKeys(event) {
 
 async function attempt(point) {
   const problem = document.querySelector(".problem");
-  const list = (s) => (s ? s.split(",") : []);
   const href = point.getAttribute("href");
-  const link = new URL(href, location.href).searchParams;
   const body = {
     game: problem.dataset.game,
     set: problem.dataset.set,
@@ -146,21 +223,11 @@ async function attempt(point) {
     picked: list(problem.dataset.picked),
     selected: problem.dataset.selected || null,
     lang,
+    ...actionOf(new URL(href, location.href).searchParams),
   };
-  if (link.has("play")) body.play = link.get("play");
-  else if (link.has("sel")) {
-    body.select = link.get("sel");
-    if (link.has("to")) body.to = link.get("to");
-  } else body.select = "";
   const hadFocus = document.activeElement === point;
   try {
-    const response = await fetch("/api/attempt", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(response.statusText);
-    const reply = await response.json();
+    const reply = await postJson("/api/attempt", body);
     document.getElementById("board").innerHTML = reply.svg;
     document.getElementById("status").innerHTML = reply.status;
     problem.dataset.moves = reply.moves.join(",");
@@ -169,7 +236,7 @@ async function attempt(point) {
     history.replaceState(null, "", reply.url);
     syncLanguageSwitch();
     noteVerdict(problem, reply.verdict);
-    const next = rovingFocus(point.dataset.p);
+    const next = rovingFocus(document.getElementById("board"), point.dataset.p);
     if (hadFocus && next) next.focus();
     if (!next) {
       const action = document.querySelector("#status .actions a, #status .choices a");
@@ -180,7 +247,8 @@ async function attempt(point) {
   }
 }
 
-rovingFocus();
+rovingFocus(document.getElementById("board"));
+for (const board of document.querySelectorAll(".task-board")) rovingFocus(board);
 
 // Progress, kept in this browser only: solved, failed, hint used, per problem.
 const STORE = "qiyuan:progress";
@@ -233,6 +301,70 @@ function noteVerdict(problem, verdict) {
       if (e.state !== "solved") e.state = "failed";
     });
   }
+}
+
+// Lesson tasks, kept in this browser: `qiyuan:lessons` holds, per lesson (`go/captures`),
+// its title and address and, per task (`diagram:step`), solved or tried, the wrong tries and
+// whether the hint was opened (docs/authoring.md). A solved task also sends the event
+// `qiyuan:task-solved` with { game, lesson, diagram, step }, for the classroom.
+const LESSONS = "qiyuan:lessons";
+
+function recordTask(figure, change) {
+  const d = figure.dataset;
+  let all;
+  try {
+    all = JSON.parse(localStorage.getItem(LESSONS)) || {};
+  } catch {
+    all = {};
+  }
+  const key = `${d.game}/${d.lesson}`;
+  const lesson = all[key] || { tasks: {} };
+  lesson.title = document.querySelector(".lesson h1")?.textContent || lesson.title;
+  lesson.href = location.pathname;
+  const task = lesson.tasks[`${d.diagram}:${d.step}`] || { state: "tried", tries: 0 };
+  change(task);
+  task.t = Date.now();
+  lesson.tasks[`${d.diagram}:${d.step}`] = task;
+  all[key] = lesson;
+  try {
+    localStorage.setItem(LESSONS, JSON.stringify(all));
+  } catch {
+    // Storage full or forbidden: progress is simply not kept.
+  }
+}
+
+function noteTask(figure, verdict) {
+  if (!figure.dataset.lesson) return;
+  if (verdict === "wrong" || verdict === "illegal" || verdict === "not-answer") {
+    recordTask(figure, (t) => {
+      t.tries += 1;
+    });
+  } else if (verdict === "solved") {
+    recordTask(figure, (t) => {
+      t.state = "solved";
+    });
+    const d = figure.dataset;
+    figure.dispatchEvent(new CustomEvent("qiyuan:task-solved", {
+      bubbles: true,
+      detail: { game: d.game, lesson: d.lesson, diagram: Number(d.diagram), step: Number(d.step) },
+    }));
+  }
+  taskOpened(figure);
+}
+
+// A task's hint, once opened, is remembered with the task.
+function taskOpened(figure) {
+  const hint = figure.matches("figure.diagram.task") && figure.querySelector("details.hint");
+  if (!hint) return;
+  hint.addEventListener("toggle", () => {
+    if (hint.open) recordTask(figure, (t) => { t.hint = true; });
+  });
+}
+
+// A task solved through links (no script at the time) is noted when its page is shown.
+for (const figure of document.querySelectorAll("figure.diagram.task")) {
+  if (figure.dataset.solved === "true") noteTask(figure, "solved");
+  else taskOpened(figure);
 }
 
 function fillIn(template, values) {
@@ -327,3 +459,7 @@ showProgress();
 
 // Games: live boards and the learner's list of games.
 if (document.querySelector(".play-table, #my-games")) import("/static/play.js");
+if (document.querySelector(".record-view")) import("/static/record.js");
+
+// The classroom: a logged-in student's hints and earlier progress go to the server.
+if (document.body.dataset.student) import("/static/class.js");

@@ -1,8 +1,10 @@
-//! The repository's own lessons and puzzles: all load without error, and every puzzle is
-//! solved by playing its main line through the engine.
+//! The repository's own lessons and puzzles: all load without error, and every puzzle (and
+//! every task of a lesson) is solved by playing its main line through the engine.
 
+use qiyuan::content::board_game::PieceGame;
 use qiyuan::content::chess::ChessGoal;
 use qiyuan::content::go::GoGoal;
+use qiyuan::content::shogi::{Shogi, ShogiGoal};
 use qiyuan::content::source::{self, Folder};
 use qiyuan::content::{Input, Library, Puzzle, Verdict};
 
@@ -102,6 +104,16 @@ fn solve(name: &str, problem: &qiyuan::content::Problem) -> bool {
                         .uci
                         .clone()
                 }
+                Puzzle::Shogi(s) => {
+                    let pos = s.replay(&moves).expect("moves replay");
+                    let ShogiGoal::Mate(n) = s.goal else {
+                        panic!("{name}: no line to play")
+                    };
+                    Shogi::mating_moves(&pos, n - 2 * turn as u32)
+                        .first()
+                        .unwrap_or_else(|| panic!("{name}: no tsume"))
+                        .clone()
+                }
                 _ => panic!("{name}: the main line ends unsolved"),
             },
         };
@@ -135,6 +147,28 @@ fn every_puzzle_is_solved_by_its_main_line() {
             }
         }
     }
+}
+
+#[test]
+fn every_lesson_task_is_solved_by_its_main_line() {
+    let library = repo_library();
+    let mut tasks = 0;
+    for shelf in &library.shelves {
+        for lesson in &shelf.lessons {
+            for text in [&lesson.zh, &lesson.en] {
+                for (d, diagram) in text.diagrams.iter().enumerate() {
+                    for (k, frame) in diagram.frames.iter().enumerate() {
+                        let Some(task) = &frame.task else { continue };
+                        let name = format!("{}:{d}:{k}", text.path);
+                        assert!(solve(&name, task), "{name}: not solved");
+                        assert!(!task.prompt.en.is_empty(), "{name}: no instruction");
+                        tasks += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(tasks >= 180, "only {tasks} lesson tasks");
 }
 
 #[test]

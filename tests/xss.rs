@@ -1,7 +1,7 @@
 //! No script from content: OWASP XSS filter-evasion vectors put in every field an author or an
 //! imported file controls (lesson bodies, titles, summaries, topics, captions, step texts,
-//! labels, set titles and summaries, prompts, hints, explanations, wrong-line texts, SGF
-//! comments) come out as text on every page, fragment and API reply; every response carries
+//! labels, lesson tasks' instructions, hints, `done` and wrong-line texts, set titles and
+//! summaries, prompts, hints, explanations, wrong-line texts, SGF comments) come out as text on every page, fragment and API reply; every response carries
 //! the security headers. In headless Chromium (when `chromium` and `chromium-driver` are
 //! installed, as `scripts/test.sh` does), the pages open with no dialog, no CSP violation
 //! and no link or image to anything but the web, mail or this site.
@@ -100,13 +100,13 @@ fn content() -> Vec<(String, String)> {
             "{v}\n\n{w} and {x}\n\n- {v}\n\n> {w}\n\n| {v} | b |\n|---|---|\n| {x} | d |\n\n`{v}`\n\n```\n{w}\n```\n"
         );
         let go = format!(
-            "+++\ntitle = {qv}\nsummary = {qw}\ntopics = [{qx}]\n+++\n```goban\nsize = 5\ncaption = {qw}\nlabels = {{ {qs} = \"B2\" }}\n[[steps]]\nplay = \"C3\"\nsay = {qx}\nlabels = {{ {qs} = \"D4\" }}\n```\n\n```goban\ncaption = {qv}\nsensei = \"\"\"\n$$B\n$$ -----------\n$$ | . . . . . |\n$$ | . 1 . . . |\n$$ | . . a . . |\n$$ | . . . . . |\n$$ | . . . . . |\n$$ -----------\n\"\"\"\n```\n\n{body}"
+            "+++\ntitle = {qv}\nsummary = {qw}\ntopics = [{qx}]\n+++\n```goban\nsize = 5\ncaption = {qw}\nlabels = {{ {qs} = \"B2\" }}\n[[steps]]\nplay = \"C3\"\nsay = {qx}\nlabels = {{ {qs} = \"D4\" }}\n[[steps]]\nsay = {qv}\ntask = {{ goal = \"best\", solutions = [\"D4\"], hint = {qw}, done = {qx}, wrong = [{{ line = \"B2\", why = {qv} }}] }}\n```\n\n```goban\ncaption = {qv}\nsensei = \"\"\"\n$$B\n$$ -----------\n$$ | . . . . . |\n$$ | . 1 . . . |\n$$ | . . a . . |\n$$ | . . . . . |\n$$ | . . . . . |\n$$ -----------\n\"\"\"\n```\n\n{body}"
         );
         let chess = format!(
-            "+++\ntitle = {qv}\nsummary = {qw}\n+++\n```chess\ncaption = {qw}\nlabels = {{ {qv} = \"e4\" }}\n[[steps]]\nplay = \"e4\"\nsay = {qx}\n```\n\n{body}"
+            "+++\ntitle = {qv}\nsummary = {qw}\n+++\n```chess\ncaption = {qw}\nlabels = {{ {qv} = \"e4\" }}\n[[steps]]\nplay = \"e4\"\nsay = {qx}\n[[steps]]\nsay = {qv}\ntask = {{ goal = \"best\", solutions = [\"e5\"], hint = {qw}, done = {qx}, wrong = [{{ line = \"d5\", why = {qv} }}] }}\n```\n\n{body}"
         );
         let shogi = format!(
-            "+++\ntitle = {qv}\nsummary = {qw}\n+++\n```shogi\ncaption = {qw}\nlabels = {{ {qv} = \"5e\" }}\n[[steps]]\nplay = \"7g7f\"\nsay = {qx}\n```\n\n{body}"
+            "+++\ntitle = {qv}\nsummary = {qw}\n+++\n```shogi\ncaption = {qw}\nlabels = {{ {qv} = \"5e\" }}\n[[steps]]\nplay = \"7g7f\"\nsay = {qx}\n[[steps]]\nsay = {qv}\ntask = {{ goal = \"best\", solutions = [\"3c3d\"], hint = {qw}, done = {qx}, wrong = [{{ line = \"8c8d\", why = {qv} }}] }}\n```\n\n{body}"
         );
         for lang in ["zh", "en"] {
             files.push((format!("lessons/go/{i:02}-x{i}.{lang}.md"), go.clone()));
@@ -451,6 +451,15 @@ async fn no_live_script_on_any_page() {
             uris.push(format!("{base}?s=0:1&lang={lang}"));
             uris.push(format!("{base}/print?lang={lang}"));
             uris.push(format!("{base}/diagram/0?s=0:1&lang={lang}"));
+            // The task at step 2: open (instruction, hint), solved (done), refused (why); in
+            // every third lesson of a game, shifted by game, so that every vector is in every
+            // field once.
+            if sampled(shelf.game, i) {
+                for play in task_plays(shelf.game) {
+                    uris.push(format!("{base}?s=0:2&t=0&play={play}&lang={lang}"));
+                }
+                uris.push(format!("{base}/diagram/0?s=0:2&lang={lang}"));
+            }
         }
         for (i, set) in shelf.sets.iter().enumerate() {
             let lang = ["zh", "en"][i % 2];
@@ -483,6 +492,23 @@ async fn no_live_script_on_any_page() {
     }
     assert!(seen.len() > 1000, "only {} pages seen", seen.len());
 
+    // The lesson attempt API: the diagram goes into the page as HTML.
+    for shelf in &lib.shelves {
+        for (i, lesson) in shelf.lessons.iter().enumerate() {
+            if sampled(shelf.game, i) {
+                let play = task_plays(shelf.game)[i / 3 % 2];
+                let body = json!({ "game": shelf.game.slug(), "lesson": lesson.slug, "diagram": 0, "step": 2, "play": play, "lang": "en" });
+                let (status, bytes) =
+                    common::post_json(app(state.clone()), "/api/lesson-attempt", &body).await;
+                assert_eq!(status, StatusCode::OK, "{body}");
+                let reply: Value = serde_json::from_slice(&bytes).unwrap();
+                let html = reply["figure"].as_str().unwrap();
+                if let Some(why) = live_script(html) {
+                    panic!("lesson attempt {play} on {}: {why}", lesson.slug);
+                }
+            }
+        }
+    }
     // The attempt API: the board and the verdict go into the page as HTML.
     for shelf in &lib.shelves {
         for set in &shelf.sets {
@@ -503,6 +529,24 @@ async fn no_live_script_on_any_page() {
                 }
             }
         }
+    }
+}
+
+/// Whether the tasks of lesson `i` of `game` are visited: every third lesson, shifted by game.
+fn sampled(game: qiyuan::content::Game, i: usize) -> bool {
+    let shift = qiyuan::content::Game::ALL
+        .iter()
+        .position(|g| *g == game)
+        .unwrap_or(0);
+    i % 3 == shift
+}
+
+/// A right and a wrong move of the task in each test lesson's first diagram.
+fn task_plays(game: qiyuan::content::Game) -> &'static [&'static str] {
+    match game.slug() {
+        "go" => &["D4", "B2"],
+        "chess" => &["e7e5", "d7d5"],
+        _ => &["3c3d", "8c8d"],
     }
 }
 
@@ -560,4 +604,168 @@ async fn no_script_runs_in_chromium() -> anyhow::Result<()> {
     }
     b.close().await?;
     Ok(())
+}
+
+/// Record files with the vectors in every text field their format has: SGF root and move
+/// properties (players, event, date, result, game name, comments, labels), PGN tags and
+/// comments, KIF header lines and comments.
+fn hostile_records() -> Vec<(String, String)> {
+    let sgf_value = |v: &str| v.replace('\\', "\\\\").replace(']', "\\]");
+    let mut out = Vec::new();
+    // Each vector in one of the three formats, in turn (every field of every format still
+    // meets a third of them).
+    for (i, v) in VECTORS.iter().enumerate() {
+        let s = sgf_value(v);
+        let label = sgf_value(SHORT[i % SHORT.len()]);
+        let mut three = Vec::new();
+        three.push((
+            format!("{}-{i}.sgf", v.replace(['/', '\\', '"', '\r', '\n'], "")),
+            format!(
+                "(;GM[1]FF[4]SZ[9]PB[{s}]PW[{s}]EV[{s}]DT[{s}]RE[{s}]GN[{s}]C[{s}];B[ee]C[{s}]LB[cc:{label}]TR[dd]\
+                 (;W[cc]C[{s}];B[gg]N[{s}])(;W[gc]C[{s}]))"
+            ),
+        ));
+        let p = v.replace('\\', "\\\\").replace('"', "\\\"");
+        let comment = v.replace('}', ")");
+        three.push((
+            format!("x-{i}.pgn"),
+            format!(
+                "[Event \"{p}\"]\n[Site \"{p}\"]\n[Date \"{p}\"]\n[White \"{p}\"]\n[Black \"{p}\"]\n[Result \"*\"]\n[Annotator \"{p}\"]\n\n\
+                 {{{comment}}} 1. e4 {{{comment} [%csl Gd4]}} e5 (1... c5 {{{comment}}}) 2. Nf3 *\n"
+            ),
+        ));
+        three.push((
+            format!("x-{i}.kifu"),
+            format!(
+                "棋戦：{v}\n先手：{v}\n後手：{v}\n開始日時：{v}\n手合割：平手\n手数----指手---------消費時間--\n*{v}\n   1 ７六歩(77)\n*{v}\n   2 ３四歩(33)\n"
+            ),
+        ));
+        out.push(three.swap_remove(i % 3));
+    }
+    out
+}
+
+/// Uploads `text` as the file `name`: the page it leads to.
+async fn upload_record(state: &AppState, name: &str, text: &str) -> String {
+    let boundary = "xss-boundary-41ac";
+    let body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\r\n{text}\r\n--{boundary}--\r\n"
+    );
+    let response = app(state.clone())
+        .oneshot(
+            Request::post("/records?lang=en")
+                .header(
+                    header::CONTENT_TYPE,
+                    format!("multipart/form-data; boundary={boundary}"),
+                )
+                .body(Body::from(body))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = response.status();
+    let location = response
+        .headers()
+        .get(header::LOCATION)
+        .map(|l| l.to_str().unwrap().to_string());
+    let html = response.into_body().collect().await.unwrap().to_bytes();
+    let html = String::from_utf8_lossy(&html).into_owned();
+    if let Some(why) = live_script(&html) {
+        panic!("uploading {name}: {why}");
+    }
+    location.unwrap_or_else(|| panic!("{name} was not opened ({status}): {html}"))
+}
+
+#[tokio::test]
+async fn no_live_script_from_a_record() {
+    let records = hostile_records();
+    let dir = std::env::temp_dir().join(format!("qiyuan-xss-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (_, text)) in records.iter().enumerate().step_by(3) {
+        let ext = if text.starts_with('(') {
+            "sgf"
+        } else if text.starts_with('[') {
+            "pgn"
+        } else {
+            "kifu"
+        };
+        std::fs::write(dir.join(format!("lib-{i}.{ext}")), text).unwrap();
+    }
+    let state = AppState::from_library(Library::default())
+        .with_records(Some(dir.clone()), Default::default());
+    let mut pages = vec![
+        "/records?lang=en".to_string(),
+        "/records?lang=zh&q=%3Cscript%3E".to_string(),
+    ];
+    let (_, _, list) = get(&state, "/records").await;
+    pages.extend(
+        links(&list)
+            .into_iter()
+            .filter(|l| l.starts_with("/records/lib-")),
+    );
+    for (name, text) in &records {
+        let page = upload_record(&state, name, text).await;
+        let q = if page.contains('?') { "&" } else { "?" };
+        // The fields are on the page, as text.
+        let (_, _, shown) = get(&state, &format!("{page}{q}lang=en")).await;
+        let word = text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| {
+                w.len() >= 4
+                    && ![
+                        "SGF",
+                        "Event",
+                        "Site",
+                        "Date",
+                        "White",
+                        "Black",
+                        "Result",
+                        "Annotator",
+                    ]
+                    .contains(w)
+            })
+            .max_by_key(|w| w.len())
+            .unwrap_or("");
+        assert!(
+            shown.contains(word),
+            "{name}: the text ({word}) is not shown"
+        );
+        for at in ["at=1", "at=0-1-1", "at=1-1-2"] {
+            pages.push(format!("{page}{q}{at}&lang=en"));
+        }
+        pages.push(format!("{page}/print{q}lang=zh"));
+        pages.push(format!(
+            "{page}{q}try=%3Cscript%3Ealert(1)%3C%2Fscript%3E&sel=%22%3E%3Cb&to=%27"
+        ));
+        // A move that is no move: refused, its text shown.
+        let mut request = Request::post(format!("{page}/moves"))
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from("at=1&move=%3Cimg+src%3Dx+onerror%3Dalert(1)%3E"))
+            .unwrap();
+        request
+            .headers_mut()
+            .insert(header::ACCEPT, "text/html".parse().unwrap());
+        let response = app(state.clone()).oneshot(request).await.unwrap();
+        let html = response.into_body().collect().await.unwrap().to_bytes();
+        if let Some(why) = live_script(&String::from_utf8_lossy(&html)) {
+            panic!("{name}: a refused move: {why}");
+        }
+    }
+    for uri in &pages {
+        let (status, headers, html) = get(&state, uri).await;
+        assert!(
+            status == StatusCode::OK || status == StatusCode::SEE_OTHER,
+            "{uri}: {status}"
+        );
+        assert!(
+            headers.get(header::CONTENT_SECURITY_POLICY).is_some(),
+            "{uri}"
+        );
+        if let Some(why) = live_script(&html) {
+            panic!("{uri}: {why}");
+        }
+    }
+    assert!(pages.len() > 250, "only {} pages", pages.len());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,11 +7,14 @@ use super::diagnostic::{Ctx, Diagnostic};
 use super::lines::{self, LineTree};
 use super::marks::{with_marks, BoardMarks, MarkSpec, Sq};
 use super::problem::{shared, Action, BoardRequest, GamePuzzle, Input, Problem, Puzzle, Verdict};
+use super::proofs::{LoadProofs, Proof, ProofKey, ProofStore, Proving};
+use super::task::{self, TaskSpec};
 use super::text::Text;
-use super::{Diagram, Frame};
+use super::{Diagram, Frame, Game};
 use crate::lang::Lang;
 use crate::rules::{Explain, Rules};
 use std::fmt;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// What a click on a board picks: a square (`e4`, `5e`), or a kind of piece in the hand of
@@ -52,6 +55,12 @@ pub trait PieceGame: fmt::Debug + Send + Sync + Sized + 'static {
     type Pos: Rules + PartialEq;
     /// A `select` question.
     type Ask: Clone + fmt::Debug + Send + Sync;
+
+    /// The game.
+    const GAME: Game;
+    /// The version of the mate search: proofs are kept by it, so a search that answers
+    /// differently must get a new number.
+    const SEARCH_VERSION: u32;
 
     /// The position key of diagrams and problems: `fen`, `sfen`.
     const POSITION: &'static str;
@@ -124,6 +133,10 @@ pub trait PieceGame: fmt::Debug + Send + Sync + Sized + 'static {
     fn best_defence(pos: &Self::Pos, left: u32) -> Option<String>;
     /// Whether the side to move is mated, by the goal's rules.
     fn is_mated(pos: &Self::Pos) -> bool;
+    /// Whether the side to move is in check.
+    fn in_check(pos: &Self::Pos) -> bool;
+    /// The game's kind of [`Puzzle`].
+    fn wrap(puzzle: BoardPuzzle<Self>) -> Puzzle;
     /// Why `mv`, played from `pos`, does not force mate within `left`.
     fn not_forcing(pos: &Self::Pos, mv: &<Self::Pos as Rules>::Move, left: u32) -> Text;
 
@@ -156,6 +169,7 @@ with_marks! {
         play: Option<Spanned<String>>,
         say: Option<String>,
         drops_of: Option<Spanned<String>>,
+        task: Option<Spanned<TaskSpec>>,
     }
 }
 
@@ -171,6 +185,8 @@ with_marks! {
         goal: Spanned<String>,
         mate_in: Option<Spanned<u32>>,
         ask: Option<Spanned<String>>,
+        from: Option<Spanned<String>>,
+        to: Option<Spanned<String>>,
         difficulty: Option<Spanned<u8>>,
         #[serde(default)]
         solutions: Vec<Spanned<String>>,
@@ -306,6 +322,7 @@ struct Shot<G: PieceGame> {
     last: Option<(Option<Sq>, Sq)>,
     marks: BoardMarks,
     say: Option<String>,
+    task: Option<(Problem, String)>,
 }
 
 /// Reads a `chess` or `shogi` block and plays its steps.
@@ -324,6 +341,7 @@ pub(crate) fn diagram<G: PieceGame>(
         position: start.clone(),
         last: None,
         say: spec.caption.clone(),
+        task: None,
     }];
     let mut pos = start;
     if let Some(record) = &spec.pgn {
@@ -352,6 +370,7 @@ pub(crate) fn diagram<G: PieceGame>(
                 last: Some(G::squares(&played)),
                 marks: BoardMarks::default(),
                 say: Some(say),
+                task: None,
             });
         }
     }
@@ -375,17 +394,35 @@ pub(crate) fn diagram<G: PieceGame>(
                 pos = next;
                 last = Some(G::squares(&played));
             }
-        } else if step.say.is_none() {
+        } else if step.say.is_none() && step.task.is_none() {
             return Err(ctx.err(
                 span,
                 format!("step {n} does nothing: give it `play` or `say`"),
             ));
         }
+        let marks = read_marks::<G>(step.marks(), step.drops_of.as_ref(), ctx, &pos)?;
+        let task = match &step.task {
+            None => None,
+            Some(written) => {
+                let problem = read_task::<G>(
+                    ctx,
+                    n,
+                    written,
+                    step.say.as_deref(),
+                    &pos,
+                    flip,
+                    zones,
+                    &marks,
+                )?;
+                Some((problem, written.get_ref().key()))
+            }
+        };
         shots.push(Shot {
-            marks: read_marks::<G>(step.marks(), step.drops_of.as_ref(), ctx, &pos)?,
+            marks,
             position: pos.clone(),
             last,
             say: step.say.clone(),
+            task,
         });
     }
     let title = spec.caption.clone().unwrap_or_default();
@@ -395,27 +432,33 @@ pub(crate) fn diagram<G: PieceGame>(
         caption: spec.caption,
         frames: shots
             .into_iter()
-            .map(|f| Frame {
-                svg: G::draw(
-                    &f.position,
-                    &View {
-                        flipped: flip,
-                        zones,
-                        last: f.last,
-                        marks: &f.marks,
-                        selected: None,
-                        link: None,
-                        lang,
-                        title: &title,
-                    },
-                ),
-                key: format!(
-                    "{}|{:?}|{:?}|{zones}",
-                    G::position_text(&f.position),
-                    f.last,
-                    f.marks
-                ),
-                say: f.say,
+            .map(|f| {
+                let (task, task_key) = f
+                    .task
+                    .map_or((None, String::new()), |(p, k)| (Some(Box::new(p)), k));
+                Frame {
+                    svg: G::draw(
+                        &f.position,
+                        &View {
+                            flipped: flip,
+                            zones,
+                            last: f.last,
+                            marks: &f.marks,
+                            selected: None,
+                            link: None,
+                            lang,
+                            title: &title,
+                        },
+                    ),
+                    key: format!(
+                        "{}|{:?}|{:?}|{zones}|{task_key}",
+                        G::position_text(&f.position),
+                        f.last,
+                        f.marks
+                    ),
+                    say: f.say,
+                    task,
+                }
             })
             .collect(),
     })
@@ -436,6 +479,75 @@ pub enum Goal<A> {
         /// The squares that answer it.
         answer: Vec<String>,
     },
+    /// Any legal move of the piece on `from` (or a drop of the piece in hand `P*`) to `to`;
+    /// either may be open.
+    Move {
+        /// The square the piece leaves, or the piece dropped from the hand.
+        from: Option<Target>,
+        /// The square the piece goes to.
+        to: Option<Sq>,
+    },
+    /// Any legal move that gives check.
+    Check,
+}
+
+impl<A> Goal<A> {
+    /// For a `move` or `check` goal: whether `mv`, leading to `after`, is what is asked
+    /// (`None` for the other goals).
+    fn fits<G: PieceGame>(&self, mv: &<G::Pos as Rules>::Move, after: &G::Pos) -> Option<bool> {
+        match self {
+            Goal::Move { from, to } => {
+                let (leaves, reaches) = G::squares(mv);
+                let from_fits = match from {
+                    None => true,
+                    Some(Target::Square(s)) => leaves.is_some() && leaves == G::parse_square(s),
+                    Some(Target::Hand(p)) => G::dropped(mv).as_deref() == Some(p.as_str()),
+                    Some(Target::Nothing) => false,
+                };
+                Some(from_fits && to.is_none_or(|t| reaches == t))
+            }
+            Goal::Check => Some(G::in_check(after)),
+            _ => None,
+        }
+    }
+
+    /// Why `mv` is not what a `move` or `check` goal asks.
+    fn miss<G: PieceGame>(&self, mv: &<G::Pos as Rules>::Move) -> Text {
+        match self {
+            Goal::Move { from, to } => {
+                let (leaves, reaches) = G::squares(mv);
+                match from {
+                    Some(Target::Hand(p)) if G::dropped(mv).as_deref() != Some(p.as_str()) => {
+                        let piece = p.trim_end_matches('*');
+                        return Text {
+                            zh: format!("这一步不是从手里打入 {piece}。"),
+                            en: format!("That move does not drop {piece} from the hand."),
+                        };
+                    }
+                    Some(Target::Square(s)) if leaves != G::parse_square(s) => {
+                        return Text {
+                            zh: format!("这一步走的不是 {s} 上的棋子。"),
+                            en: format!("That move does not move the piece on {s}."),
+                        };
+                    }
+                    _ => {}
+                }
+                let to = to
+                    .filter(|t| *t != reaches)
+                    .map(G::square_name)
+                    .unwrap_or_default();
+                Text {
+                    zh: format!("这一步没有走到 {to}。"),
+                    en: format!("That move does not reach {to}."),
+                }
+            }
+            _ => Text {
+                zh: "这一步没有将军：走完以后，对方的王没有被攻击。".into(),
+                en: "That move gives no check: after it, the opponent's king is not attacked."
+                    .into(),
+            },
+        }
+    }
 }
 
 /// A chess or shogi problem, ready to judge attempts.
@@ -451,16 +563,107 @@ pub struct BoardPuzzle<G: PieceGame> {
     pub goal: Goal<G::Ask>,
     /// Correct and wrong lines.
     pub lines: LineTree,
+    /// For a mate goal: the proof of its first moves, which judges the learner's first move
+    /// (searched for on demand if the background proof has not got to it yet).
+    proof: Option<Arc<Proof>>,
 }
 
-/// Reads one problem; every error found is returned.
+/// Reads one problem; every error found is returned (a mate problem's proof errors now or
+/// later, as `proofs` says).
 pub(crate) fn problem<G: PieceGame>(
     ctx: &Ctx,
     spec: ProblemSpec,
+    proofs: &mut LoadProofs,
     wrap: fn(BoardPuzzle<G>) -> Puzzle,
 ) -> Result<Problem, Vec<Diagnostic>> {
     let start = position::<G>(ctx, spec.fen.as_ref(), spec.sfen.as_ref(), Some(&spec.id))
         .map_err(|e| vec![e])?;
+    problem_from(ctx, spec, start, proofs, wrap)
+}
+
+/// Reads a lesson task at step `n` of a diagram: a problem from the step's position `start`,
+/// drawn as the diagram is (`flipped`, `zones`, the step's `marks`); its prompt is the
+/// step's `say`.
+#[allow(clippy::too_many_arguments)]
+fn read_task<G: PieceGame>(
+    ctx: &Ctx,
+    n: usize,
+    written: &Spanned<TaskSpec>,
+    say: Option<&str>,
+    start: &G::Pos,
+    flipped: bool,
+    zones: bool,
+    marks: &BoardMarks,
+) -> Result<Problem, Diagnostic> {
+    let say = task::instruction(ctx, n, written, say)?;
+    let t = written.get_ref();
+    if let Some(first) = t.target.first() {
+        return Err(ctx.err(
+            first.span(),
+            format!("step {n}: `target` is only used in Go tasks (goal = \"capture\"); here use goal = \"{}\" or \"best\"", G::MATE_GOAL),
+        ));
+    }
+    let (prompt, hint, explanation) = task::texts(say, t);
+    let spec = ProblemSpec {
+        id: Spanned::new(t.goal.span(), "task".to_string()),
+        prompt,
+        fen: None,
+        sfen: None,
+        orientation: None,
+        zones: None,
+        goal: t.goal.clone(),
+        mate_in: t.mate_in.clone(),
+        ask: t.ask.clone(),
+        from: t.from.clone(),
+        to: t.to.clone(),
+        difficulty: None,
+        solutions: t.solutions.clone(),
+        hint,
+        explanation,
+        drops_of: None,
+        tags: Vec::new(),
+        wrong: t
+            .wrong_lines()
+            .into_iter()
+            .map(|(line, why)| WrongSpec { line, why })
+            .collect(),
+        highlight: Vec::new(),
+        arrows: Vec::new(),
+        triangles: Vec::new(),
+        squares: Vec::new(),
+        circles: Vec::new(),
+        crosses: Vec::new(),
+        labels: Default::default(),
+        moves_of: None,
+    };
+    let keep = |puzzle: BoardPuzzle<G>| {
+        G::wrap(BoardPuzzle {
+            flipped,
+            zones,
+            marks: marks.clone(),
+            ..puzzle
+        })
+    };
+    // A lesson task's mate (in one or two, as lessons ask) is proven as it is read.
+    let store = ProofStore::default();
+    let mut proofs = LoadProofs {
+        store: &store,
+        mode: Proving::Now,
+        pending: Default::default(),
+        file: None,
+    };
+    problem_from(ctx, spec, start.clone(), &mut proofs, keep)
+        .map_err(|e| task::first(ctx, written, e))
+}
+
+/// Reads a chess or shogi problem whose position has been read.
+fn problem_from<G: PieceGame>(
+    ctx: &Ctx,
+    spec: ProblemSpec,
+    start: G::Pos,
+    proofs: &mut LoadProofs,
+    wrap: impl FnOnce(BoardPuzzle<G>) -> Puzzle,
+) -> Result<Problem, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut keep = |r: Result<_, Diagnostic>, default| {
         r.unwrap_or_else(|e| {
@@ -478,17 +681,48 @@ pub(crate) fn problem<G: PieceGame>(
             errors.push(e);
             BoardMarks::default()
         });
+    let goal_name = spec.goal.get_ref().as_str();
+    // `move` and `check` accept any fitting move: the first one is the solution shown.
+    let open_goal = match goal_name {
+        "move" => Some(move_goal::<G>(ctx, &spec, &start, &mut errors)),
+        "check" => Some(Goal::Check),
+        _ => None,
+    };
+    let mut solutions = spec.solutions.clone();
+    if let Some(goal) = &open_goal {
+        let fitting = fitting_moves::<G>(goal, &start);
+        if fitting.is_empty() && !matches!(goal, Goal::Lines) {
+            errors.push(ctx.err(
+                spec.goal.span(),
+                format!("no legal move here does what goal `{goal_name}` asks: change the position or the goal"),
+            ));
+        }
+        for line in &spec.solutions {
+            let first = line.get_ref().split_whitespace().next().unwrap_or("");
+            let name = start.play(first).ok().map(|(_, m)| start.move_name(&m));
+            if name.is_some_and(|n| !fitting.contains(&n)) {
+                errors.push(ctx.err(
+                    line.span(),
+                    format!("solution `{}` starts with {first}, which does not do what goal `{goal_name}` asks", line.get_ref()),
+                ));
+            }
+        }
+        if let (true, Some(first)) = (solutions.is_empty(), fitting.first()) {
+            solutions.push(Spanned::new(spec.goal.span(), first.clone()));
+        }
+    }
     let wrong: Vec<_> = spec.wrong.iter().map(|w| (&w.line, &w.why)).collect();
     let (lines, ends) = lines::build(
         ctx,
         &start,
         &play_text::<G::Pos>,
-        &spec.solutions,
+        &solutions,
         &wrong,
         &mut errors,
     );
-    let goal_name = spec.goal.get_ref().as_str();
+    let mut proof = None;
     let goal = match goal_name {
+        "move" | "check" => open_goal.unwrap_or(Goal::Lines),
         g if g == G::MATE_GOAL => match &spec.mate_in {
             None => {
                 errors.push(ctx.err(
@@ -507,21 +741,29 @@ pub(crate) fn problem<G: PieceGame>(
                 }
                 Ok(()) => {
                     let n = *n.get_ref();
-                    let mating = G::mating_moves(&start, n);
-                    let what = G::mate_what(n);
-                    if mating.is_empty() {
-                        errors.push(ctx.err(spec.goal.span(), G::no_mate(n)));
-                    }
-                    shared::mate_lines(
-                        ctx,
-                        &what,
+                    let key = ProofKey {
+                        game: G::GAME,
+                        position: G::position_text(&start),
+                        goal: G::MATE_GOAL,
+                        depth: n,
+                        version: G::SEARCH_VERSION,
+                    };
+                    let searched = start.clone();
+                    let proven = proofs
+                        .store
+                        .proof(key, move || G::mating_moves(&searched, n));
+                    let check = shared::mate_check(
+                        (ctx, proofs.file(ctx.loc)),
+                        &G::mate_what(n),
+                        (&spec.goal, G::no_mate(n)),
                         &spec.solutions,
                         &ends,
-                        &mating,
                         |mv| start.play(mv).ok().map(|(_, m)| start.move_name(&m)),
                         G::is_mated,
-                        &mut errors,
+                        proven.clone(),
                     );
+                    proofs.check(check, &mut errors);
+                    proof = Some(proven);
                     Goal::Mate(n)
                 }
             },
@@ -543,7 +785,7 @@ pub(crate) fn problem<G: PieceGame>(
             errors.push(ctx.err(
                 spec.goal.span(),
                 format!(
-                    "unknown goal `{other}`: use {}, best or select",
+                    "unknown goal `{other}`: use {}, best, select, move or check",
                     G::MATE_GOAL
                 ),
             ));
@@ -566,6 +808,9 @@ pub(crate) fn problem<G: PieceGame>(
         "select",
         &mut errors,
     );
+    for (key, value) in [("from", spec.from.as_ref()), ("to", spec.to.as_ref())] {
+        shared::only_with(ctx, key, value, goal_name, "move", &mut errors);
+    }
     let difficulty = shared::difficulty(ctx, &spec.difficulty, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
@@ -585,8 +830,93 @@ pub(crate) fn problem<G: PieceGame>(
             marks,
             goal,
             lines,
+            proof,
         }),
     })
+}
+
+/// Reads the `from` and `to` of goal `move`: the piece's square (or `P*`, a piece in hand)
+/// and the square to reach; at least one is needed.
+fn move_goal<G: PieceGame>(
+    ctx: &Ctx,
+    spec: &ProblemSpec,
+    start: &G::Pos,
+    errors: &mut Vec<Diagnostic>,
+) -> Goal<G::Ask> {
+    if spec.from.is_none() && spec.to.is_none() {
+        errors.push(ctx.err(
+            spec.goal.span(),
+            format!("goal `move` needs `from` (the square of the piece to move{}) or `to` (the square to reach), or both", if G::HANDS { ", or P* to drop a pawn" } else { "" }),
+        ));
+        return Goal::Lines;
+    }
+    let not_square = |s: &Spanned<String>| {
+        ctx.err(
+            s.span(),
+            format!(
+                "`{}` is not a square: write it like {}",
+                s.get_ref(),
+                G::SQUARE_EXAMPLE
+            ),
+        )
+    };
+    let from = match &spec.from {
+        None => None,
+        Some(f) => match f.get_ref().strip_suffix('*') {
+            Some(_) if !G::HANDS => {
+                errors.push(ctx.err(f.span(), "drops (`P*`) are only in shogi"));
+                return Goal::Lines;
+            }
+            Some(kind) => match G::drops_of(start, kind) {
+                Err(e) => {
+                    errors.push(ctx.err(f.span(), e));
+                    return Goal::Lines;
+                }
+                Ok(_) => Some(Target::Hand(f.get_ref().clone())),
+            },
+            None => match G::parse_square(f.get_ref()) {
+                None => {
+                    errors.push(not_square(f));
+                    return Goal::Lines;
+                }
+                Some(sq) if G::piece_on(start, sq) != Some(true) => {
+                    errors.push(ctx.err(
+                        f.span(),
+                        format!(
+                            "from: there is no piece of the side to move on {}",
+                            f.get_ref()
+                        ),
+                    ));
+                    return Goal::Lines;
+                }
+                Some(sq) => Some(Target::Square(G::square_name(sq))),
+            },
+        },
+    };
+    let to = match &spec.to {
+        None => None,
+        Some(t) => match G::parse_square(t.get_ref()) {
+            None => {
+                errors.push(not_square(t));
+                return Goal::Lines;
+            }
+            sq => sq,
+        },
+    };
+    Goal::Move { from, to }
+}
+
+/// Every legal move from `start` that a `move` or `check` goal accepts (canonical names).
+fn fitting_moves<G: PieceGame>(goal: &Goal<G::Ask>, start: &G::Pos) -> Vec<String> {
+    start
+        .legal_moves()
+        .iter()
+        .filter_map(|m| {
+            let name = start.move_name(m);
+            let (after, _) = start.play(&name).ok()?;
+            (goal.fits::<G>(m, &after) == Some(true)).then_some(name)
+        })
+        .collect()
 }
 
 impl<G: PieceGame> BoardPuzzle<G> {
@@ -595,6 +925,16 @@ impl<G: PieceGame> BoardPuzzle<G> {
         moves.iter().try_fold(self.start.clone(), |pos, m| {
             pos.play(m).ok().map(|(p, _)| p)
         })
+    }
+
+    /// Whether the learner's move `name` (canonical), the `i`th move from the start, forces
+    /// the mate with `left` to go from `pos`: the first move by the problem's proof (the
+    /// answer the proof gives, searched for now if it is not done), later ones by search.
+    fn forces_from(&self, i: usize, pos: &G::Pos, name: &str, left: u32) -> bool {
+        match &self.proof {
+            Some(proof) if i == 0 => proof.first_moves().iter().any(|m| m == name),
+            _ => G::forces(pos, name, left),
+        }
     }
 
     /// The last of `moves`, as the engine describes it.
@@ -719,22 +1059,30 @@ impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
         &self.lines
     }
 
+    fn searches(&self) -> bool {
+        matches!(self.goal, Goal::Mate(_))
+    }
+
     fn valid_moves(&self, moves: &[String]) -> Option<Vec<String>> {
         let mut pos = self.start.clone();
         let mut canonical = Vec::new();
         for (i, m) in moves.iter().enumerate() {
+            let (next, played) = pos.play(m).ok()?;
+            let name = pos.move_name(&played);
             if let Goal::Mate(n) = self.goal {
                 let left = G::left(n, i)?;
-                if i % 2 == 0 && !G::forces(&pos, m, left) {
+                if i % 2 == 0 && !self.forces_from(i, &pos, &name, left) {
                     return None;
                 }
             }
-            let (next, played) = pos.play(m).ok()?;
-            canonical.push(pos.move_name(&played));
+            canonical.push(name);
             pos = next;
         }
         match self.goal {
             Goal::Mate(_) => Some(canonical),
+            Goal::Move { .. } | Goal::Check => {
+                (canonical.is_empty() || self.is_solved_by(&canonical)).then_some(canonical)
+            }
             _ => self.lines.follows(&canonical).then_some(canonical),
         }
     }
@@ -742,6 +1090,12 @@ impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
     fn is_solved_by(&self, moves: &[String]) -> bool {
         match self.goal {
             Goal::Mate(_) => self.replay(moves).is_some_and(|p| G::is_mated(&p)),
+            Goal::Move { .. } | Goal::Check => match moves {
+                [only] => self.start.play(only).is_ok_and(|(after, played)| {
+                    self.goal.fits::<G>(&played, &after) == Some(true)
+                }),
+                _ => false,
+            },
             _ => !moves.is_empty() && self.lines.ends_at(moves),
         }
     }
@@ -827,6 +1181,22 @@ impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
             Ok(verdict) => return verdict,
             Err(line) => line,
         };
+        match self.goal.fits::<G>(&played, &after) {
+            Some(true) => {
+                return Verdict::Correct {
+                    moves: line,
+                    reply: None,
+                    solved: true,
+                }
+            }
+            Some(false) => {
+                return Verdict::Wrong {
+                    why: Some(self.goal.miss::<G>(&played)),
+                    shown: line,
+                }
+            }
+            None => {}
+        }
         let Goal::Mate(n) = self.goal else {
             return Verdict::Wrong {
                 why: None,
@@ -840,7 +1210,7 @@ impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
                 reply: None,
                 solved: true,
             }
-        } else if left > 1 && G::forces(&pos, &name, left) {
+        } else if left > 1 && self.forces_from(moves.len(), &pos, &name, left) {
             let reply = G::best_defence(&after, left - 1);
             if let Some(r) = &reply {
                 line.push(r.clone());

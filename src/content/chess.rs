@@ -1,9 +1,11 @@
 //! Chess content: what chess adds to the board-game puzzle (FEN, SAN, PGN diagrams, promotion
 //! choices, mate in `n` proven by search, the picture).
 
-use super::board_game::{self, PieceGame, Target, View};
+use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
 use super::marks::Sq;
+use super::problem::Puzzle;
 use super::text::Text;
+use super::Game;
 use crate::render::chess as draw;
 use crate::rules::chess::select::Ask;
 use crate::rules::chess::{self as rules, Color, Outcome, Played, Position, Role, Square};
@@ -33,6 +35,9 @@ fn square(s: Sq) -> Option<Square> {
 impl PieceGame for Chess {
     type Pos = Position;
     type Ask = Ask;
+
+    const GAME: Game = Game::Chess;
+    const SEARCH_VERSION: u32 = 1;
 
     const POSITION: &'static str = "fen";
     const OTHER_POSITION: &'static str = "sfen";
@@ -186,6 +191,14 @@ impl PieceGame for Chess {
 
     fn best_defence(pos: &Position, left: u32) -> Option<String> {
         pos.best_defence(left).map(|m| m.uci)
+    }
+
+    fn in_check(pos: &Position) -> bool {
+        pos.is_check()
+    }
+
+    fn wrap(puzzle: BoardPuzzle<Chess>) -> Puzzle {
+        Puzzle::Chess(puzzle)
     }
 
     fn is_mated(pos: &Position) -> bool {

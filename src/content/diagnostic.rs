@@ -45,6 +45,11 @@ impl<'a> Locator<'a> {
         self.path
     }
 
+    /// The file's whole text.
+    pub fn contents(&self) -> &'a str {
+        self.text
+    }
+
     /// The line and column (both from 1, column in characters) of byte `offset`.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let mut offset = offset.min(self.text.len());

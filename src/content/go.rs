@@ -6,6 +6,7 @@ use super::problem::{
     shared, Action, BoardRequest, CountAsk, GamePuzzle, Input, Problem, RecordFormat, Verdict,
 };
 use super::sensei;
+use super::task::{self, TaskSpec};
 use super::text::Text;
 use super::{Diagram, Frame};
 use crate::lang::Lang;
@@ -73,6 +74,8 @@ struct StepSpec {
     labels: Labels,
     #[serde(default)]
     liberties: Points,
+    /// The learner acts at this step.
+    task: Option<Spanned<TaskSpec>>,
 }
 
 /// The marks of a diagram, a step or a problem, as written.
@@ -337,6 +340,7 @@ pub(crate) fn diagram(
             liberties: libs,
         },
         spec.caption.clone(),
+        None,
     )];
     // Numbered stones of a Sensei's diagram are played first, one step each.
     let mut pos = setup.position.clone();
@@ -363,6 +367,7 @@ pub(crate) fn diagram(
                 marks: Marks::default(),
                 liberties: Vec::new(),
             },
+            None,
             None,
         ));
     }
@@ -439,6 +444,7 @@ pub(crate) fn diagram(
             && step.add_black.is_empty()
             && step.add_white.is_empty()
             && step.clear.is_empty()
+            && step.task.is_none()
         {
             return Err(ctx.err(
                 step_span,
@@ -457,6 +463,17 @@ pub(crate) fn diagram(
                 liberties: &step.liberties,
             },
         )?;
+        let task = match &step.task {
+            None => None,
+            Some(written) => {
+                let setup = Setup {
+                    position: pos.clone(),
+                    view: setup.view,
+                };
+                let problem = read_task(ctx, n, written, step.say.as_deref(), setup, &m)?;
+                Some((problem, written.get_ref().key()))
+            }
+        };
         go_frames.push((
             GoFrame {
                 position: pos.clone(),
@@ -465,9 +482,10 @@ pub(crate) fn diagram(
                 liberties: libs,
             },
             step.say.clone(),
+            task,
         ));
     }
-    for (f, say) in &go_frames {
+    for (f, say, task) in go_frames {
         let svg = draw::svg(&draw::GoDiagram {
             board: f.position.board(),
             view: setup.view,
@@ -479,16 +497,18 @@ pub(crate) fn diagram(
             lang,
             title: &title,
         });
+        let (task, task_key) = task.map_or((None, String::new()), |(p, k)| (Some(Box::new(p)), k));
         frames.push(Frame {
             svg,
-            say: say.clone(),
+            say,
             key: format!(
-                "{:?}|{:?}|{:?}|{:?}",
+                "{:?}|{:?}|{:?}|{:?}|{task_key}",
                 f.position.board(),
                 f.last,
                 f.marks,
                 f.liberties
             ),
+            task,
         });
     }
     Ok(Diagram {
@@ -830,7 +850,6 @@ const GOALS: &str = "capture, live, kill, ko, best, select or count";
 
 /// Reads one Go problem; every error found is returned, not only the first.
 pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagnostic>> {
-    let mut errors = Vec::new();
     let setup = setup(
         ctx,
         &spec.size,
@@ -839,8 +858,86 @@ pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagn
         spec.to_play.as_ref(),
     )
     .map_err(|e| vec![e])?;
-    let size = *spec.size.get_ref();
+    problem_from(ctx, spec, setup)
+}
+
+/// Reads a lesson task at step `n` of a diagram: a problem from the step's position `start`,
+/// seen through `view`, with the step's marks; its prompt is the step's `say`.
+fn read_task(
+    ctx: &Ctx,
+    n: usize,
+    written: &Spanned<TaskSpec>,
+    say: Option<&str>,
+    setup: Setup,
+    marks: &Marks<Point>,
+) -> Result<Problem, Diagnostic> {
+    let say = task::instruction(ctx, n, written, say)?;
+    let t = written.get_ref();
+    let mut errors = Vec::new();
+    for (key, value) in [
+        ("mate_in", t.mate_in.as_ref().map(|v| v.span())),
+        ("from", t.from.as_ref().map(|v| v.span())),
+        ("to", t.to.as_ref().map(|v| v.span())),
+    ] {
+        if let Some(span) = value {
+            errors.push(ctx.err(
+                span,
+                format!("step {n}: `{key}` is only used in chess and shogi tasks"),
+            ));
+        }
+    }
+    if t.goal.get_ref() == "count" {
+        errors.push(ctx.err(
+            t.goal.span(),
+            format!("step {n}: a lesson task cannot ask for a count (the learner would need a form): make it a problem in a set"),
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(task::first(ctx, written, errors));
+    }
+    let (prompt, hint, explanation) = task::texts(say, t);
+    let spec = ProblemSpec {
+        id: Spanned::new(t.goal.span(), "task".to_string()),
+        prompt,
+        size: Spanned::new(t.goal.span(), setup.position.size()),
+        view: None,
+        board: None,
+        to_play: None,
+        goal: t.goal.clone(),
+        target: t.target.clone(),
+        ask: t.ask.clone(),
+        difficulty: None,
+        solutions: t.solutions.clone(),
+        hint,
+        explanation,
+        triangles: Vec::new(),
+        squares: Vec::new(),
+        circles: Vec::new(),
+        crosses: Vec::new(),
+        labels: Labels::new(),
+        wrong: t
+            .wrong_lines()
+            .into_iter()
+            .map(|(line, why)| WrongSpec { line, why })
+            .collect(),
+        rules: None,
+        dead: Vec::new(),
+        komi: None,
+        handicap: None,
+        prisoners: None,
+    };
+    let mut problem = problem_from(ctx, spec, setup).map_err(|e| task::first(ctx, written, e))?;
+    if let super::problem::Puzzle::Go(p) = &mut problem.puzzle {
+        p.marks = marks.clone();
+    }
+    Ok(problem)
+}
+
+/// Reads a Go problem whose position has been set up.
+fn problem_from(ctx: &Ctx, spec: ProblemSpec, setup: Setup) -> Result<Problem, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
     let start = setup.position;
+    let size = start.size();
     let marks = match marks(
         ctx,
         start.board(),
@@ -1163,6 +1260,10 @@ impl GamePuzzle for GoPuzzle {
 
     fn lines(&self) -> &LineTree {
         &self.lines
+    }
+
+    fn searches(&self) -> bool {
+        self.life.is_some()
     }
 
     fn valid_picks(&self, picked: &[String]) -> Vec<String> {

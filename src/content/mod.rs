@@ -13,23 +13,28 @@ pub mod life_check;
 mod lines;
 mod marks;
 mod problem;
+pub mod proofs;
 pub mod sensei;
 pub mod shogi;
 pub mod source;
+mod task;
 mod text;
 
 pub use board_game::{BoardPuzzle, Goal, Target};
 pub use diagnostic::{Diagnostic, Locator};
 pub use lesson::{LessonText, Segment};
 pub use lines::{LineTree, Step, WrongMove};
+pub use marks::BoardMarks;
 pub use problem::{
     Action, BoardRequest, CountAsk, GamePuzzle, Input, Problem, ProblemSet, Puzzle, RecordFormat,
     Verdict,
 };
+pub use proofs::{PendingProofs, ProofRun, ProofStore, Proving};
 pub use text::Text;
 
 use crate::lang::Lang;
 use diagnostic::Ctx;
+use proofs::LoadProofs;
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashSet};
 use toml::Spanned;
@@ -112,6 +117,9 @@ pub struct Frame {
     pub say: Option<String>,
     /// Everything drawn, as text: twin lessons must have equal keys.
     pub key: String,
+    /// What the learner is asked to do at this step, if anything: a problem from the
+    /// frame's position, judged like any other.
+    pub task: Option<Box<Problem>>,
 }
 
 /// A lesson in both languages.
@@ -182,9 +190,26 @@ impl Library {
             .sum()
     }
 
-    /// Loads every file (`(path, text)`, paths relative to the content folder with `/`).
-    /// Returns what could be loaded and every problem found, sorted by file and line.
+    /// Loads every file (`(path, text)`, paths relative to the content folder with `/`),
+    /// proving every mate and tsume problem. Returns what could be loaded and every problem
+    /// found, sorted by file and line.
     pub fn load(files: &[(String, String)]) -> (Library, Vec<Diagnostic>) {
+        let loaded = Library::load_with(files, &ProofStore::default(), Proving::Now);
+        (loaded.library, loaded.errors)
+    }
+
+    /// Loads every file as [`Library::load`] does, keeping proofs in `store` (a proof already
+    /// there is not searched for again) and running them as `mode` says: with
+    /// [`Proving::Later`], the errors are those found without the proofs, and the proofs are
+    /// returned to be run; the problems they are about are loaded meanwhile.
+    pub fn load_with(files: &[(String, String)], store: &ProofStore, mode: Proving) -> Loaded {
+        store.forget_unused();
+        let mut proofs = LoadProofs {
+            store,
+            mode,
+            pending: PendingProofs::default(),
+            file: None,
+        };
         let mut errors = Vec::new();
         let mut shelves: BTreeMap<Game, Shelf> = BTreeMap::new();
         let mut lesson_files: BTreeMap<(Game, u32, String), [Option<LessonText>; 2]> =
@@ -238,7 +263,7 @@ impl Library {
                     ));
                     continue;
                 }
-                match load_set(game, slug, path, text) {
+                match load_set(game, slug, path, text, &mut proofs) {
                     Ok(set) => shelf.sets.push(set),
                     Err(errs) => errors.extend(errs),
                 }
@@ -319,15 +344,30 @@ impl Library {
                 }
             }
         }
-        errors.sort_by(|a, b| (&a.path, a.line, a.col).cmp(&(&b.path, b.line, b.col)));
+        proofs::sort_by_place(&mut errors);
         let library = Library {
             shelves: shelves
                 .into_values()
                 .filter(|s| !s.lessons.is_empty() || !s.sets.is_empty())
                 .collect(),
         };
-        (library, errors)
+        Loaded {
+            library,
+            errors,
+            proofs: proofs.pending,
+        }
     }
+}
+
+/// What [`Library::load_with`] read.
+#[derive(Debug)]
+pub struct Loaded {
+    /// What could be loaded.
+    pub library: Library,
+    /// Every problem found, sorted by file and line.
+    pub errors: Vec<Diagnostic>,
+    /// The proofs left to run ([`Proving::Later`]; none with [`Proving::Now`]).
+    pub proofs: PendingProofs,
 }
 
 fn lang_index(lang: Lang) -> usize {
@@ -438,16 +478,34 @@ struct SetSpec {
     order: i64,
 }
 
-fn load_set(game: Game, slug: &str, path: &str, text: &str) -> Result<ProblemSet, Vec<Diagnostic>> {
+fn load_set(
+    game: Game,
+    slug: &str,
+    path: &str,
+    text: &str,
+    proofs: &mut LoadProofs,
+) -> Result<ProblemSet, Vec<Diagnostic>> {
     match game {
-        Game::Go => load_set_of(slug, path, text, go::problem_id, go::problem),
-        Game::Chess => load_set_of(slug, path, text, board_game::problem_id, |ctx, spec| {
-            board_game::problem::<chess::Chess>(ctx, spec, Puzzle::Chess)
+        Game::Go => load_set_of(slug, path, text, proofs, go::problem_id, |ctx, spec, _| {
+            go::problem(ctx, spec)
         }),
-        Game::Shogi => load_set_of(slug, path, text, board_game::problem_id, |ctx, spec| {
-            board_game::problem::<shogi::Shogi>(ctx, spec, Puzzle::Shogi)
-        }),
+        Game::Chess => load_board_set(slug, path, text, proofs, Puzzle::Chess),
+        Game::Shogi => load_board_set(slug, path, text, proofs, Puzzle::Shogi),
     }
+}
+
+/// Reads a set of chess or shogi problems (`wrap` makes each a [`Puzzle`]).
+fn load_board_set<G: board_game::PieceGame>(
+    slug: &str,
+    path: &str,
+    text: &str,
+    proofs: &mut LoadProofs,
+    wrap: fn(BoardPuzzle<G>) -> Puzzle,
+) -> Result<ProblemSet, Vec<Diagnostic>> {
+    let read = |ctx: &Ctx, spec, proofs: &mut LoadProofs| {
+        board_game::problem::<G>(ctx, spec, proofs, wrap)
+    };
+    load_set_of(slug, path, text, proofs, board_game::problem_id, read)
 }
 
 /// Reads a set whose problems are of one game's kind `P`.
@@ -455,8 +513,9 @@ fn load_set_of<P: serde::de::DeserializeOwned>(
     slug: &str,
     path: &str,
     text: &str,
+    proofs: &mut LoadProofs,
     id_of: fn(&P) -> &Spanned<String>,
-    read: fn(&Ctx, P) -> Result<Problem, Vec<Diagnostic>>,
+    read: impl Fn(&Ctx, P, &mut LoadProofs) -> Result<Problem, Vec<Diagnostic>>,
 ) -> Result<ProblemSet, Vec<Diagnostic>> {
     let loc = Locator::new(path, text);
     let ctx = Ctx { loc: &loc, base: 0 };
@@ -487,7 +546,7 @@ fn load_set_of<P: serde::de::DeserializeOwned>(
                 ),
             ));
         }
-        match read(&ctx, spec) {
+        match read(&ctx, spec, proofs) {
             Ok(p) => problems.push(p),
             Err(errs) => errors.extend(errs),
         }

@@ -212,6 +212,12 @@ pub trait GamePuzzle: Send + Sync + std::fmt::Debug {
     fn record(&self) -> Option<RecordFormat> {
         None
     }
+
+    /// Whether judging a move may run a search (a mate proof, the life-and-death solver),
+    /// which takes too long for an async worker.
+    fn searches(&self) -> bool {
+        false
+    }
 }
 
 impl dyn GamePuzzle {
@@ -292,8 +298,10 @@ impl Verdict {
 pub(crate) mod shared {
     use super::super::diagnostic::{Ctx, Diagnostic};
     use super::super::lines::{LineTree, Step};
+    use super::super::proofs::{LineCheck, Possible, Proof, ProofCheck, SourceFile};
     use super::super::text::Text;
     use super::Verdict;
+    use std::sync::Arc;
     use toml::Spanned;
 
     /// Reads `difficulty`: 1 (easiest, the default) to 5.
@@ -404,44 +412,56 @@ pub(crate) mod shared {
         }
     }
 
-    /// Checks the written lines of a mate problem (`what`: "mate in 2", "tsume in 3 plies"):
-    /// each must start with one of the `mating` first moves (canonical names; `first` gives a
-    /// line's first move in canonical form) and end in mate (`mated`).
+    /// What the written lines of a mate problem (`what`: "mate in 2", "tsume in 3 plies")
+    /// must satisfy once `proof` is known: each must start with one of the proven first moves
+    /// (`first` gives a line's first move in canonical form) and end in mate (`mated`); and
+    /// some first move must force the goal (else `no_mate`).
     #[allow(clippy::too_many_arguments)]
-    pub fn mate_lines<P>(
-        ctx: &Ctx,
+    pub fn mate_check<P>(
+        (ctx, file): (&Ctx, SourceFile),
         what: &str,
+        (goal, no_mate): (&Spanned<String>, String),
         solutions: &[Spanned<String>],
         ends: &[(&Spanned<String>, P)],
-        mating: &[String],
         first: impl Fn(&str) -> Option<String>,
         mated: impl Fn(&P) -> bool,
-        errors: &mut Vec<Diagnostic>,
-    ) {
-        let mut refused = Vec::new();
-        for line in solutions {
-            let text = line.get_ref().split_whitespace().next().unwrap_or("");
-            if first(text).is_some_and(|mv| !mating.contains(&mv)) {
-                errors.push(ctx.err(
-                    line.span(),
-                    format!(
-                        "solution `{}` starts with {text}, which does not force {what}",
-                        line.get_ref()
+        proof: Arc<Proof>,
+    ) -> ProofCheck {
+        let at = |span: std::ops::Range<usize>, message: String| Possible {
+            file: file.clone(),
+            offset: ctx.base + span.start,
+            message,
+        };
+        let lines = solutions
+            .iter()
+            .map(|line| {
+                let text = line.get_ref().split_whitespace().next().unwrap_or("");
+                let end = ends.iter().find(|(l, _)| l.span() == line.span());
+                LineCheck {
+                    first: first(text),
+                    refused: at(
+                        line.span(),
+                        format!(
+                            "solution `{}` starts with {text}, which does not force {what}",
+                            line.get_ref()
+                        ),
                     ),
-                ));
-                refused.push(line.span());
-            }
-        }
-        for (line, end) in ends.iter().filter(|(l, _)| !refused.contains(&l.span())) {
-            if !mated(end) {
-                errors.push(ctx.err(
-                    line.span(),
-                    format!(
-                        "solution `{}` does not end in mate: write the line to the mate",
-                        line.get_ref()
-                    ),
-                ));
-            }
+                    unmated: end.filter(|(_, end)| !mated(end)).map(|_| {
+                        at(
+                            line.span(),
+                            format!(
+                                "solution `{}` does not end in mate: write the line to the mate",
+                                line.get_ref()
+                            ),
+                        )
+                    }),
+                }
+            })
+            .collect();
+        ProofCheck {
+            proof,
+            no_mate: at(goal.span(), no_mate),
+            lines,
         }
     }
 

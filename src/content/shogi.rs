@@ -1,9 +1,11 @@
 //! Shogi content: what shogi adds to the board-game puzzle (SFEN, USI, drops and hands,
 //! promote-or-not choices, tsume proven by search, the picture).
 
-use super::board_game::{self, PieceGame, Target, View};
+use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
 use super::marks::Sq;
+use super::problem::Puzzle;
 use super::text::Text;
+use super::Game;
 use crate::render::shogi as draw;
 use crate::rules::shogi::select::Ask;
 use crate::rules::shogi::{kanji_square, Color, Kind, Played, Position, Square};
@@ -32,6 +34,9 @@ fn square(s: Sq) -> Option<Square> {
 impl PieceGame for Shogi {
     type Pos = Position;
     type Ask = Ask;
+
+    const GAME: Game = Game::Shogi;
+    const SEARCH_VERSION: u32 = 1;
 
     const POSITION: &'static str = "sfen";
     const OTHER_POSITION: &'static str = "fen";
@@ -237,6 +242,14 @@ impl PieceGame for Shogi {
     }
 
     /// Mate by tsume rules: in check, and only futile interpositions (無駄合) would be left.
+    fn in_check(pos: &Position) -> bool {
+        pos.is_check()
+    }
+
+    fn wrap(puzzle: BoardPuzzle<Shogi>) -> Puzzle {
+        Puzzle::Shogi(puzzle)
+    }
+
     fn is_mated(pos: &Position) -> bool {
         pos.is_check() && pos.is_tsume_mate()
     }

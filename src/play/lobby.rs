@@ -341,43 +341,16 @@ pub struct Lobby {
     limits: Limits,
 }
 
-/// The letters of codes: no 0/o, 1/l/i, so a code read aloud in a classroom is typed right.
-const CODE_LETTERS: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
 /// Letters in a code: 31⁶ ≈ 887 million codes.
 const CODE_LENGTH: usize = 6;
 
-fn random_bytes<const N: usize>() -> [u8; N] {
-    let mut bytes = [0u8; N];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No system randomness: fall back on the clock and the address space, still unique.
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let mut x = t as u64 ^ (&bytes as *const _ as u64);
-        for b in bytes.iter_mut() {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            *b = (x >> 33) as u8;
-        }
-    }
-    bytes
-}
-
 fn new_code() -> String {
-    random_bytes::<CODE_LENGTH>()
-        .iter()
-        .map(|b| CODE_LETTERS[*b as usize % CODE_LETTERS.len()] as char)
-        .collect()
+    crate::random::code(CODE_LENGTH)
 }
 
 /// A seat's secret: 128 random bits as hex.
 fn new_token() -> String {
-    random_bytes::<16>()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::random::token()
 }
 
 /// Opens a table of the right game.
@@ -547,7 +520,9 @@ mod tests {
     fn codes_are_short_and_unambiguous() {
         let code = new_code();
         assert_eq!(code.len(), CODE_LENGTH);
-        assert!(code.bytes().all(|b| CODE_LETTERS.contains(&b)));
+        assert!(code
+            .bytes()
+            .all(|b| crate::random::CODE_LETTERS.contains(&b)));
         assert_ne!(new_token(), new_token());
     }
 

@@ -26,6 +26,8 @@
 //! ```
 
 pub mod kif;
+pub mod library;
+pub mod path;
 pub mod pgn;
 pub mod sgf;
 
@@ -599,15 +601,20 @@ impl Board {
     /// Plays `text` (any notation the game reads): the position after it and the move's
     /// canonical name, or why the rules refuse it (in English).
     pub(crate) fn play(&self, text: &str) -> Result<(Board, String), String> {
-        fn step<P: Rules>(pos: &P, text: &str) -> Result<(P, String), String> {
-            let (next, played) = pos.play(text).map_err(|e| e.explain(Lang::En))?;
+        self.play_in(text, Lang::En)
+    }
+
+    /// [`Board::play`], the reason told in `lang`.
+    pub(crate) fn play_in(&self, text: &str, lang: Lang) -> Result<(Board, String), String> {
+        fn step<P: Rules>(pos: &P, text: &str, lang: Lang) -> Result<(P, String), String> {
+            let (next, played) = pos.play(text).map_err(|e| e.explain(lang))?;
             let name = pos.move_name(&played);
             Ok((next, name))
         }
         match self {
-            Board::Go(p) => step(p, text).map(|(n, m)| (Board::Go(n), m)),
-            Board::Chess(p) => step(p, text).map(|(n, m)| (Board::Chess(n), m)),
-            Board::Shogi(p) => step(p, text).map(|(n, m)| (Board::Shogi(n), m)),
+            Board::Go(p) => step(p, text, lang).map(|(n, m)| (Board::Go(n), m)),
+            Board::Chess(p) => step(p, text, lang).map(|(n, m)| (Board::Chess(n), m)),
+            Board::Shogi(p) => step(p, text, lang).map(|(n, m)| (Board::Shogi(n), m)),
         }
     }
 }

@@ -34,17 +34,24 @@ use crate::rules::chess;
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use std::ops::ControlFlow;
 
+/// A PGN file's text: UTF-8 (its byte-order mark dropped) when the bytes are UTF-8, else
+/// Windows-1252 (the old ChessBase exports).
+pub fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.into(),
+        Err(_) => encoding_rs::WINDOWS_1252
+            .decode_without_bom_handling(bytes)
+            .0
+            .into_owned()
+            .into(),
+    }
+}
+
 /// Reads every game of the PGN file `name` from its raw bytes.
 pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    let text: std::borrow::Cow<[u8]> = match std::str::from_utf8(bytes) {
-        Ok(_) => bytes.into(),
-        Err(_) => {
-            let (latin, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
-            latin.into_owned().into_bytes().into()
-        }
-    };
-    let mut reader = Reader::new(&text[..]);
+    let text = decode(bytes);
+    let mut reader = Reader::new(text.as_bytes());
     let mut out = Vec::new();
     let mut number = 0;
     loop {

@@ -1,8 +1,10 @@
-//! `POST /api/attempt`: the engine's verdict on one move, for the script on problem pages.
+//! `POST /api/attempt` and `POST /api/lesson-attempt`: the engine's verdict on one move, for
+//! the script on problem pages and on lesson tasks.
 
-use super::pages::find_set;
+use super::pages::{diagram_anchor, find_set, render_diagram, step_href};
 use super::state::AppState;
-use super::trainer::{board, judge, problem_href, status, Input, Progress};
+use super::trainer::{board, judge_off_async, problem_href, status, Input, Progress};
+use super::urls;
 use crate::content::Game;
 use crate::lang::Lang;
 use axum::extract::State;
@@ -70,9 +72,20 @@ pub struct AttemptReply {
     pub url: String,
 }
 
+/// What the learner did, from a request's `play`, `select` and `to`.
+fn input_of(play: Option<String>, select: Option<String>, to: Option<String>) -> Input {
+    match (play, select, to) {
+        (Some(play), _, _) => Input::Play(play),
+        (None, Some(from), Some(to)) => Input::Choose { from, to },
+        (None, Some(sel), None) => Input::Select(Some(sel).filter(|s| !s.is_empty())),
+        (None, None, _) => Input::None,
+    }
+}
+
 /// Judges one move.
 pub async fn attempt(
     State(state): State<AppState>,
+    req: super::pages::Req,
     Json(request): Json<AttemptRequest>,
 ) -> Response {
     let snap = state.snapshot();
@@ -93,13 +106,26 @@ pub async fn attempt(
         picked: request.picked,
         selected: request.selected,
     };
-    let input = match (request.play, request.select, request.to) {
-        (Some(play), _, _) => Input::Play(play),
-        (None, Some(from), Some(to)) => Input::Choose { from, to },
-        (None, Some(sel), None) => Input::Select(Some(sel).filter(|s| !s.is_empty())),
-        (None, None, _) => Input::None,
+    let input = input_of(request.play, request.select, request.to);
+    let before = progress.moves.clone();
+    let played = input.played(progress.selected.as_deref());
+    let at = (shelf.game, set.slug.as_str(), problem.id.as_str());
+    let judged = match judge_off_async(&snap.library, at, progress, input).await {
+        Ok(Some(judged)) => judged,
+        Ok(None) => return (StatusCode::NOT_FOUND, "no such problem").into_response(),
+        Err(e) => return e.into_response(),
     };
-    let judged = judge(problem, progress, input);
+    if let Some(v) = &judged.verdict {
+        super::class::record_move(
+            &state,
+            req.account.as_ref(),
+            (shelf.game, &set.slug, &problem.id),
+            &before,
+            played,
+            v.kind(),
+        )
+        .await;
+    }
     let reply = match &judged.verdict {
         Some(crate::content::Verdict::Correct { reply, .. }) => reply.clone(),
         _ => None,
@@ -131,6 +157,136 @@ pub async fn attempt(
         solved: judged.solved,
         svg: board(shelf.game, set, problem, &judged, lang),
         status,
+        url,
+    })
+    .into_response()
+}
+
+/// An attempt at a lesson task: which step of which diagram, the progress so far, and the
+/// move (as in [`AttemptRequest`]).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LessonAttemptRequest {
+    /// `go`.
+    pub game: String,
+    /// The lesson's slug.
+    pub lesson: String,
+    /// The diagram, from 0.
+    pub diagram: usize,
+    /// The step of the diagram that holds the task, from 1.
+    pub step: usize,
+    /// Moves so far, learner's and replies alternating.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// Points found so far (`select`).
+    #[serde(default)]
+    pub picked: Vec<String>,
+    /// The piece picked up so far (chess, shogi).
+    #[serde(default)]
+    pub selected: Option<String>,
+    /// The learner's move.
+    #[serde(default)]
+    pub play: Option<String>,
+    /// Pick up the piece on this square (or in hand); an empty string puts it down.
+    #[serde(default)]
+    pub select: Option<String>,
+    /// With `select`: the square the picked-up piece goes to, when a choice is needed.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// `zh` or `en`; zh if missing.
+    #[serde(default)]
+    pub lang: Option<String>,
+}
+
+/// The verdict on a lesson task, and the diagram as it now stands.
+#[derive(Debug, Serialize)]
+pub struct LessonAttemptReply {
+    /// As in [`AttemptReply`]: `solved`, `correct`, `wrong`, `illegal`, `found`,
+    /// `not-answer`, `invalid`, or `ready`.
+    pub verdict: &'static str,
+    /// Whether the task is done.
+    pub solved: bool,
+    /// Moves from which the learner goes on.
+    pub moves: Vec<String>,
+    /// Points found so far (`select`).
+    pub picked: Vec<String>,
+    /// The piece picked up, if any.
+    pub selected: Option<String>,
+    /// The diagram's `<figure>`, to put in place of the old one.
+    pub figure: String,
+    /// The address of this state, for the browser's history.
+    pub url: String,
+}
+
+/// Judges one move of a lesson task.
+pub async fn lesson_attempt(
+    State(state): State<AppState>,
+    Json(request): Json<LessonAttemptRequest>,
+) -> Response {
+    let snap = state.snapshot();
+    let lang = request
+        .lang
+        .as_deref()
+        .and_then(Lang::parse)
+        .unwrap_or(Lang::Zh);
+    let found = Game::from_slug(&request.game)
+        .and_then(|g| snap.library.shelf(g))
+        .and_then(|shelf| Some((shelf.game, shelf.lesson(&request.lesson)?)));
+    let Some((game, lesson)) = found else {
+        return (StatusCode::NOT_FOUND, "no such lesson").into_response();
+    };
+    let diagrams = &lesson.text(lang).diagrams;
+    let has_task = diagrams
+        .get(request.diagram)
+        .and_then(|d| d.frames.get(request.step))
+        .is_some_and(|f| f.task.is_some());
+    if !has_task {
+        return (StatusCode::NOT_FOUND, "no task at that step").into_response();
+    }
+    let mut steps = vec![0; diagrams.len()];
+    steps[request.diagram] = request.step;
+    let progress = Progress {
+        moves: request.moves,
+        picked: request.picked,
+        selected: request.selected,
+    };
+    let input = input_of(request.play, request.select, request.to);
+    let rendered = render_diagram(
+        lang,
+        game,
+        lesson,
+        diagrams,
+        &steps,
+        request.diagram,
+        Some((progress, input)),
+    );
+    let (figure, judged) = match rendered {
+        Ok((figure, Some(judged))) => (figure, judged),
+        Ok((_, None)) => return (StatusCode::NOT_FOUND, "no task at that step").into_response(),
+        Err(e) => {
+            eprintln!("qiyuan: template error in /api/lesson-attempt: {e}");
+            return (StatusCode::INTERNAL_SERVER_ERROR, "template error").into_response();
+        }
+    };
+    let d = &diagrams[request.diagram];
+    let url = step_href(
+        &urls::lesson(game, &lesson.slug),
+        request.diagram,
+        request.step,
+        judged.progress.query().trim_end_matches('&'),
+        &diagram_anchor(d, request.diagram),
+    );
+    Json(LessonAttemptReply {
+        verdict: match &judged.verdict {
+            Some(v) => v.kind(),
+            None if judged.solved => "solved",
+            None => "ready",
+        },
+        solved: judged.solved,
+        moves: judged.progress.moves.clone(),
+        picked: judged.progress.picked.clone(),
+        selected: judged.progress.selected.clone(),
+        figure,
         url,
     })
     .into_response()

@@ -351,15 +351,7 @@ fn token_cookie(id: &str, token: &str) -> Option<HeaderValue> {
 
 /// The token of game `id` from the request's cookies.
 fn cookie_token(headers: &HeaderMap, id: &str) -> Option<String> {
-    let name = cookie_name(id);
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.to_string())
+    super::class::cookie(headers, &cookie_name(id))
 }
 
 fn with_cookie(mut response: Response, id: &str, token: &str) -> Response {
@@ -656,6 +648,7 @@ impl NotCreated {
 async fn create(
     state: &AppState,
     request: &CreateRequest,
+    account: Option<&crate::class::Account>,
 ) -> Result<(Arc<Entry>, Side, String), NotCreated> {
     let mut new = request.read().map_err(NotCreated::Bad)?;
     let game = new.start.game();
@@ -677,7 +670,13 @@ async fn create(
         }
     }
     let side = new.side;
+    let opponent = match &new.opponent {
+        Opponent::Computer(level) if installed => format!("engine, level {}", level.get()),
+        Opponent::Computer(level) => format!("computer, level {}", level.get()),
+        Opponent::Human => "classmate".to_string(),
+    };
     let (entry, token) = state.lobby().create(new).map_err(NotCreated::Lobby)?;
+    super::class::record_game(state, account, game, &entry.id, opponent).await;
     if let Some(why) = failed {
         entry.engine_failed(&why);
     }
@@ -688,9 +687,10 @@ async fn create(
 /// `POST /api/games`.
 pub async fn api_create(
     State(state): State<AppState>,
+    req: Req,
     Json(request): Json<CreateRequest>,
 ) -> Response {
-    match create(&state, &request).await {
+    match create(&state, &request, req.account.as_ref()).await {
         Ok((entry, side, token)) => {
             let body = Created {
                 id: entry.id.clone(),
@@ -1501,6 +1501,19 @@ pub async fn join_form(
 
 fn join_page(state: &AppState, req: &Req, id: &str) -> Response {
     match state.lobby().join(id) {
+        Ok((entry, _, token)) if req.account.is_some() => {
+            let (state, account, code) = (state.clone(), req.account.clone(), entry.id.clone());
+            let game = entry.table().game();
+            tokio::spawn(async move {
+                super::class::record_game(&state, account.as_ref(), game, &code, "classmate".into())
+                    .await
+            });
+            with_cookie(
+                Redirect::to(&table_href(&entry.id)).into_response(),
+                &entry.id,
+                &token,
+            )
+        }
         Ok((entry, _, token)) => with_cookie(
             Redirect::to(&table_href(&entry.id)).into_response(),
             &entry.id,
@@ -1538,7 +1551,7 @@ pub async fn create_form(
     req: Req,
     Form(form): Form<CreateRequest>,
 ) -> Response {
-    match create(&state, &form).await {
+    match create(&state, &form, req.account.as_ref()).await {
         Ok((entry, _, token)) => with_cookie(
             Redirect::to(&table_href(&entry.id)).into_response(),
             &entry.id,
@@ -1661,7 +1674,24 @@ fn record_text(entry: &Entry, format: Format) -> Result<String, RecordError> {
 }
 
 /// The formats a game downloads in: SGF (Go), PGN (chess), KIF, KI2 and CSA (shogi).
-fn record_formats(game: Game) -> &'static [Format] {
+/// A record's text as a download named `file` (ASCII), typed by its format.
+pub(crate) fn download(text: String, format: Format, file: &str) -> Response {
+    let mime = match format {
+        Format::Sgf => "application/x-go-sgf; charset=utf-8",
+        Format::Pgn => "application/x-chess-pgn; charset=utf-8",
+        _ => "text/plain; charset=utf-8",
+    };
+    let mut response = text.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{file}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    response
+}
+
+/// The formats a game's records download in: SGF, PGN, or KIF, KI2 and CSA.
+pub(crate) fn record_formats(game: Game) -> &'static [Format] {
     match game {
         Game::Go => &[Format::Sgf],
         Game::Chess => &[Format::Pgn],
@@ -1706,24 +1736,8 @@ pub async fn api_record(
     };
     match record_text(&entry, format) {
         Ok(text) => {
-            let mime = match format {
-                Format::Sgf => "application/x-go-sgf; charset=utf-8",
-                Format::Pgn => "application/x-chess-pgn; charset=utf-8",
-                _ => "text/plain; charset=utf-8",
-            };
-            let disposition = format!(
-                "attachment; filename=\"qiyuan-{}-{}.{}\"",
-                game.slug(),
-                entry.id,
-                format.extension()
-            );
-            let mut response = text.into_response();
-            let headers = response.headers_mut();
-            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
-            if let Ok(v) = HeaderValue::from_str(&disposition) {
-                headers.insert(header::CONTENT_DISPOSITION, v);
-            }
-            response
+            let file = format!("qiyuan-{}-{}.{}", game.slug(), entry.id, format.extension());
+            download(text, format, &file)
         }
         Err(e) => {
             eprintln!("qiyuan: the record of game {id} cannot be written: {e}");

@@ -94,6 +94,146 @@ pub struct Ui {
     pub language_name: String,
     /// Playing a whole game.
     pub play: PlayUi,
+    /// Game records: open, replay, try, print (`[record]` in the locale files).
+    pub record: RecordUi,
+    /// The classroom: logging in, the student's home page.
+    pub class: ClassUi,
+    /// Tasks in lessons.
+    pub lesson: LessonUi,
+}
+
+/// The strings of lesson tasks (`[lesson]` in the locale files).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct LessonUi {
+    pub your_turn: String,
+    pub board_keys: String,
+    pub locked: String,
+}
+
+/// The strings of the record pages (`[record]` in the locale files).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct RecordUi {
+    pub nav: String,
+    pub title: String,
+    pub intro: String,
+    pub open: String,
+    pub file_label: String,
+    pub paste_label: String,
+    pub format_label: String,
+    pub open_button: String,
+    pub too_large: String,
+    pub unreadable: String,
+    pub no_file: String,
+    pub unknown_format: String,
+    pub bad_upload: String,
+    pub not_found: String,
+    pub library: String,
+    pub library_count: String,
+    pub search: String,
+    pub search_button: String,
+    pub no_records: String,
+    pub unreadable_file: String,
+    pub players: String,
+    pub date: String,
+    pub result: String,
+    pub event: String,
+    pub file: String,
+    pub game_n: String,
+    pub games: String,
+    pub start: String,
+    pub first: String,
+    pub prev: String,
+    pub next: String,
+    pub last: String,
+    pub up: String,
+    pub down: String,
+    pub at_start: String,
+    pub at_move: String,
+    pub in_variation: String,
+    pub comment: String,
+    pub moves: String,
+    pub keys: String,
+    pub try_title: String,
+    pub try_intro: String,
+    pub try_label: String,
+    pub try_button: String,
+    pub try_example: String,
+    pub confirm: String,
+    pub cancel: String,
+    pub choose: String,
+    pub illegal: String,
+    pub too_many: String,
+    pub delete: String,
+    pub main_line: String,
+    pub no_place: String,
+    pub downloads: String,
+    pub download: String,
+    pub print: String,
+    pub print_title: String,
+    pub per: String,
+    pub every: String,
+    pub figure: String,
+    pub at_note: String,
+    pub ko_note: String,
+    pub earlier_note: String,
+    pub pass_note: String,
+    pub wins: String,
+    pub by_points: String,
+    pub by_resignation: String,
+    pub on_time: String,
+    pub draw: String,
+    pub notes: String,
+    pub sheet: String,
+}
+
+/// The strings of the classroom's pages (`[class]` in the locale files).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct ClassUi {
+    pub title: String,
+    pub login: String,
+    pub login_intro: String,
+    pub student_login: String,
+    pub teacher_login: String,
+    pub class_code: String,
+    pub your_name: String,
+    pub your_pictures: String,
+    pub picture_n: String,
+    pub or_type: String,
+    pub teacher_name: String,
+    pub password: String,
+    pub log_in: String,
+    pub log_out: String,
+    pub wrong_login: String,
+    pub wrong_password: String,
+    pub too_many: String,
+    pub bad_form: String,
+    pub forbidden: String,
+    pub not_found: String,
+    pub login_first: String,
+    pub no_classroom: String,
+    pub unwritable: String,
+    pub store_error: String,
+    pub my_homework: String,
+    pub class_name: String,
+    pub no_homework: String,
+    pub due: String,
+    pub overdue: String,
+    pub done_of: String,
+    pub state_done: String,
+    pub state_started: String,
+    pub state_not_started: String,
+    pub my_totals: String,
+    pub merge_note: String,
+    pub merged: String,
+    pub mark_read: String,
+    pub marked_read: String,
+    pub teacher_home: String,
 }
 
 /// The strings of the game pages (`[play]` in the locale files).

@@ -4,9 +4,11 @@
 //! of a problem board is a link, and a small script upgrades clicks to `POST /api/attempt`.
 
 mod api;
+pub mod class;
 mod games;
 pub mod i18n;
 mod pages;
+pub mod records;
 pub mod serve;
 mod state;
 mod static_files;
@@ -62,6 +64,11 @@ fn small() -> axum::extract::DefaultBodyLimit {
     axum::extract::DefaultBodyLimit::max(games::GAME_BODY_LIMIT)
 }
 
+/// The body limit of the record forms (a move, a place).
+fn record_forms() -> axum::extract::DefaultBodyLimit {
+    axum::extract::DefaultBodyLimit::max(records::FORM_BODY_LIMIT)
+}
+
 /// The whole application: every route, over `state`.
 ///
 /// ```no_run
@@ -84,6 +91,11 @@ pub fn app(state: AppState) -> Router {
             "/api/attempt",
             post(api::attempt).layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
         )
+        .route(
+            "/api/lesson-attempt",
+            post(api::lesson_attempt)
+                .layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
+        )
         .route("/api/games", post(games::api_create).layer(small()))
         .route("/api/games/{id}", get(games::api_state))
         .route("/api/games/{id}/join", post(games::api_join).layer(small()))
@@ -103,6 +115,37 @@ pub fn app(state: AppState) -> Router {
             get(games::page).post(games::act_form).layer(small()),
         )
         .route("/play/{id}/join", post(games::join_form).layer(small()))
+        .route("/login", get(class::login_page))
+        .route("/login/student", post(class::login_student).layer(small()))
+        .route("/login/teacher", post(class::login_teacher).layer(small()))
+        .route("/logout", post(class::logout).layer(small()))
+        .route("/me", get(class::me))
+        .route("/me/read", post(class::read_form).layer(small()))
+        .route("/api/class/event", post(class::api_event).layer(small()))
+        .route(
+            "/api/class/merge",
+            post(class::api_merge).layer(axum::extract::DefaultBodyLimit::max(1 << 20)),
+        )
+        // Game records (打谱): upload, library, replay, 推演, print, download.
+        .route(
+            "/records",
+            get(records::list)
+                .post(records::upload)
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    records::UPLOAD_BODY_LIMIT,
+                )),
+        )
+        .route("/records/{id}", get(records::page))
+        .route(
+            "/records/{id}/moves",
+            post(records::try_move).layer(record_forms()),
+        )
+        .route(
+            "/records/{id}/delete",
+            post(records::delete).layer(record_forms()),
+        )
+        .route("/records/{id}/download", get(records::download_record))
+        .route("/records/{id}/print", get(records::print))
         .route("/static/{*path}", get(static_files::serve))
         .route("/{game}", get(pages::game))
         .route("/{game}/lessons/{slug}", get(pages::lesson))

@@ -2,6 +2,7 @@
 
 use super::i18n::{fill, negotiate, Ui};
 use super::state::{AppState, PageKey, Snapshot};
+use super::trainer;
 use super::urls;
 use crate::content::{Diagram, Game, Lesson, Problem, ProblemSet, Segment, Shelf};
 use crate::lang::Lang;
@@ -44,6 +45,8 @@ pub(crate) struct Req {
     pub chosen: bool,
     pub path: String,
     pub query: Vec<(String, String)>,
+    /// The logged-in account, if the request carries a live session.
+    pub account: Option<crate::class::Account>,
 }
 
 impl Req {
@@ -59,10 +62,10 @@ impl Req {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Req {
+impl FromRequestParts<AppState> for Req {
     type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Req, Infallible> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Req, Infallible> {
         let query: Vec<(String, String)> = Query::try_from_uri(&parts.uri)
             .map(|Query(q)| q)
             .unwrap_or_default();
@@ -81,11 +84,13 @@ impl<S: Send + Sync> FromRequestParts<S> for Req {
             header(header::COOKIE),
             header(header::ACCEPT_LANGUAGE),
         );
+        let account = super::class::account_of(state, &parts.headers).await;
         Ok(Req {
             lang,
             chosen: asked.and_then(Lang::parse).is_some(),
             path: parts.uri.path().to_string(),
             query,
+            account,
         })
     }
 }
@@ -98,6 +103,17 @@ pub(crate) struct Chrome {
     pub switch_href: String,
     pub switch_label: &'static str,
     pub errors: Vec<String>,
+    /// The logged-in account's name, home page and CSRF secret (for the logout form and the
+    /// page's script).
+    pub account: Option<AccountBar>,
+}
+
+/// The header's account links.
+pub(crate) struct AccountBar {
+    pub name: String,
+    pub home: &'static str,
+    pub csrf: String,
+    pub student: bool,
 }
 
 impl Chrome {
@@ -120,6 +136,16 @@ impl Chrome {
             switch_href: format!("{}?{}", req.path, query.join("&")),
             switch_label: &Ui::get(other).language_name,
             errors: snap.errors.iter().take(30).map(|e| e.to_string()).collect(),
+            account: req.account.as_ref().map(|a| AccountBar {
+                name: a.name.clone(),
+                home: if a.teacher().is_some() {
+                    "/teacher"
+                } else {
+                    "/me"
+                },
+                csrf: a.csrf.clone(),
+                student: a.student().is_some(),
+            }),
         }
     }
 }
@@ -443,6 +469,25 @@ struct DiagramView<'a> {
     next_href: Option<String>,
     fragment_base: String,
     sgf_href: Option<String>,
+    task: Option<TaskView>,
+}
+
+/// A step that asks the learner to act, as the diagram shows it.
+struct TaskView {
+    /// The board with a link on every point or square while the task is open.
+    board: String,
+    /// Who is to play, when the task asks for a move.
+    to_play: String,
+    /// The verdict and what to do next (HTML).
+    status: String,
+    hint: String,
+    solved: bool,
+    game: &'static str,
+    lesson: String,
+    diagram: usize,
+    moves: String,
+    picked: String,
+    selected: String,
 }
 
 /// Steps of every diagram of a lesson, from `?s=`: `I:K` puts diagram `I` (from 0) at step
@@ -465,32 +510,110 @@ fn steps_from(req: &Req, diagrams: &[Diagram]) -> Vec<usize> {
     steps
 }
 
-fn render_diagram(
-    req: &Req,
+/// The diagram `t=I` whose task the address's `m`, `p`, `sel` and `play` are for.
+fn task_diagram(req: &Req) -> Option<usize> {
+    req.param("t").and_then(|t| t.trim().parse().ok())
+}
+
+/// The address of diagram `index` of a lesson at `step`, with a task's `query` (may be
+/// empty), ending with the diagram's anchor.
+pub(crate) fn step_href(
+    base: &str,
+    index: usize,
+    step: usize,
+    query: &str,
+    anchor: &str,
+) -> String {
+    if query.is_empty() {
+        format!("{base}?s={index}:{step}#{anchor}")
+    } else {
+        format!("{base}?s={index}:{step}&t={index}&{query}#{anchor}")
+    }
+}
+
+/// The anchor of diagram `index`: `d-ID`, or `d3` for the third.
+pub(crate) fn diagram_anchor(d: &Diagram, index: usize) -> String {
+    match &d.id {
+        Some(id) => format!("d-{id}"),
+        None => format!("d{}", index + 1),
+    }
+}
+
+/// Draws diagram `index` of a lesson at `steps[index]`; when that step is a task, the
+/// learner's `progress` and `input` there (from the address or a script) are judged, and the
+/// judgement is returned with the HTML.
+pub(crate) fn render_diagram(
+    lang: Lang,
     game: Game,
     lesson: &Lesson,
     diagrams: &[Diagram],
     steps: &[usize],
     index: usize,
-) -> Result<String, askama::Error> {
-    let ui = req.ui();
+    task_state: Option<(trainer::Progress, trainer::Input)>,
+) -> Result<(String, Option<trainer::Judged>), askama::Error> {
+    let ui = Ui::get(lang);
     let d = &diagrams[index];
     let step = steps[index];
     let frame = &d.frames[step];
     let total = d.frames.len() - 1;
     let base = urls::lesson(game, &lesson.slug);
-    let anchor = match &d.id {
-        Some(id) => format!("d-{id}"),
-        None => format!("d{}", index + 1),
-    };
+    let anchor = diagram_anchor(d, index);
     // A step link names only its own diagram, so a page's size grows with its diagrams
     // alone (the others go back to their start when followed without the script).
-    let href = |s: usize| format!("{base}?s={index}:{s}#{anchor}");
-    let say = if step == 0 {
+    let href = |s: usize| step_href(&base, index, s, "", &anchor);
+    let mut say = if step == 0 {
         d.caption.as_deref()
     } else {
         frame.say.as_deref()
     };
+    let mut judgement = None;
+    let task = match &frame.task {
+        None => None,
+        Some(problem) => {
+            let (progress, input) = task_state.unwrap_or_default();
+            let judged = trainer::judge(problem, progress, input);
+            let at = |q: &str| step_href(&base, index, step, q, &anchor);
+            let next = (step < total).then(|| Item {
+                href: href(step + 1),
+                title: ui.next_step.clone(),
+                note: String::new(),
+                keys: String::new(),
+            });
+            let place = trainer::Place {
+                href: &at,
+                next,
+                explain: false,
+            };
+            if judged.solved {
+                say = problem.explanation.as_ref().map(|e| e.get(lang)).or(say);
+            }
+            let view = Some(TaskView {
+                board: trainer::board_at(problem, &judged, lang, &at),
+                to_play: problem
+                    .puzzle
+                    .to_play()
+                    .map(|key| ui.key(key).unwrap_or(key).to_string())
+                    .unwrap_or_default(),
+                status: trainer::status_at(problem, &judged, lang, &place)?,
+                hint: problem
+                    .hint
+                    .as_ref()
+                    .map(|h| h.get(lang).to_string())
+                    .unwrap_or_default(),
+                solved: judged.solved,
+                game: game.slug(),
+                lesson: lesson.slug.clone(),
+                diagram: index,
+                moves: judged.progress.moves.join(","),
+                picked: judged.progress.picked.join(","),
+                selected: judged.progress.selected.clone().unwrap_or_default(),
+            });
+            judgement = Some(judged);
+            view
+        }
+    };
+    // The step after a task opens once the task is done.
+    let locked = task.as_ref().is_some_and(|t| !t.solved);
     DiagramView {
         ui,
         anchor: anchor.clone(),
@@ -507,14 +630,16 @@ fn render_diagram(
             )
         },
         prev_href: (step > 0).then(|| href(step - 1)),
-        next_href: (step < total).then(|| href(step + 1)),
+        next_href: (step < total && !locked).then(|| href(step + 1)),
         fragment_base: urls::diagram(game, &lesson.slug, index),
         sgf_href: d
             .go_line
             .as_ref()
             .map(|_| urls::diagram_sgf(game, &lesson.slug, index)),
+        task,
     }
     .render()
+    .map(|html| (html, judgement))
 }
 
 #[derive(Template)]
@@ -529,10 +654,15 @@ struct LessonPage {
     next: Option<Item>,
     practise: Vec<Item>,
     print_href: String,
+    /// The game's and the lesson's slugs, for a student's "I have read it" form.
+    game_slug: &'static str,
+    slug: String,
+    /// The student has just marked it read.
+    read: bool,
 }
 
 /// `GET /{game}/lessons/{slug}`.
-pub async fn lesson(found: FoundLesson) -> Response {
+pub async fn lesson(State(app): State<AppState>, found: FoundLesson) -> Response {
     let (req, snap, shelf, lesson) = (&found.req, &found.snap, found.shelf(), found.lesson());
     let text = lesson.text(req.lang);
     let steps = steps_from(&req, &text.diagrams);
@@ -542,16 +672,18 @@ pub async fn lesson(found: FoundLesson) -> Response {
         .filter(|(_, &k)| k > 0)
         .map(|(i, k)| format!("{i}:{k}"))
         .collect();
-    let cache_key = req
-        .query
-        .iter()
-        .all(|(k, _)| k == "lang" || k == "s")
-        .then(|| PageKey {
-            game: shelf.game,
-            page: format!("lessons/{}", lesson.slug),
-            lang: req.lang,
-            state: state.join(","),
-        });
+    if req.account.is_some() && req.param("s").is_none() {
+        super::class::record_opened(&app, req.account.as_ref(), shelf.game, &lesson.slug).await;
+    }
+    // Pages of a logged-in learner carry their name: not kept in the cache.
+    let cache_key = (req.account.is_none()
+        && req.query.iter().all(|(k, _)| k == "lang" || k == "s"))
+    .then(|| PageKey {
+        game: shelf.game,
+        page: format!("lessons/{}", lesson.slug),
+        lang: req.lang,
+        state: state.join(","),
+    });
     if let Some(page) = cache_key.as_ref().and_then(|k| snap.cache.get(k)) {
         return respond_bytes(&req, StatusCode::OK, page);
     }
@@ -563,6 +695,7 @@ pub async fn lesson(found: FoundLesson) -> Response {
             .then(|| ("s".to_string(), k.state.clone()))
             .into_iter()
             .collect(),
+        account: None,
     });
     let req = canonical.as_ref().unwrap_or(&req);
     let parts = text
@@ -571,7 +704,18 @@ pub async fn lesson(found: FoundLesson) -> Response {
         .map(|seg| match seg {
             Segment::Html(h) => Ok(h.clone()),
             Segment::Diagram(i) => {
-                render_diagram(req, shelf.game, lesson, &text.diagrams, &steps, *i)
+                let state = (task_diagram(&found.req) == Some(*i))
+                    .then(|| trainer::from_address(&found.req));
+                render_diagram(
+                    req.lang,
+                    shelf.game,
+                    lesson,
+                    &text.diagrams,
+                    &steps,
+                    *i,
+                    state,
+                )
+                .map(|(html, _)| html)
             }
         })
         .collect::<Result<Vec<_>, _>>();
@@ -592,6 +736,9 @@ pub async fn lesson(found: FoundLesson) -> Response {
         title: text.title.clone(),
         parts,
         print_href: urls::lesson_print(shelf.game, &lesson.slug),
+        game_slug: shelf.game.slug(),
+        slug: lesson.slug.clone(),
+        read: found.req.param("read").is_some(),
         prev: i
             .checked_sub(1)
             .and_then(|j| shelf.lessons.get(j))
@@ -735,7 +882,17 @@ pub async fn diagram(found: FoundLesson, At(DiagramAt { index, .. }): At<Diagram
         return StatusCode::NOT_FOUND.into_response();
     }
     let steps = steps_from(&req, &text.diagrams);
-    let html = render_diagram(&req, shelf.game, lesson, &text.diagrams, &steps, index);
+    let state = (task_diagram(req) == Some(index)).then(|| trainer::from_address(req));
+    let html = render_diagram(
+        req.lang,
+        shelf.game,
+        lesson,
+        &text.diagrams,
+        &steps,
+        index,
+        state,
+    )
+    .map(|(html, _)| html);
     respond(&req, StatusCode::OK, html)
 }
 

@@ -3,16 +3,20 @@
 
 use super::i18n::{fill, Ui};
 use super::pages::{enc, missing, respond, At, Chrome, FoundSet, Item, ProblemAt, Req};
+use super::state::AppState;
 use super::urls;
 use crate::content::go::WhyLine;
 use crate::content::{
-    Action, BoardRequest, Game, Input as Takes, Problem, ProblemSet, Puzzle, RecordFormat, Text,
-    Verdict,
+    Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, Puzzle,
+    RecordFormat, Text, Verdict,
 };
 use crate::lang::Lang;
 use askama::Template;
-use axum::http::StatusCode;
+use axum::extract::State;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The learner's progress in a problem, as carried in addresses (`m`, `p`, `sel`).
 #[derive(Clone, Debug, Default)]
@@ -59,9 +63,10 @@ impl Progress {
 }
 
 /// What the learner did.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) enum Input {
     /// Nothing: the page as it stands.
+    #[default]
     None,
     /// A move.
     Play(String),
@@ -72,6 +77,17 @@ pub(crate) enum Input {
 }
 
 impl Input {
+    /// The move as the classroom records it: the move played, or the square picked up
+    /// before followed by this one (`e2e4`); empty when nothing is played.
+    pub fn played(&self, selected: Option<&str>) -> String {
+        match self {
+            Input::None | Input::Select(None) => String::new(),
+            Input::Play(m) => m.clone(),
+            Input::Select(Some(s)) => format!("{}{s}", selected.unwrap_or("")),
+            Input::Choose { from, to } => format!("{from}{to}"),
+        }
+    }
+
     /// Reads `play`, `sel` with `to`, from the address.
     pub fn from_query(req: &Req) -> Input {
         // A count is typed in a form: `count=41`, or `winner=B&margin=2.5`.
@@ -93,6 +109,25 @@ impl Input {
             _ => Input::None,
         }
     }
+}
+
+/// The progress and the action an address carries (`m`, `p`, `sel`, `play`, `to`, a count).
+pub(crate) fn from_address(req: &Req) -> (Progress, Input) {
+    let mut input = Input::from_query(req);
+    if let (Input::None, Some(sel)) = (&input, req.param("sel")) {
+        input = Input::Select(Some(sel.to_string()));
+    }
+    (Progress::from_query(req), input)
+}
+
+/// Where a problem is being solved: on its own page, or at a step of a lesson's diagram.
+pub(crate) struct Place<'a> {
+    /// The address that carries this query (`m=D4&play=E5`; empty for the start).
+    pub href: &'a dyn Fn(&str) -> String,
+    /// The link offered once solved: the next problem, or the lesson's next step.
+    pub next: Option<Item>,
+    /// Whether the explanation is shown once solved (a lesson shows it in the step's text).
+    pub explain: bool,
 }
 
 /// A problem judged after the learner's latest action: what to show and what comes next.
@@ -182,9 +217,82 @@ pub(crate) fn judge(problem: &Problem, progress: Progress, input: Input) -> Judg
     }
 }
 
+/// How long a request waits for the engine's verdict. The searches are bounded (the deepest
+/// proofs allowed take well under a second); this only keeps a request from hanging.
+pub(crate) const JUDGE_TIME_LIMIT: Duration = Duration::from_secs(5);
+
+/// Why a move was not judged.
+#[derive(Debug)]
+pub(crate) enum NotJudged {
+    /// The judging took longer than [`JUDGE_TIME_LIMIT`].
+    TooLong,
+    /// The judging thread panicked.
+    Failed,
+}
+
+impl IntoResponse for NotJudged {
+    fn into_response(self) -> Response {
+        match self {
+            NotJudged::TooLong => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "1")],
+                "棋院还在验证这道题，请稍后再试。\nThe engine is still working on this problem: try again in a moment.\n",
+            )
+                .into_response(),
+            NotJudged::Failed => {
+                (StatusCode::INTERNAL_SERVER_ERROR, "the judging failed\n").into_response()
+            }
+        }
+    }
+}
+
+/// Judges as [`judge`] does, but when the judging may search (a mate proof, the
+/// life-and-death solver) on a blocking thread, never on the async workers, and within
+/// [`JUDGE_TIME_LIMIT`]. The problem is the one with `id` in the set `set` of `game` in
+/// `library`; `None` when there is none.
+pub(crate) async fn judge_off_async(
+    library: &Arc<Library>,
+    (game, set, id): (Game, &str, &str),
+    progress: Progress,
+    input: Input,
+) -> Result<Option<Judged>, NotJudged> {
+    let Some(problem) = find_problem(library, game, set, id) else {
+        return Ok(None);
+    };
+    let searches = problem.puzzle.searches()
+        && (matches!(input, Input::Play(_)) || !progress.moves.is_empty());
+    if !searches {
+        return Ok(Some(judge(problem, progress, input)));
+    }
+    let library = library.clone();
+    let (set, id) = (set.to_string(), id.to_string());
+    let judged = tokio::task::spawn_blocking(move || {
+        let problem = find_problem(&library, game, &set, &id)?;
+        Some(judge(problem, progress, input))
+    });
+    match tokio::time::timeout(JUDGE_TIME_LIMIT, judged).await {
+        Ok(Ok(judged)) => Ok(judged),
+        Ok(Err(_)) => Err(NotJudged::Failed),
+        Err(_) => Err(NotJudged::TooLong),
+    }
+}
+
+fn find_problem<'a>(library: &'a Library, game: Game, set: &str, id: &str) -> Option<&'a Problem> {
+    library.shelf(game)?.set(set)?.problem(id)
+}
+
 /// The address of a problem.
 pub(crate) fn problem_href(game: Game, set: &ProblemSet, problem: &Problem) -> String {
     urls::problem(game, &set.slug, &problem.id)
+}
+
+/// The address of a problem with `query` (`m=D4&play=E5`), or the plain address.
+fn problem_query(base: &str, query: &str) -> String {
+    if query.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{query}")
+    }
 }
 
 /// The board of a problem as SVG, with links when it takes clicks.
@@ -196,15 +304,24 @@ pub(crate) fn board(
     lang: Lang,
 ) -> String {
     let base = problem_href(game, set, problem);
+    board_at(problem, judged, lang, &|q| problem_query(&base, q))
+}
+
+/// The board of a problem as SVG, with links (built by `at` from a query) when it takes
+/// clicks.
+pub(crate) fn board_at(
+    problem: &Problem,
+    judged: &Judged,
+    lang: Lang,
+    at: &dyn Fn(&str) -> String,
+) -> String {
     let query = judged.progress.query();
     let selected = judged.progress.selected.clone();
     let href = move |action: Action| match action {
-        Action::Play(mv) => format!("{base}?{query}play={}", enc(&mv)),
-        Action::Select(None) => format!("{base}?{}", query.trim_end_matches('&')),
-        Action::Select(Some(sq)) => format!("{base}?{query}sel={}", enc(&sq)),
-        Action::Choose { from, to } => {
-            format!("{base}?{query}sel={}&to={}", enc(&from), enc(&to))
-        }
+        Action::Play(mv) => at(&format!("{query}play={}", enc(&mv))),
+        Action::Select(None) => at(query.trim_end_matches('&')),
+        Action::Select(Some(sq)) => at(&format!("{query}sel={}", enc(&sq))),
+        Action::Choose { from, to } => at(&format!("{query}sel={}&to={}", enc(&from), enc(&to))),
     };
     problem.puzzle.board(&BoardRequest {
         shown: &judged.shown,
@@ -244,6 +361,32 @@ pub(crate) fn status(
 ) -> Result<String, askama::Error> {
     let ui = Ui::get(lang);
     let base = problem_href(game, set, problem);
+    let next = set
+        .next_after(&problem.id)
+        .filter(|_| judged.solved)
+        .map(|p| Item {
+            href: problem_href(game, set, p),
+            title: ui.next_problem.clone(),
+            note: String::new(),
+            keys: String::new(),
+        });
+    let place = Place {
+        href: &|q| problem_query(&base, q),
+        next,
+        explain: true,
+    };
+    status_at(problem, judged, lang, &place)
+}
+
+/// The verdict and what the learner may do next at `place`, as an HTML fragment.
+pub(crate) fn status_at(
+    problem: &Problem,
+    judged: &Judged,
+    lang: Lang,
+    place: &Place,
+) -> Result<String, askama::Error> {
+    let ui = Ui::get(lang);
+    let at = place.href;
     let total = problem.puzzle.select_total();
     let count = |found: usize| {
         [
@@ -341,7 +484,7 @@ pub(crate) fn status(
         kind,
         headline,
         message,
-        explanation: if solved {
+        explanation: if solved && place.explain {
             [
                 problem
                     .explanation
@@ -380,15 +523,14 @@ pub(crate) fn status(
         choices: judged
             .choices
             .iter()
-            .map(|(label, mv)| link(format!("{base}?{query}play={}", enc(mv)), label.get(lang)))
+            .map(|(label, mv)| link(at(&format!("{query}play={}", enc(mv))), label.get(lang)))
             .collect(),
-        take_back: wrong.then(|| link(format!("{base}?{query}"), &ui.take_back)),
-        why: why_link(problem, judged, &base).map(|href| link(href, &ui.show_why)),
-        retry: (solved || started).then(|| link(base.clone(), &ui.retry)),
-        next: set
-            .next_after(&problem.id)
+        take_back: wrong.then(|| link(at(query.trim_end_matches('&')), &ui.take_back)),
+        why: why_link(problem, judged, at).map(|href| link(href, &ui.show_why)),
+        retry: (solved || started).then(|| link(at(""), &ui.retry)),
+        next: (place.next.as_ref())
             .filter(|_| solved)
-            .map(|p| link(problem_href(game, set, p), &ui.next_problem)),
+            .map(|n| link(n.href.clone(), &n.title)),
     }
     .render()
 }
@@ -485,7 +627,7 @@ fn line_html(problem: &Problem, line: &[String], from: usize, upto: usize) -> St
 
 /// The "show why" address for a solved or failed Go life-and-death problem: the proof
 /// from the start once solved, the refutation of the wrong move after a wrong one.
-fn why_link(problem: &Problem, judged: &Judged, base: &str) -> Option<String> {
+fn why_link(problem: &Problem, judged: &Judged, at: &dyn Fn(&str) -> String) -> Option<String> {
     let Puzzle::Go(go) = &problem.puzzle else {
         return None;
     };
@@ -495,13 +637,13 @@ fn why_link(problem: &Problem, judged: &Judged, base: &str) -> Option<String> {
     match &judged.verdict {
         Some(Verdict::Wrong { shown, .. }) => {
             let wrong = shown.get(judged.progress.moves.len())?;
-            Some(format!(
-                "{base}?{}w={}&why=1",
+            Some(at(&format!(
+                "{}w={}&why=1",
                 judged.progress.query(),
                 enc(wrong)
-            ))
+            )))
         }
-        _ if judged.solved => Some(format!("{base}?why=1")),
+        _ if judged.solved => Some(at("why=1")),
         _ => None,
     }
 }
@@ -613,18 +755,38 @@ struct ProblemPage {
 }
 
 /// `GET /{game}/problems/{set}/{id}?m=…&p=…&sel=…&play=…`.
-pub async fn page(found: FoundSet, At(ProblemAt { id, .. }): At<ProblemAt>) -> Response {
+pub async fn page(
+    State(app): State<AppState>,
+    found: FoundSet,
+    At(ProblemAt { id, .. }): At<ProblemAt>,
+) -> Response {
     let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
     let Some(index) = set.problems.iter().position(|p| p.id == id) else {
         return missing(&req, &snap);
     };
     let problem = &set.problems[index];
     let ui = req.ui();
-    let mut input = Input::from_query(&req);
-    if let (Input::None, Some(sel)) = (&input, req.param("sel")) {
-        input = Input::Select(Some(sel.to_string()));
+    let (progress, input) = from_address(req);
+    let (before, played) = (
+        progress.moves.clone(),
+        input.played(progress.selected.as_deref()),
+    );
+    let at = (shelf.game, set.slug.as_str(), problem.id.as_str());
+    let judged = match judge_off_async(&snap.library, at, progress, input).await {
+        Ok(Some(judged)) => judged,
+        Ok(None) => return missing(&req, &snap),
+        Err(e) => return e.into_response(),
+    };
+    if req.account.is_some() {
+        let key = (shelf.game, set.slug.as_str(), problem.id.as_str());
+        if let Some(v) = &judged.verdict {
+            super::class::record_move(&app, req.account.as_ref(), key, &before, played, v.kind())
+                .await;
+        }
+        if req.param("solution") == Some("1") {
+            super::class::record_solution(&app, req.account.as_ref(), key).await;
+        }
     }
-    let judged = judge(problem, Progress::from_query(&req), input);
     let why_step = req.param("why").and_then(|s| s.parse().ok());
     let shown = match (why_step, req.param("solution").and_then(|s| s.parse().ok())) {
         (Some(step), _) => why(

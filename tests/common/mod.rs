@@ -1,6 +1,8 @@
 //! What the integration tests share: the corpus folder and fresh content folders.
 #![allow(dead_code)] // each test file uses some of these
 
+pub mod school;
+
 use std::path::PathBuf;
 
 /// The test corpus (`QIYUAN_CORPUS`, else `../shared/corpus` beside the project), checked to
