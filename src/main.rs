@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use qiyuan::content::{source, Library};
+use qiyuan::content::{life_check, source, Library};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -89,9 +89,18 @@ enum Command {
         data: Option<PathBuf>,
     },
     /// Check every lesson and problem; print each error as path:line:col and exit 1 if any.
+    /// Go `live`, `kill` and `ko` problems are proven by the life-and-death solver: an
+    /// author's correct line it refutes or wrong line it finds working is an error, a line
+    /// it cannot decide within its budget a warning.
     Check {
         /// The content folder (holding lessons/ and problems/); the built-in content if omitted.
         dir: Option<PathBuf>,
+        /// The content folder, as `serve --content` takes it (the same as DIR).
+        #[arg(long = "content", value_name = "DIR", conflicts_with = "dir")]
+        content: Option<PathBuf>,
+        /// The solver's budget for each line of a Go life-and-death problem, in positions.
+        #[arg(long, value_name = "N", default_value_t = qiyuan::content::life_check::CHECK_NODES)]
+        life_nodes: u64,
     },
     /// Import problems (Go, chess, shogi) into a problem set (a TOML file that `qiyuan check`
     /// accepts).
@@ -122,6 +131,8 @@ enum ImportFrom {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[command(flatten)]
+        life: LifeArgs,
+        #[command(flatten)]
         set: SetArgs,
     },
     /// JSON lines of a tsumego collection (`AB`, `AW`, `SZ`, `C`, `SOL` = accepted first moves).
@@ -131,6 +142,8 @@ enum ImportFrom {
         /// Import at most this many problems.
         #[arg(long)]
         limit: Option<usize>,
+        #[command(flatten)]
+        life: LifeArgs,
         #[command(flatten)]
         set: SetArgs,
     },
@@ -170,6 +183,17 @@ enum ImportFrom {
     },
 }
 
+/// How imported Go problems are proven.
+#[derive(clap::Args)]
+struct LifeArgs {
+    /// The life-and-death solver's budget for each of the book's first moves, in positions:
+    /// the goal is inferred where the file does not say it, the book's answer proven and
+    /// the solver's line written out; a disagreement is written with a note. 0 leaves the
+    /// problems as the file gives them.
+    #[arg(long, value_name = "N", default_value_t = 300_000)]
+    life_nodes: u64,
+}
+
 #[derive(clap::Args)]
 struct SetArgs {
     /// The set's name (a slug: lowercase letters, digits and `-`).
@@ -186,7 +210,11 @@ struct SetArgs {
 fn main() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Check { dir }) => check(dir),
+        Some(Command::Check {
+            dir,
+            content,
+            life_nodes,
+        }) => check(dir.or(content), life_nodes),
         Some(Command::Serve {
             addr,
             content,
@@ -211,7 +239,7 @@ fn main() -> anyhow::Result<ExitCode> {
     }
 }
 
-fn check(dir: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+fn check(dir: Option<PathBuf>, life_nodes: u64) -> anyhow::Result<ExitCode> {
     let files = match &dir {
         Some(d) => {
             let folder = source::Folder::new(d);
@@ -227,12 +255,30 @@ fn check(dir: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         }
         None => source::embedded(),
     };
+<<<<<<< HEAD
+    let (library, mut errors) = Library::load(&files);
+    let life = life_check::check_life_and_death(
+        &library,
+        &files,
+        life_check::check_budget(life_nodes),
+    );
+    errors.extend(life.errors);
+    errors.sort_by(|a, b| (&a.path, a.line, a.col).cmp(&(&b.path, b.line, b.col)));
+=======
     let (library, errors) = check_files(&files);
+>>>>>>> main
     for e in &errors {
         println!("{e}");
     }
+    for w in &life.warnings {
+        println!("{}", life_check::AsWarning(w));
+    }
     let lessons: usize = library.shelves.iter().map(|s| s.lessons.len()).sum();
     let problems = library.problem_count();
+    eprintln!(
+        "life and death: {} of {} problems proven within {life_nodes} positions a line",
+        life.proven, life.problems
+    );
     if errors.is_empty() {
         eprintln!("ok: {lessons} lessons and {problems} problems checked, no errors");
         Ok(ExitCode::SUCCESS)
@@ -300,6 +346,20 @@ fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
     })
 }
 
+/// Imported Go problems proven by the life-and-death solver (unless `--life-nodes 0`).
+fn prove_go(mut imported: qiyuan::import::Imported, life: &LifeArgs) -> qiyuan::import::Imported {
+    if life.life_nodes == 0 {
+        return imported;
+    }
+    let budget = qiyuan::content::life_check::check_budget(life.life_nodes);
+    let s = qiyuan::import::life::prove_life_and_death(&mut imported.problems, budget);
+    eprintln!(
+        "life and death: {} proven as the book answers, {} where the solver disagrees (noted), {} undecided within {} positions",
+        s.proven, s.disagree, s.unknown, life.life_nodes
+    );
+    imported
+}
+
 /// `qiyuan import …`: every importer, one way of writing its set.
 fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
     use qiyuan::content::Game;
@@ -322,17 +382,30 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
             .join(", ")
     };
     let (game, imported, set, origin) = match from {
-        ImportFrom::Sgf { files, set } => {
+        ImportFrom::Sgf { files, life, set } => {
             let mut texts = Vec::new();
             for f in &files {
                 texts.push((f.display().to_string(), read_text(f)?));
             }
             let origin = format!("Imported by `qiyuan import sgf` from {}", names(&files));
-            (Game::Go, import::sgf::import_files(&texts), set, origin)
+            let imported = prove_go(import::sgf::import_files(&texts), &life);
+            (Game::Go, imported, set, origin)
         }
-        ImportFrom::TsumegoJson { file, limit, set } => (
+        ImportFrom::TsumegoJson {
+            file,
+            limit,
+            life,
+            set,
+        } => (
             Game::Go,
-            import::tsumego_json::import(&file.display().to_string(), &read_text(&file)?, limit),
+            prove_go(
+                import::tsumego_json::import(
+                    &file.display().to_string(),
+                    &read_text(&file)?,
+                    limit,
+                ),
+                &life,
+            ),
             set,
             format!(
                 "Imported by `qiyuan import tsumego-json` from {}",

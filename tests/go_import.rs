@@ -113,7 +113,7 @@ fn the_command_line_writes_a_set_that_checks() {
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_qiyuan"))
         .args(["import", "tsumego-json"])
         .arg(corpus().join("go/cho-elementary.jsonl"))
-        .args(["--set", "cho-sample", "--limit", "25", "--out"])
+        .args(["--set", "cho-sample", "--limit", "25", "--life-nodes", "2000", "--out"])
         .arg(&out)
         .status()
         .unwrap();
@@ -121,7 +121,7 @@ fn the_command_line_writes_a_set_that_checks() {
     let written = std::fs::read_to_string(&out).unwrap();
     assert_eq!(written.matches("[[problem]]").count(), 25);
     let check = std::process::Command::new(env!("CARGO_BIN_EXE_qiyuan"))
-        .arg("check")
+        .args(["check", "--life-nodes", "2000"])
         .arg(&dir)
         .output()
         .unwrap();
@@ -288,4 +288,49 @@ fn the_command_line_writes_a_go_set_that_checks() {
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(library.problem_count(), 6);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn import_proves_the_books_answer_and_notes_where_the_solver_disagrees() {
+    use qiyuan::import::life::prove_life_and_death;
+    use qiyuan::import::Goal;
+    let text = std::fs::read_to_string(corpus().join("go/cho-elementary.jsonl")).unwrap();
+    let imported = qiyuan::import::tsumego_json::import("cho.jsonl", &text, Some(40));
+    let book: Vec<(String, String)> = imported
+        .problems
+        .iter()
+        .map(|p| (p.id.clone(), p.solutions[0][0].clone()))
+        .collect();
+    // Problems 1 to 6, and 40, whose book answer E19 fails (checked by hand, see
+    // docs/performance.md: Black must capture first with A19).
+    let mut sample: Vec<_> = imported
+        .problems
+        .into_iter()
+        .filter(|p| ["1", "2", "3", "4", "5", "6", "40"].contains(&p.id.as_str()))
+        .collect();
+    let budget = qiyuan::content::life_check::check_budget(20_000);
+    let summary = prove_life_and_death(&mut sample, budget);
+    assert!(summary.proven >= 3, "{summary:?}");
+    assert_eq!(summary.disagree, 1, "{summary:?}");
+    for p in &sample {
+        let first = &book.iter().find(|(id, _)| *id == p.id).unwrap().1;
+        assert_eq!(&p.solutions[0][0], first, "problem {}", p.id);
+        if p.id == "40" {
+            assert_eq!(p.goal, Goal::Best);
+            assert!(
+                p.notes.iter().any(|n| n.contains("disagrees with the book")),
+                "{:?}",
+                p.notes
+            );
+            let note = p.explanation.as_ref().unwrap();
+            assert!(note.en.contains("E19") && note.zh.contains("E19"), "{note:?}");
+        }
+    }
+    let proven: Vec<_> = sample
+        .iter()
+        .filter(|p| matches!(p.goal, Goal::Live | Goal::Kill | Goal::Ko))
+        .collect();
+    assert_eq!(proven.len(), summary.proven);
+    // The solver's line is written after the book's move: the problem plays on.
+    assert!(proven.iter().any(|p| p.solutions[0].len() >= 3), "{proven:?}");
 }

@@ -716,25 +716,46 @@ const LIFE_BUDGET: life::Budget = life::Budget {
 };
 
 impl LifeJudge {
-    /// The solver's view of a `live`/`kill`/`ko` problem starting at `start`, if it can
-    /// set one up (a problem without the defender's stones cannot be searched).
-    fn new(start: &Position, goal: &str) -> Option<LifeJudge> {
+    /// The solver's view of a `live`/`kill`/`ko` problem starting at `start`, with the
+    /// author's `target` stones if given. `Ok(None)` for another goal, or for a problem
+    /// without the defender's stones, which cannot be searched; `Err` for a target that is
+    /// not the defender's.
+    fn new(
+        start: &Position,
+        goal: &str,
+        target: &[(Point, Range<usize>)],
+    ) -> Result<Option<LifeJudge>, life::BadProblem> {
         let aim = match goal {
             "live" => life::Goal::Live,
             "kill" => life::Goal::Kill,
             "ko" => life::infer_goal(start),
-            _ => return None,
+            _ => return Ok(None),
         };
-        let problem =
-            life::Problem::new(start, aim, life::Target::Inferred, life::Region::Auto).ok()?;
-        Some(LifeJudge {
+        let stones = if target.is_empty() {
+            life::Target::Inferred
+        } else {
+            life::Target::Stones(target.iter().map(|(p, _)| *p).collect())
+        };
+        let problem = match life::Problem::new(start, aim, stones, life::Region::Auto) {
+            Ok(problem) => problem,
+            Err(life::BadProblem::NoDefenderStones { .. }) if target.is_empty() => {
+                return Ok(None)
+            }
+            Err(e) => return Err(e),
+        };
+        Ok(Some(LifeJudge {
             problem,
             ko_enough: goal == "ko",
-        })
+        }))
+    }
+
+    /// The solver's problem: attacker, target and region.
+    pub fn problem(&self) -> &life::Problem {
+        &self.problem
     }
 
     /// Whether the solver proves `outcome` good enough for the learner.
-    fn keeps_goal(&self, outcome: life::Outcome) -> bool {
+    pub fn keeps_goal(&self, outcome: life::Outcome) -> bool {
         match outcome {
             life::Outcome::Win => true,
             life::Outcome::Ko { .. } => self.ko_enough,
@@ -794,6 +815,28 @@ impl LifeJudge {
             shown: line,
         }
     }
+}
+
+/// A life-and-death target the solver refuses, placed at the target stone it speaks of.
+fn target_error(
+    ctx: &Ctx,
+    size: u8,
+    target: &[(Point, Range<usize>)],
+    e: life::BadProblem,
+) -> Diagnostic {
+    let (at, message) = match &e {
+        life::BadProblem::NotDefenderStone { point, defender } => (
+            target.iter().find(|(p, _)| p == point),
+            format!(
+                "target {} is not a {} stone: the target of a life-and-death problem is the stones that must live (or that the side to play kills)",
+                point.name(size),
+                defender.as_str()
+            ),
+        ),
+        other => (None, format!("target: {other}")),
+    };
+    let span = at.or(target.first()).map_or(0..0, |(_, s)| s.clone());
+    ctx.err(span, message)
 }
 
 fn colour_names(c: Color) -> (&'static str, &'static str) {
@@ -1007,14 +1050,34 @@ fn problem_from(ctx: &Ctx, spec: ProblemSpec, setup: Setup) -> Result<Problem, V
             GoGoal::Lines
         }
     };
-    shared::only_with(
-        ctx,
-        "target",
-        spec.target.first(),
-        goal_name,
-        "capture",
-        &mut errors,
-    );
+    // `target` names the stones to capture, or the stones at stake in a life-and-death
+    // problem (the defender's largest chain and its group when not given).
+    let life_goal = matches!(goal_name, "live" | "kill" | "ko");
+    let mut life_target = Vec::new();
+    if life_goal {
+        for t in &spec.target {
+            match point(ctx, size, t) {
+                Ok(p) => life_target.push((p, t.span())),
+                Err(e) => errors.push(e),
+            }
+        }
+    } else {
+        shared::only_with(
+            ctx,
+            "target",
+            spec.target.first(),
+            goal_name,
+            "capture",
+            &mut errors,
+        );
+    }
+    let life = match LifeJudge::new(&start, goal_name, &life_target) {
+        Ok(judge) => judge,
+        Err(e) => {
+            errors.push(target_error(ctx, size, &life_target, e));
+            None
+        }
+    };
     if let (true, Some(ask)) = (!matches!(goal_name, "select" | "count"), &spec.ask) {
         errors.push(ctx.err(
             ask.span(),
@@ -1039,7 +1102,7 @@ fn problem_from(ctx: &Ctx, spec: ProblemSpec, setup: Setup) -> Result<Problem, V
         explanation: spec.explanation,
         goal: goal_name.to_string(),
         puzzle: super::problem::Puzzle::Go(GoPuzzle {
-            life: LifeJudge::new(&start, goal_name),
+            life,
             start,
             view: setup.view,
             marks,
@@ -1134,6 +1197,53 @@ impl GoPuzzle {
         Move::parse(text, self.start.size())
             .ok()
             .map(|m| m.name(self.start.size()))
+    }
+}
+
+/// What "show why" steps through on a life-and-death problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WhyLine {
+    /// The proof's main line from the start: the winner's quickest way, the loser's
+    /// longest resistance.
+    Proof(Vec<String>),
+    /// The learner's moves, the wrong move, and the solver's refutation of it.
+    Refutation(Vec<String>),
+}
+
+impl GoPuzzle {
+    /// For "show why" on a `live`/`kill`/`ko` problem: with `wrong`, the refutation of the
+    /// learner's move `wrong` after `moves` (the learner's valid progress), played out;
+    /// without, the proof of the problem from the start. `None` when the problem is not
+    /// one the solver judges, the move is not wrong, or the solver decides nothing within
+    /// its budget.
+    pub fn why_line(&self, moves: &[String], wrong: Option<&str>) -> Option<WhyLine> {
+        let judge = self.life.as_ref()?;
+        let size = self.start.size();
+        let names = |line: &[Move]| line.iter().map(|m| m.name(size)).collect::<Vec<_>>();
+        match wrong {
+            None => {
+                let v = life::solve(&self.start, &judge.problem, LIFE_BUDGET);
+                (judge.keeps_goal(v.outcome) && !v.line.is_empty())
+                    .then(|| WhyLine::Proof(names(&v.line)))
+            }
+            Some(text) => {
+                let pos = self.replay(moves)?;
+                let mv = Move::parse(text, size).ok()?;
+                let j = life::evaluate_move(&pos, &judge.problem, mv, LIFE_BUDGET).ok()?;
+                if judge.keeps_goal(j.outcome) || j.outcome == life::Outcome::Unknown {
+                    return None;
+                }
+                let mut line = moves.to_vec();
+                line.push(mv.name(size));
+                line.extend(names(&j.line));
+                Some(WhyLine::Refutation(line))
+            }
+        }
+    }
+
+    /// Whether "show why" can be asked of this problem (the solver judges it).
+    pub fn has_why(&self) -> bool {
+        self.life.is_some()
     }
 }
 

@@ -9,6 +9,7 @@ pub mod chess;
 mod diagnostic;
 pub mod go;
 mod lesson;
+pub mod life_check;
 mod lines;
 mod marks;
 mod problem;

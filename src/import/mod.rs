@@ -11,6 +11,7 @@
 //! is left out and said so in a `#` comment of the written file.
 
 pub mod kif;
+pub mod life;
 pub mod lichess;
 pub mod sfen;
 pub mod sgf;
@@ -30,6 +31,8 @@ pub enum Goal {
     Live,
     /// `kill`: kill the group (Go).
     Kill,
+    /// `ko`: at least a ko (Go): the solver proves the book's ko.
+    Ko,
     /// `mate` with `mate_in = N` (chess): mate in N moves, proven by search.
     Mate(u32),
     /// `tsume` with `mate_in = N` (shogi): mate in N plies, every attacking move a check.
@@ -43,6 +46,7 @@ impl Goal {
             Goal::Best => "best",
             Goal::Live => "live",
             Goal::Kill => "kill",
+            Goal::Ko => "ko",
             Goal::Mate(_) => "mate",
             Goal::Tsume(_) => "tsume",
         }
@@ -255,7 +259,7 @@ pub fn standard_prompt(to_play: Color, goal: Goal) -> Text {
     let (zh_goal, en_goal) = match goal {
         Goal::Live => ("活", "live"),
         Goal::Kill => ("杀", "kill"),
-        Goal::Best | Goal::Mate(_) | Goal::Tsume(_) => ("", "play"),
+        Goal::Best | Goal::Ko | Goal::Mate(_) | Goal::Tsume(_) => ("", "play"),
     };
     Text {
         zh: format!("{zh}先{zh_goal}。"),

@@ -31,6 +31,13 @@ pub struct Ui {
     pub white_to_play: String,
     pub hint: String,
     pub show_solution: String,
+    /// "Show why" on a solved or failed life-and-death problem, and its page.
+    pub show_why: String,
+    pub why_title: String,
+    pub why_proof: String,
+    /// `{move}`: the learner's wrong move.
+    pub why_refutation: String,
+    pub why_unknown: String,
     pub solution_is: String,
     pub retry: String,
     pub take_back: String,

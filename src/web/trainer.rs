@@ -5,9 +5,10 @@ use super::i18n::{fill, Ui};
 use super::pages::{enc, missing, respond, At, Chrome, FoundSet, Item, ProblemAt, Req};
 use super::state::AppState;
 use super::urls;
+use crate::content::go::WhyLine;
 use crate::content::{
-    Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, RecordFormat, Text,
-    Verdict,
+    Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, Puzzle,
+    RecordFormat, Text, Verdict,
 };
 use crate::lang::Lang;
 use askama::Template;
@@ -346,6 +347,8 @@ struct StatusView {
     take_back: Option<Item>,
     retry: Option<Item>,
     next: Option<Item>,
+    /// "Show why": the solver's proof or refutation, step by step (Go life and death).
+    why: Option<Item>,
 }
 
 /// The verdict and what the learner may do next, as an HTML fragment.
@@ -523,6 +526,7 @@ pub(crate) fn status_at(
             .map(|(label, mv)| link(at(&format!("{query}play={}", enc(mv))), label.get(lang)))
             .collect(),
         take_back: wrong.then(|| link(at(query.trim_end_matches('&')), &ui.take_back)),
+        why: why_link(problem, judged, at).map(|href| link(href, &ui.show_why)),
         retry: (solved || started).then(|| link(at(""), &ui.retry)),
         next: (place.next.as_ref())
             .filter(|_| solved)
@@ -578,18 +582,7 @@ pub(crate) fn solution(
         ));
     }
     let line = if answer.is_empty() {
-        main.iter()
-            .enumerate()
-            .map(|(i, m)| {
-                let m = super::pages::escape(&problem.puzzle.notation(&main[..i], m));
-                if i < step {
-                    format!("<b>{m}</b>")
-                } else {
-                    m
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        line_html(problem, &main, 0, step)
     } else {
         answer.join(" ")
     };
@@ -607,10 +600,124 @@ pub(crate) fn solution(
         other_lines: Vec::new(),
         other_lines_title: String::new(),
         take_back: None,
+        why: None,
         retry: Some(link(base, ui.retry.clone())),
         next: set
             .next_after(&problem.id)
             .map(|p| link(problem_href(game, set, p), ui.next_problem.clone())),
+    }
+    .render()?;
+    Ok((board, status))
+}
+
+/// `line[from..]` in the game's notation, HTML-escaped, the moves before `upto` in bold.
+fn line_html(problem: &Problem, line: &[String], from: usize, upto: usize) -> String {
+    (from..line.len())
+        .map(|i| {
+            let m = super::pages::escape(&problem.puzzle.notation(&line[..i], &line[i]));
+            if i < upto {
+                format!("<b>{m}</b>")
+            } else {
+                m
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The "show why" address for a solved or failed Go life-and-death problem: the proof
+/// from the start once solved, the refutation of the wrong move after a wrong one.
+fn why_link(problem: &Problem, judged: &Judged, at: &dyn Fn(&str) -> String) -> Option<String> {
+    let Puzzle::Go(go) = &problem.puzzle else {
+        return None;
+    };
+    if !go.has_why() {
+        return None;
+    }
+    match &judged.verdict {
+        Some(Verdict::Wrong { shown, .. }) => {
+            let wrong = shown.get(judged.progress.moves.len())?;
+            Some(at(&format!(
+                "{}w={}&why=1",
+                judged.progress.query(),
+                enc(wrong)
+            )))
+        }
+        _ if judged.solved => Some(at("why=1")),
+        _ => None,
+    }
+}
+
+/// "Show why", step by step: the board after `step` moves of the solver's line and a
+/// status fragment with the line, as lesson diagrams step. With `wrong`, the line is the
+/// refutation of the learner's wrong move after `progress`; without, the proof.
+pub(crate) fn why(
+    game: Game,
+    set: &ProblemSet,
+    problem: &Problem,
+    progress: &Progress,
+    wrong: Option<&str>,
+    step: usize,
+    lang: Lang,
+) -> Result<(String, String), askama::Error> {
+    let ui = Ui::get(lang);
+    let base = problem_href(game, set, problem);
+    let query = progress.query();
+    let found = match &problem.puzzle {
+        Puzzle::Go(go) => go.why_line(&progress.moves, wrong),
+        _ => None,
+    };
+    let (line, from, explanation) = match &found {
+        Some(WhyLine::Proof(line)) => (line.clone(), 0, ui.why_proof.clone()),
+        Some(WhyLine::Refutation(line)) => (
+            line.clone(),
+            progress.moves.len(),
+            fill(
+                &ui.why_refutation,
+                &[("move", &problem.puzzle.notation(&progress.moves, wrong.unwrap_or("")))],
+            ),
+        ),
+        None => (progress.moves.clone(), progress.moves.len(), ui.why_unknown.clone()),
+    };
+    let steps = line.len() - from;
+    let step = step.clamp(1, steps.max(1));
+    let judged = Judged {
+        verdict: None,
+        progress: progress.clone(),
+        shown: line[..(from + step).min(line.len())].to_vec(),
+        solved: false,
+        open: false,
+        choices: Vec::new(),
+    };
+    let board = board(game, set, problem, &judged, lang);
+    let link = |href: String, title: String| Item {
+        href,
+        title,
+        note: String::new(),
+        keys: String::new(),
+    };
+    let wrong_q = wrong.map_or(String::new(), |w| format!("w={}&", enc(w)));
+    let at = |n: usize| format!("{base}?{query}{wrong_q}why={n}");
+    let mut choices = Vec::new();
+    if step > 1 {
+        choices.push(link(at(step - 1), format!("← {}", ui.prev_step)));
+    }
+    if step < steps {
+        choices.push(link(at(step + 1), format!("{} →", ui.next_step)));
+    }
+    let status = StatusView {
+        kind: "solution",
+        headline: ui.why_title.clone(),
+        message: line_html(problem, &line, from, from + step),
+        explanation,
+        explanation_title: ui.explanation.clone(),
+        choices,
+        other_lines: Vec::new(),
+        other_lines_title: String::new(),
+        take_back: wrong.map(|_| link(format!("{base}?{query}"), ui.take_back.clone())),
+        why: None,
+        retry: Some(link(base.clone(), ui.retry.clone())),
+        next: None,
     }
     .render()?;
     Ok((board, status))
@@ -680,9 +787,19 @@ pub async fn page(
             super::class::record_solution(&app, req.account.as_ref(), key).await;
         }
     }
-    let shown = match req.param("solution").and_then(|s| s.parse().ok()) {
-        Some(step) => solution(shelf.game, set, problem, step, req.lang),
-        None => status(shelf.game, set, problem, &judged, req.lang)
+    let why_step = req.param("why").and_then(|s| s.parse().ok());
+    let shown = match (why_step, req.param("solution").and_then(|s| s.parse().ok())) {
+        (Some(step), _) => why(
+            shelf.game,
+            set,
+            problem,
+            &judged.progress,
+            req.param("w").filter(|w| w.len() <= 4),
+            step,
+            req.lang,
+        ),
+        (None, Some(step)) => solution(shelf.game, set, problem, step, req.lang),
+        (None, None) => status(shelf.game, set, problem, &judged, req.lang)
             .map(|status| (board(shelf.game, set, problem, &judged, req.lang), status)),
     };
     let (board_svg, status_html) = match shown {

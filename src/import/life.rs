@@ -1,0 +1,270 @@
+//! Imported Go problems proven by the life-and-death solver: the goal (live or kill) is
+//! inferred where the file does not say it, the book's answer is proven, and the solver's
+//! main line after each book move is written out, so that the problem plays to the end.
+//! Where the solver and the book disagree, the problem keeps the book's answer as a `best`
+//! problem, with a note saying so: never silently.
+//!
+//! ```
+//! use qiyuan::import::{life::prove_life_and_death, tsumego_json, Goal};
+//! use qiyuan::rules::go::life::Budget;
+//! // White's corner group, walled in; Black to play. The book's answer: B1 (SGF `ba`).
+//! //   . . . O X . .      (row 3)
+//! //   O O O O X . .      (row 2)
+//! //   . . . O X . .      (row 1)
+//! let line = r#"{"file": "Prob0001.json", "SZ": "19",
+//!   "AB": ["ep", "eq", "er", "es"], "AW": ["dp", "aq", "bq", "cq", "dq", "ds"],
+//!   "C": "Black to play", "SOL": [["B", "bs", "Correct.", ""]]}"#.replace('\n', " ");
+//! let mut got = tsumego_json::import("t.jsonl", &line, None);
+//! let summary = prove_life_and_death(&mut got.problems, Budget::default());
+//! assert_eq!(summary.proven, 1);
+//! assert_eq!(got.problems[0].goal, Goal::Kill);
+//! assert_eq!(got.problems[0].solutions[0][0], "B1");
+//! ```
+
+use super::{Goal, ImportedProblem, Setup};
+use crate::content::Text;
+use crate::rules::go::life::{self, Budget, Outcome};
+use crate::rules::go::{Color, Move, Position};
+
+/// What the solver made of a batch of imported problems.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LifeSummary {
+    /// The book's every first move proven: written as `live` or `kill`.
+    pub proven: usize,
+    /// A book move refuted by the solver: kept as `best`, with a note.
+    pub disagree: usize,
+    /// Not decided within the budget: kept as it was, with a note.
+    pub unknown: usize,
+}
+
+/// Proves the Go problems among `problems` whose goal is `best`, `live` or `kill`, within
+/// `budget` for each question, and rewrites them as the solver finds (see the module).
+pub fn prove_life_and_death(problems: &mut [ImportedProblem], budget: Budget) -> LifeSummary {
+    let mut summary = LifeSummary::default();
+    for p in problems.iter_mut() {
+        if !matches!(p.goal, Goal::Best | Goal::Live | Goal::Kill) || p.solutions.is_empty() {
+            continue;
+        }
+        let Setup::Go { start, .. } = &p.setup else {
+            continue;
+        };
+        let start = start.clone();
+        match prove_one(&start, p, budget) {
+            Proof::Proven => summary.proven += 1,
+            Proof::Disagree => summary.disagree += 1,
+            Proof::Unknown => summary.unknown += 1,
+            Proof::NotLifeAndDeath => {}
+        }
+    }
+    summary
+}
+
+enum Proof {
+    Proven,
+    Disagree,
+    Unknown,
+    NotLifeAndDeath,
+}
+
+/// The goals to try: the file's, or the inferred one first and then the other.
+fn goals_to_try(start: &Position, goal: Goal) -> Vec<life::Goal> {
+    match goal {
+        Goal::Live => vec![life::Goal::Live],
+        Goal::Kill => vec![life::Goal::Kill],
+        _ => {
+            let first = life::infer_goal(start);
+            let other = match first {
+                life::Goal::Live => life::Goal::Kill,
+                life::Goal::Kill => life::Goal::Live,
+            };
+            vec![first, other]
+        }
+    }
+}
+
+fn names(moves: &[Move], size: u8) -> String {
+    moves
+        .iter()
+        .map(|m| m.name(size))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof {
+    let size = start.size();
+    let firsts: Option<Vec<Move>> = p
+        .solutions
+        .iter()
+        .map(|line| line.first().and_then(|m| Move::parse(m, size).ok()))
+        .collect();
+    let Some(firsts) = firsts else {
+        return Proof::NotLifeAndDeath;
+    };
+    let mut undecided = false;
+    // The first goal under which the solver proves every book move; else what refutes one.
+    let mut refuted: Option<(life::Goal, Move, life::Judgement)> = None;
+    let goals = goals_to_try(start, p.goal);
+    for &goal in &goals {
+        let Ok(problem) = life::Problem::new(start, goal, life::Target::Inferred, life::Region::Auto)
+        else {
+            continue;
+        };
+        let mut lines = Vec::new();
+        let mut all = true;
+        let mut kos = false;
+        for &mv in &firsts {
+            let Ok(j) = life::evaluate_move(start, &problem, mv, budget) else {
+                all = false;
+                break;
+            };
+            match j.outcome {
+                Outcome::Win => lines.push(j.line.clone()),
+                Outcome::Ko { .. } if book_says_ko(p) => {
+                    kos = true;
+                    lines.push(j.line.clone());
+                }
+                Outcome::Unknown => {
+                    undecided = true;
+                    all = false;
+                    break;
+                }
+                _ => {
+                    if refuted.is_none() {
+                        refuted = Some((goal, mv, j));
+                    }
+                    all = false;
+                    break;
+                }
+            }
+        }
+        if all {
+            write_proven(p, start, goal, kos, &lines);
+            return Proof::Proven;
+        }
+    }
+    // A refutation under the inferred goal is a disagreement even when the other goal is
+    // undecided; one under the other goal only when nothing was left undecided.
+    let refuted_first = refuted.as_ref().is_some_and(|(g, _, _)| *g == goals[0]);
+    if !refuted_first && (undecided || refuted.is_none()) {
+        p.notes.push(format!(
+            "the life-and-death solver cannot prove the book's answer within {} positions a move: left as `{}`",
+            budget.nodes,
+            p.goal.as_str()
+        ));
+        return Proof::Unknown;
+    }
+    let Some((goal, mv, j)) = refuted else {
+        return Proof::Unknown;
+    };
+    let aim = match goal {
+        life::Goal::Live => ("活", "live"),
+        life::Goal::Kill => ("杀", "kill"),
+    };
+    let what = if matches!(j.outcome, Outcome::Ko { .. }) {
+        ("只能打劫", "gives only a ko")
+    } else {
+        ("不成立", "fails")
+    };
+    let line = names(&j.line, size);
+    p.notes.push(format!(
+        "the life-and-death solver disagrees with the book: to {}, {} {} ({}); kept as `best` with the book's answer",
+        aim.1,
+        mv.name(size),
+        what.1,
+        line
+    ));
+    let note = Text {
+        zh: format!(
+            "注意：计算机认为书上的 {} {}（要{}的话，对方应 {}）。",
+            mv.name(size),
+            what.0,
+            aim.0,
+            line
+        ),
+        en: format!(
+            "Note: the solver finds that the book's {} {} (to {}, the answer is {}).",
+            mv.name(size),
+            what.1,
+            aim.1,
+            line
+        ),
+    };
+    p.explanation = Some(match p.explanation.take() {
+        None => note,
+        Some(e) => Text {
+            zh: format!("{}\n\n{}", e.zh, note.zh),
+            en: format!("{}\n\n{}", e.en, note.en),
+        },
+    });
+    p.goal = Goal::Best;
+    Proof::Disagree
+}
+
+/// Whether the book says its answer is a ko (a comment with "ko" or 劫).
+fn book_says_ko(p: &ImportedProblem) -> bool {
+    let texts = [Some(&p.prompt), p.explanation.as_ref()];
+    texts.into_iter().flatten().any(|t| {
+        t.zh.contains('劫')
+            || t
+                .en
+                .to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == "ko")
+    })
+}
+
+/// Writes a proven problem: its goal, the prompt saying it, and each book move followed by
+/// the solver's main line (up to the learner's last move before any pass).
+fn write_proven(
+    p: &mut ImportedProblem,
+    start: &Position,
+    goal: life::Goal,
+    ko: bool,
+    lines: &[Vec<Move>],
+) {
+    let size = start.size();
+    let to_play = start.turn();
+    let new_goal = match goal {
+        _ if ko => Goal::Ko,
+        life::Goal::Live => Goal::Live,
+        life::Goal::Kill => Goal::Kill,
+    };
+    if p.goal == Goal::Best && !ko {
+        p.prompt = prompt_with_goal(&p.prompt, to_play, new_goal);
+    }
+    p.goal = new_goal;
+    for (solution, after) in p.solutions.iter_mut().zip(lines) {
+        if solution.len() > 1 {
+            continue;
+        }
+        let rest: Vec<&Move> = after.iter().take_while(|m| **m != Move::Pass).collect();
+        // The learner plays the moves at even places: end on one.
+        let keep = if rest.len() % 2 == 1 { rest.len() - 1 } else { rest.len() };
+        solution.extend(rest[..keep].iter().map(|m| m.name(size)));
+    }
+}
+
+/// The prompt with the inferred goal: the standard one where the file gave the standard
+/// "to play", and "… to play: …" turned into "… to kill: …" in English.
+fn prompt_with_goal(prompt: &Text, to_play: Color, goal: Goal) -> Text {
+    let best = super::standard_prompt(to_play, Goal::Best);
+    let wanted = super::standard_prompt(to_play, goal);
+    let zh = if prompt.zh == best.zh {
+        wanted.zh.clone()
+    } else {
+        prompt.zh.clone()
+    };
+    let colour = match to_play {
+        Color::Black => "Black",
+        Color::White => "White",
+    };
+    let play = format!("{colour} to play");
+    let en = if prompt.en == best.en {
+        wanted.en
+    } else if let Some(rest) = prompt.en.strip_prefix(&play) {
+        format!("{colour} to {}{rest}", goal.as_str())
+    } else {
+        prompt.en.clone()
+    };
+    Text { zh, en }
+}
