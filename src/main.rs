@@ -255,18 +255,11 @@ fn check(dir: Option<PathBuf>, life_nodes: u64) -> anyhow::Result<ExitCode> {
         }
         None => source::embedded(),
     };
-<<<<<<< HEAD
-    let (library, mut errors) = Library::load(&files);
-    let life = life_check::check_life_and_death(
-        &library,
-        &files,
-        life_check::check_budget(life_nodes),
-    );
+    let (library, mut errors) = check_files(&files);
+    let life =
+        life_check::check_life_and_death(&library, &files, life_check::check_budget(life_nodes));
     errors.extend(life.errors);
     errors.sort_by(|a, b| (&a.path, a.line, a.col).cmp(&(&b.path, b.line, b.col)));
-=======
-    let (library, errors) = check_files(&files);
->>>>>>> main
     for e in &errors {
         println!("{e}");
     }

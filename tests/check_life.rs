@@ -43,7 +43,11 @@ fn findings(set: &str, nodes: u64) -> (Vec<String>, Vec<String>) {
     let show = |d: &Diagnostic| d.to_string();
     (
         found.errors.iter().map(show).collect(),
-        found.warnings.iter().map(|w| AsWarning(w).to_string()).collect(),
+        found
+            .warnings
+            .iter()
+            .map(|w| AsWarning(w).to_string())
+            .collect(),
     )
 }
 
@@ -98,7 +102,11 @@ fn warns_naming_the_budget_when_the_solver_cannot_decide() {
 fn errors_on_a_target_that_is_not_the_defenders() {
     let set = SET.replace("goal = \"kill\"", "goal = \"kill\"\ntarget = [\"E3\"]");
     let files = vec![(PATH.to_string(), set)];
-    let errors: Vec<String> = Library::load(&files).1.iter().map(|d| d.to_string()).collect();
+    let errors: Vec<String> = Library::load(&files)
+        .1
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
     assert_eq!(
         errors,
         ["problems/go/life.toml:16:11: error: target E3 is not a white stone: the target of a life-and-death problem is the stones that must live (or that the side to play kills)"]
@@ -128,7 +136,11 @@ fn check_command_reports_a_refuted_solution_and_exits_1() {
     let _ = std::fs::remove_dir_all(&dir);
     let file = dir.join(PATH);
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, SET.replace("solutions = [\"B1\"]", "solutions = [\"C1\"]")).unwrap();
+    std::fs::write(
+        &file,
+        SET.replace("solutions = [\"B1\"]", "solutions = [\"C1\"]"),
+    )
+    .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_qiyuan"))
         .args(["check", "--life-nodes", "100000", "--content"])
         .arg(&dir)
@@ -137,7 +149,9 @@ fn check_command_reports_a_refuted_solution_and_exits_1() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
-        stdout.starts_with("problems/go/life.toml:16:14: error: solution `C1`: C1 fails: the group lives after B1"),
+        stdout.starts_with(
+            "problems/go/life.toml:16:14: error: solution `C1`: C1 fails: the group lives after B1"
+        ),
         "{stdout}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -113,7 +113,15 @@ fn the_command_line_writes_a_set_that_checks() {
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_qiyuan"))
         .args(["import", "tsumego-json"])
         .arg(corpus().join("go/cho-elementary.jsonl"))
-        .args(["--set", "cho-sample", "--limit", "25", "--life-nodes", "2000", "--out"])
+        .args([
+            "--set",
+            "cho-sample",
+            "--limit",
+            "25",
+            "--life-nodes",
+            "2000",
+            "--out",
+        ])
         .arg(&out)
         .status()
         .unwrap();
@@ -318,12 +326,17 @@ fn import_proves_the_books_answer_and_notes_where_the_solver_disagrees() {
         if p.id == "40" {
             assert_eq!(p.goal, Goal::Best);
             assert!(
-                p.notes.iter().any(|n| n.contains("disagrees with the book")),
+                p.notes
+                    .iter()
+                    .any(|n| n.contains("disagrees with the book")),
                 "{:?}",
                 p.notes
             );
             let note = p.explanation.as_ref().unwrap();
-            assert!(note.en.contains("E19") && note.zh.contains("E19"), "{note:?}");
+            assert!(
+                note.en.contains("E19") && note.zh.contains("E19"),
+                "{note:?}"
+            );
         }
     }
     let proven: Vec<_> = sample
@@ -332,5 +345,8 @@ fn import_proves_the_books_answer_and_notes_where_the_solver_disagrees() {
         .collect();
     assert_eq!(proven.len(), summary.proven);
     // The solver's line is written after the book's move: the problem plays on.
-    assert!(proven.iter().any(|p| p.solutions[0].len() >= 3), "{proven:?}");
+    assert!(
+        proven.iter().any(|p| p.solutions[0].len() >= 3),
+        "{proven:?}"
+    );
 }

@@ -738,9 +738,7 @@ impl LifeJudge {
         };
         let problem = match life::Problem::new(start, aim, stones, life::Region::Auto) {
             Ok(problem) => problem,
-            Err(life::BadProblem::NoDefenderStones { .. }) if target.is_empty() => {
-                return Ok(None)
-            }
+            Err(life::BadProblem::NoDefenderStones { .. }) if target.is_empty() => return Ok(None),
             Err(e) => return Err(e),
         };
         Ok(Some(LifeJudge {

@@ -157,18 +157,16 @@ fn check_problem(
             if i % 2 == 0 {
                 let judged = life::evaluate_move(&pos, judge.problem(), mv, budget);
                 let Ok(j) = judged else { break };
-                let what = format!(
-                    "solution `{}`: {}",
-                    text.get_ref(),
-                    mv.name(size)
-                );
+                let what = format!("solution `{}`: {}", text.get_ref(), mv.name(size));
                 if j.outcome == Outcome::Unknown {
                     found.warnings.push(at(text.span(), undecided(what)));
                     break;
                 }
                 if !judge.keeps_goal(j.outcome) {
                     let why = refutation(judge, pos.turn(), &j, size);
-                    found.errors.push(at(text.span(), format!("{what} fails: {why}")));
+                    found
+                        .errors
+                        .push(at(text.span(), format!("{what} fails: {why}")));
                     break;
                 }
             }

@@ -105,7 +105,8 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
     let mut refuted: Option<(life::Goal, Move, life::Judgement)> = None;
     let goals = goals_to_try(start, p.goal);
     for &goal in &goals {
-        let Ok(problem) = life::Problem::new(start, goal, life::Target::Inferred, life::Region::Auto)
+        let Ok(problem) =
+            life::Problem::new(start, goal, life::Target::Inferred, life::Region::Auto)
         else {
             continue;
         };
@@ -205,8 +206,7 @@ fn book_says_ko(p: &ImportedProblem) -> bool {
     let texts = [Some(&p.prompt), p.explanation.as_ref()];
     texts.into_iter().flatten().any(|t| {
         t.zh.contains('劫')
-            || t
-                .en
+            || t.en
                 .to_lowercase()
                 .split(|c: char| !c.is_alphanumeric())
                 .any(|w| w == "ko")
@@ -239,7 +239,11 @@ fn write_proven(
         }
         let rest: Vec<&Move> = after.iter().take_while(|m| **m != Move::Pass).collect();
         // The learner plays the moves at even places: end on one.
-        let keep = if rest.len() % 2 == 1 { rest.len() - 1 } else { rest.len() };
+        let keep = if rest.len() % 2 == 1 {
+            rest.len() - 1
+        } else {
+            rest.len()
+        };
         solution.extend(rest[..keep].iter().map(|m| m.name(size)));
     }
 }

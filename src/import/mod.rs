@@ -11,8 +11,8 @@
 //! is left out and said so in a `#` comment of the written file.
 
 pub mod kif;
-pub mod life;
 pub mod lichess;
+pub mod life;
 pub mod sfen;
 pub mod sgf;
 pub mod tsumego_json;

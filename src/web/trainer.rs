@@ -7,8 +7,8 @@ use super::state::AppState;
 use super::urls;
 use crate::content::go::WhyLine;
 use crate::content::{
-    Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, Puzzle,
-    RecordFormat, Text, Verdict,
+    Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, Puzzle, RecordFormat,
+    Text, Verdict,
 };
 use crate::lang::Lang;
 use askama::Template;
@@ -674,10 +674,19 @@ pub(crate) fn why(
             progress.moves.len(),
             fill(
                 &ui.why_refutation,
-                &[("move", &problem.puzzle.notation(&progress.moves, wrong.unwrap_or("")))],
+                &[(
+                    "move",
+                    &problem
+                        .puzzle
+                        .notation(&progress.moves, wrong.unwrap_or("")),
+                )],
             ),
         ),
-        None => (progress.moves.clone(), progress.moves.len(), ui.why_unknown.clone()),
+        None => (
+            progress.moves.clone(),
+            progress.moves.len(),
+            ui.why_unknown.clone(),
+        ),
     };
     let steps = line.len() - from;
     let step = step.clamp(1, steps.max(1));
