@@ -153,16 +153,26 @@ impl Memory {
         }
         if let Some(m) = best {
             e.best = Some(m);
-            if self.killers.len() <= ply {
-                self.killers.resize(ply + 1, [None, None]);
-            }
-            let k = &mut self.killers[ply];
-            if k[0] != Some(m) {
-                k[1] = k[0];
-                k[0] = Some(m);
-            }
+            self.killer(m, ply);
         }
         wins
+    }
+
+    /// Makes `m` the latest killer of depth `ply`.
+    fn killer(&mut self, m: Move, ply: usize) {
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None, None]);
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+    }
+
+    /// The two killers of depth `ply`.
+    fn killers_at(&self, ply: usize) -> [Option<Move>; 2] {
+        self.killers.get(ply).copied().unwrap_or([None, None])
     }
 
     /// The moves to try first at `key`, depth `ply`: the table's, then the two killers
@@ -193,6 +203,33 @@ impl Prover {
             memory: Memory::default(),
         }
     }
+
+    /// The defender to move (`ply` plies from the root), the attacker's last move to
+    /// come: whether the defender is mated now or mated in one after every reply. Not
+    /// kept in the table, which costs more than it saves here (nearly every such node
+    /// is refuted at once, and few are met twice); the refutation becomes a killer.
+    fn every_reply_mated(&mut self, pos: &Chess, ply: usize) -> bool {
+        let killers = self.memory.killers_at(ply);
+        for r in killers.into_iter().flatten() {
+            if is_legal_here(pos, r) && mate_in_one(&played(pos, r)).is_none() {
+                self.memory.killer(r, ply);
+                return false;
+            }
+        }
+        let mut replies = pos.legal_moves();
+        if replies.is_empty() {
+            return pos.is_check();
+        }
+        // Captures first: taking the attacker's pieces refutes most often.
+        replies.sort_by_key(|m| !m.is_capture());
+        for r in replies {
+            if !killers.contains(&Some(r)) && mate_in_one(&played(pos, r)).is_none() {
+                self.memory.killer(r, ply);
+                return false;
+            }
+        }
+        true
+    }
 }
 
 impl MateSearch for Prover {
@@ -200,12 +237,11 @@ impl MateSearch for Prover {
         if n == 0 {
             return false;
         }
+        if n == 1 {
+            return mate_in_one(pos).is_some();
+        }
         if let Some(known) = self.memory.known(key, n) {
             return known;
-        }
-        if n == 1 {
-            let mate = mate_in_one(pos);
-            return self.memory.record(key, 1, mate.is_some(), mate, ply);
         }
         let mut moves = pos.legal_moves();
         let front = self.memory.promote(key, ply, &mut moves);
@@ -221,8 +257,7 @@ impl MateSearch for Prover {
             for checking in [true, false] {
                 for (i, &m) in moves.iter().enumerate() {
                     if (checks[i / 64] >> (i % 64) & 1 == 1) == checking {
-                        let (next, next_key) = child(pos, key, m);
-                        if self.and_node(&next, next_key, n, ply + 1) {
+                        if self.every_reply_mated(&played(pos, m), ply + 1) {
                             return self.memory.record(key, n, true, Some(m), ply);
                         }
                     }
@@ -236,15 +271,18 @@ impl MateSearch for Prover {
     }
 
     fn and_node(&mut self, pos: &Chess, key: u64, n: u32, ply: usize) -> bool {
+        if n == 2 {
+            return self.every_reply_mated(pos, ply);
+        }
         if let Some(known) = self.memory.known(key, n) {
             return known;
         }
-        if n >= 2 {
+        if n >= 3 {
             // A refutation that worked nearby usually works here: try those before
             // generating and ordering every reply (a legal reply also means no mate and
             // no stalemate).
             for r in self.memory.first_tries(key, ply).into_iter().flatten() {
-                if pos.is_legal(r) {
+                if is_legal_here(pos, r) {
                     let (next, next_key) = child(pos, key, r);
                     if !self.or_node(&next, next_key, n - 1, ply + 1) {
                         return self.memory.record(key, n, false, Some(r), ply);
@@ -260,13 +298,8 @@ impl MateSearch for Prover {
             return false;
         }
         let front = self.memory.promote(key, ply, &mut replies);
-        if n >= 3 {
-            // Fewest attacker moves after the reply first: the cheapest to refute.
-            replies[front..].sort_by_cached_key(|&r| played(pos, r).legal_moves().len());
-        } else {
-            // Captures first: taking the attacker's pieces refutes most often.
-            replies[front..].sort_by_key(|m| !m.is_capture());
-        }
+        // Fewest attacker moves after the reply first: the cheapest to refute.
+        replies[front..].sort_by_cached_key(|&r| played(pos, r).legal_moves().len());
         let refutation = self.first_refuting(pos, key, &replies, n, ply);
         self.memory
             .record(key, n, refutation.is_none(), refutation, ply)
@@ -347,26 +380,14 @@ fn discovered(
     ((rooks | bishops) & ours).any()
 }
 
-/// Every legal checking move of the side to move, found from the squares that see the
-/// enemy king rather than by trying every move; `None` when a check might be castling
-/// with the rook checking, en passant, a promotion or a discovered check (one of its
-/// pieces alone between one of its sliders and the king), which the caller then finds
-/// by filtering every legal move.
-///
-/// ```text
-/// . . . . . . k .   White to move: the checks are Ra8 (the rook to the
-/// . . . . . p p p   king's rank) and nothing else; the knight on d4 and
-/// . . . . . . . .   the king reach no square that sees g8.
-/// . . . . . . . .
-/// . . . N . . . .
-/// . . . . . . . .
-/// . . . . . . . .
-/// R . . . . . K .
-/// ```
-fn direct_checks(pos: &Chess) -> Option<MoveList> {
+/// The pieces of the side to move that would uncover a check by leaving their square
+/// (each the one piece between one of its sliders and the enemy king on `king`), with
+/// the line each must leave; `None` when some check is one [`find_direct_check`] leaves
+/// to the full move list: castling with the rook checking, en passant, a promotion, or
+/// the king itself uncovering a check.
+fn discoverers(pos: &Chess, king: Square) -> Option<Vec<(Square, Bitboard)>> {
     let board = pos.board();
     let us = pos.turn();
-    let king = board.king_of(!us)?;
     if pos.maybe_ep_square().is_some() {
         return None;
     }
@@ -388,46 +409,366 @@ fn direct_checks(pos: &Chess) -> Option<MoveList> {
     let sliders = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()
         | attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
         & ours;
+    let mut found = Vec::new();
     for slider in sliders {
         let between = attacks::between(king, slider) & occupied;
         if between.count() == 1 && (between & ours).any() {
-            return None;
+            let piece = between.first()?;
+            if board.kings().contains(piece) {
+                return None;
+            }
+            found.push((piece, attacks::ray(king, slider)));
         }
     }
+    Some(found)
+}
+
+/// Goes through the legal checking moves of the side to move until `accept` takes one,
+/// and returns it (`Some(None)`: none taken): the pieces stepping onto a square that
+/// sees the enemy king, found from those squares, then the moves that uncover a check
+/// ([`discoverers`]), rather than trying every move. `None` when a check might be one
+/// [`discoverers`] leaves out, which the caller then finds among every legal move.
+///
+/// ```text
+/// . . . . . . k .   White to move: the checks are Ra8 (the rook to the
+/// . . . . . p p p   king's rank) and nothing else; the knight on d4 and
+/// . . . . . . . .   the king reach no square that sees g8. With a white
+/// . . . . . . . .   bishop on d5 and queen on a2 instead of the knight,
+/// . . . N . . . .   every bishop move would check too.
+/// . . . . . . . .
+/// . . . . . . . .
+/// R . . . . . K .
+/// ```
+fn find_direct_check(pos: &Chess, mut accept: impl FnMut(Move) -> bool) -> Option<Option<Move>> {
+    let board = pos.board();
+    let us = pos.turn();
+    let king = board.king_of(!us)?;
+    let our_king = board.king_of(us)?;
+    let discoverers = discoverers(pos, king)?;
+    let occupied = board.occupied();
+    let ours = board.by_color(us);
+    let free = !ours;
+    let mut offer = |role: Role, from: Square, to: Square| {
+        let m = Move::Normal {
+            role,
+            from,
+            capture: board.role_at(to),
+            to,
+            promotion: None,
+        };
+        (king_safe_after(board, us, our_king, from, to) && accept(m)).then_some(m)
+    };
     // A piece checks from a square it would attack the king from; its leaving square
     // cannot be between the two (it would be giving check already).
-    let free = !ours;
     let diagonal = attacks::bishop_attacks(king, occupied) & free;
     let line = attacks::rook_attacks(king, occupied) & free;
-    let mut checks = MoveList::new();
-    for (role, squares) in [
-        (Role::Knight, attacks::knight_attacks(king) & free),
-        (Role::Bishop, diagonal),
-        (Role::Rook, line),
-        (Role::Queen, diagonal | line),
-        (Role::Pawn, attacks::pawn_attacks(!us, king) & free),
-    ] {
-        let pieces = board.by_role(role) & ours;
-        for to in squares {
-            // Cheap test first: can a piece of that kind reach `to` at all?
-            if role == Role::Pawn || (attacks::attacks(to, role.of(!us), occupied) & pieces).any() {
-                checks.extend(pos.san_candidates(role, to));
+    let knight_checks = attacks::knight_attacks(king) & free;
+    let pawn_checks = attacks::pawn_attacks(!us, king) & free;
+    for from in board.knights() & ours {
+        for to in attacks::knight_attacks(from) & knight_checks {
+            if let Some(m) = offer(Role::Knight, from, to) {
+                return Some(Some(m));
             }
         }
     }
+    for from in board.bishops_and_queens() & ours {
+        let role = if board.queens().contains(from) {
+            Role::Queen
+        } else {
+            Role::Bishop
+        };
+        let squares = if role == Role::Queen {
+            diagonal | line
+        } else {
+            diagonal
+        };
+        let reach = attacks::bishop_attacks(from, occupied)
+            | if role == Role::Queen {
+                attacks::rook_attacks(from, occupied)
+            } else {
+                Bitboard::EMPTY
+            };
+        for to in reach & squares {
+            if let Some(m) = offer(role, from, to) {
+                return Some(Some(m));
+            }
+        }
+    }
+    for from in board.rooks() & ours {
+        for to in attacks::rook_attacks(from, occupied) & line {
+            if let Some(m) = offer(Role::Rook, from, to) {
+                return Some(Some(m));
+            }
+        }
+    }
+    for to in pawn_checks {
+        if let Some(m) = pawn_sources(board, us, to)
+            .into_iter()
+            .find_map(|from| offer(Role::Pawn, from, to))
+        {
+            return Some(Some(m));
+        }
+    }
+    // Uncovered checks: every move off the line, but those offered above.
+    for (from, line_kept) in discoverers {
+        let Some(role) = board.role_at(from) else {
+            continue;
+        };
+        let (targets, offered) = match role {
+            Role::Pawn => {
+                let captures = attacks::pawn_attacks(us, from) & board.by_color(!us);
+                let pushes = pawn_pushes(board, us, from);
+                (captures | pushes, pawn_checks)
+            }
+            Role::Knight => (attacks::knight_attacks(from) & free, knight_checks),
+            Role::Bishop => (attacks::bishop_attacks(from, occupied) & free, diagonal),
+            Role::Rook => (attacks::rook_attacks(from, occupied) & free, line),
+            Role::Queen => (
+                attacks::queen_attacks(from, occupied) & free,
+                diagonal | line,
+            ),
+            Role::King => continue,
+        };
+        for to in targets & !line_kept & !offered {
+            if let Some(m) = offer(role, from, to) {
+                return Some(Some(m));
+            }
+        }
+    }
+    Some(None)
+}
+
+/// The squares a pawn of `us` on `from` pushes to (one step, or two from its starting
+/// rank), captures aside.
+fn pawn_pushes(board: &Board, us: Color, from: Square) -> Bitboard {
+    let ahead = us.fold_wb(8, -8);
+    let occupied = board.occupied();
+    let Some(one) = from.offset(ahead).filter(|&sq| !occupied.contains(sq)) else {
+        return Bitboard::EMPTY;
+    };
+    let two = from
+        .offset(2 * ahead)
+        .filter(|&sq| from.rank() == us.relative_rank(Rank::Second) && !occupied.contains(sq));
+    Bitboard::from_square(one) | two.map_or(Bitboard::EMPTY, Bitboard::from_square)
+}
+
+/// The squares pawns of `us` move to `to` from: captures when the other side stands
+/// there, pushes when it is empty.
+fn pawn_sources(board: &Board, us: Color, to: Square) -> Bitboard {
+    let pawns = board.pawns() & board.by_color(us);
+    if board.by_color(!us).contains(to) {
+        attacks::pawn_attacks(!us, to) & pawns
+    } else if board.occupied().contains(to) {
+        Bitboard::EMPTY
+    } else {
+        pawn_push_from(board, us, to).map_or(Bitboard::EMPTY, Bitboard::from_square)
+    }
+}
+
+/// Every legal checking move [`find_direct_check`] goes through, in its order.
+#[cfg(test)]
+fn direct_checks(pos: &Chess) -> Option<Vec<Move>> {
+    let mut checks = Vec::new();
+    find_direct_check(pos, |m| {
+        checks.push(m);
+        false
+    })?;
     Some(checks)
 }
 
 /// A move of the side to move that mates at once, if there is one.
 fn mate_in_one(pos: &Chess) -> Option<Move> {
-    match direct_checks(pos) {
-        Some(checks) => checks.into_iter().find(|&m| is_mate_after(pos, m)),
+    let on_board = |m: Move| mates_on_board(pos, m.role(), m.from().unwrap_or(m.to()), m.to());
+    match find_direct_check(pos, on_board) {
+        Some(mate) => mate,
         None => pos
             .legal_moves()
             .into_iter()
-            .find(|&m| gives_check(pos, m) && is_mate_after(pos, m)),
+            .find(|&m| gives_check(pos, m) && mates(pos, m)),
     }
 }
+
+/// The pieces of `us` pinned to its king on `king` by the other side's sliders.
+fn pinned(board: &Board, us: Color, king: Square) -> Bitboard {
+    let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()
+        | attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
+        & board.by_color(!us);
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let between = attacks::between(king, sniper) & board.occupied();
+        if !between.more_than_one() {
+            pinned |= between & board.by_color(us);
+        }
+    }
+    pinned
+}
+
+/// The square a pawn of `us` stands on to push to `to` (one square, or two from its
+/// starting rank over an empty square), given that `to` is empty.
+fn pawn_push_from(board: &Board, us: Color, to: Square) -> Option<Square> {
+    let back = us.fold_wb(-8, 8);
+    let one = to.offset(back)?;
+    let pawns = board.pawns() & board.by_color(us);
+    if pawns.contains(one) {
+        return Some(one);
+    }
+    let two = one.offset(back)?;
+    (to.rank() == us.relative_rank(Rank::Fourth)
+        && !board.occupied().contains(one)
+        && pawns.contains(two))
+    .then_some(two)
+}
+
+/// Whether `us`'s king on `king` is safe once a piece other than the king moves from
+/// `from` to `to` (capturing whatever stands there).
+fn king_safe_after(board: &Board, us: Color, king: Square, from: Square, to: Square) -> bool {
+    let occupied = board.occupied().without(from).with(to);
+    (board.attacks_to(king, !us, occupied) & !Bitboard::from_square(to)).is_empty()
+}
+
+/// Whether the side to move, in check, has a legal move (see [`escapes`]; en passant
+/// positions ask shakmaty).
+fn can_escape_check(pos: &Chess) -> bool {
+    if pos.maybe_ep_square().is_some() {
+        return !pos.legal_moves().is_empty();
+    }
+    escapes(pos.board(), pos.turn())
+}
+
+/// Whether `defender` has a legal move on `board` where it is to move, en passant aside:
+/// any move when it is not in check; in check, a king move to a square no enemy piece
+/// sees, or (against a single checker) a piece that is not pinned capturing the checker
+/// or stepping between. Without a move list.
+///
+/// ```text
+/// . . . . . . k .   Black to move after Ra8+: no king move (f7 g7 h7 are
+/// R . . . . p p p   its own pawns, f8 h8 are seen by the rook), nothing
+/// . . . . . . . .   takes or blocks the rook: mated.
+/// . . . . . . . .
+/// . . . . . . . .
+/// . . . . . . . .
+/// . . . . . . . .
+/// . . . . . . K .
+/// ```
+fn escapes(board: &Board, defender: Color) -> bool {
+    let us = defender;
+    let Some(king) = board.king_of(us) else {
+        return true;
+    };
+    let occupied = board.occupied();
+    let checkers = board.attacks_to(king, !us, occupied);
+    if checkers.is_empty() {
+        return true;
+    }
+    let ours = board.by_color(us);
+    let without_king = occupied.without(king);
+    for to in attacks::king_attacks(king) & !ours {
+        if board.attacks_to(to, !us, without_king).is_empty() {
+            return true;
+        }
+    }
+    if checkers.more_than_one() {
+        return false;
+    }
+    let Some(checker) = checkers.first() else {
+        return true;
+    };
+    // A pinned piece cannot take or block a checker that is not its pinner's line.
+    let free = ours & !board.kings() & !pinned(board, us, king);
+    let between = attacks::between(king, checker);
+    for to in between.with(checker) {
+        let pieces = attacks::knight_attacks(to) & board.knights()
+            | attacks::bishop_attacks(to, occupied) & board.bishops_and_queens()
+            | attacks::rook_attacks(to, occupied) & board.rooks_and_queens();
+        if (pieces & free).any() {
+            return true;
+        }
+    }
+    if (attacks::pawn_attacks(!us, checker) & board.pawns() & free).any() {
+        return true;
+    }
+    between
+        .into_iter()
+        .any(|to| pawn_push_from(board, us, to).is_some_and(|from| free.contains(from)))
+}
+
+/// Whether the legal move `m` mates: it checks and leaves no legal reply.
+fn mates(pos: &Chess, m: Move) -> bool {
+    let next = played(pos, m);
+    next.is_check() && !can_escape_check(&next)
+}
+
+/// Whether the legal move of `role` from `from` to `to` (no castling, en passant or
+/// promotion) mates, played on the board alone: a pawn's double step, after which en
+/// passant might answer, is played in full.
+fn mates_on_board(pos: &Chess, role: Role, from: Square, to: Square) -> bool {
+    if role == Role::Pawn && from.distance(to) == 2 {
+        let capture = pos.board().role_at(to);
+        return mates(
+            pos,
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion: None,
+            },
+        );
+    }
+    let us = pos.turn();
+    let mut board = pos.board().clone();
+    board.discard_piece_at(from);
+    board.set_piece_at(to, role.of(us));
+    !escapes(&board, !us)
+}
+
+/// Whether `m` (a move of some position, not necessarily this one) is legal here; the
+/// same answer as shakmaty's `is_legal`, without building a move list for the usual
+/// moves (castling and en passant ask shakmaty).
+fn is_legal_here(pos: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    } = m
+    else {
+        return pos.is_legal(m);
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    if board.piece_at(from) != Some(role.of(us)) || board.by_color(us).contains(to) {
+        return false;
+    }
+    if capture != board.role_at(to) {
+        return false;
+    }
+    let occupied = board.occupied();
+    let reaches = match role {
+        Role::Pawn => {
+            let last = to.rank() == us.relative_rank(Rank::Eighth);
+            last == promotion.is_some()
+                && if capture.is_some() {
+                    attacks::pawn_attacks(us, from).contains(to)
+                } else {
+                    pawn_push_from(board, us, to) == Some(from)
+                }
+        }
+        _ => promotion.is_none() && attacks::attacks(from, role.of(us), occupied).contains(to),
+    };
+    if !reaches {
+        return false;
+    }
+    if role == Role::King {
+        return board.attacks_to(to, !us, occupied.without(from)).is_empty();
+    }
+    match board.king_of(us) {
+        Some(king) => king_safe_after(board, us, king, from, to),
+        None => pos.is_legal(m),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,6 +857,112 @@ mod tests {
         assert!(answered > 1000, "{answered}");
     }
 
+    /// Positions along pseudo-random games from `fens` (`games` games of up to `plies`
+    /// plies each), the seed fixed.
+    fn random_positions(fens: &[&str], games: usize, plies: usize) -> Vec<Chess> {
+        let (mut out, mut seed) = (Vec::new(), 11u64);
+        for fen in fens {
+            for _ in 0..games {
+                let mut pos = chess(fen);
+                for _ in 0..plies {
+                    let legal = pos.legal_moves();
+                    out.push(pos.clone());
+                    if legal.is_empty() {
+                        break;
+                    }
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    pos = played(&pos, legal[(seed >> 33) as usize % legal.len()]);
+                }
+            }
+        }
+        out
+    }
+
+    const TRICKY: [&str; 7] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        "2r1kb1r/pp3ppp/2n1b3/1q1N2B1/1P2Q3/8/P4PPP/3RK1NR w Kk - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3QR1K1 w - - 0 1",
+    ];
+
+    #[test]
+    fn is_legal_here_agrees_with_shakmaty() {
+        // Every move of one position asked of the next positions of the game (so
+        // most are illegal there: wrong pieces, blocked, pinned, no longer captures).
+        let positions = random_positions(&TRICKY, 6, 40);
+        let (mut legal, mut illegal) = (0, 0);
+        for pair in positions.windows(3) {
+            for m in pair[0].legal_moves() {
+                for pos in &pair[1..] {
+                    let expected = pos.is_legal(m);
+                    assert_eq!(is_legal_here(pos, m), expected, "{m} in {:?}", pos.board());
+                    if expected {
+                        legal += 1;
+                    } else {
+                        illegal += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            legal > 1000 && illegal > 1000,
+            "{legal} legal, {illegal} illegal"
+        );
+    }
+
+    #[test]
+    fn mates_agrees_with_every_legal_reply() {
+        // Every legal move of random positions and of the mate-in-one positions one
+        // reply into mates in two: the board-only test, the escape test and
+        // shakmaty's legal replies say the same.
+        let mut positions = random_positions(&TRICKY, 4, 40);
+        for fen in [
+            "6k1/5ppp/8/8/8/8/5PPP/3QR1K1 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "k7/2K5/8/8/B7/8/8/R7 w - - 0 1",
+            "7k/6pp/8/8/8/8/8/K5QR w - - 0 1",
+            "5rk1/5ppp/8/8/8/8/6PP/1B2R1K1 w - - 0 1",
+        ] {
+            let pos = chess(fen);
+            positions.push(pos.clone());
+            for m in pos.legal_moves() {
+                let after = played(&pos, m);
+                positions.extend(after.legal_moves().into_iter().map(|r| played(&after, r)));
+            }
+        }
+        let (mut mates_seen, mut checks) = (0, 0);
+        for pos in &positions {
+            for m in pos.legal_moves() {
+                let expected = is_mate_after(pos, m);
+                assert_eq!(mates(pos, m), expected, "{m} in {:?}", pos.board());
+                if let Move::Normal {
+                    role,
+                    from,
+                    to,
+                    promotion: None,
+                    ..
+                } = m
+                {
+                    if gives_check(pos, m) {
+                        checks += 1;
+                        assert_eq!(mates_on_board(pos, role, from, to), expected, "{m}");
+                    }
+                }
+                mates_seen += expected as usize;
+            }
+            if pos.is_check() {
+                assert_eq!(can_escape_check(pos), !pos.legal_moves().is_empty());
+            }
+        }
+        assert!(
+            mates_seen >= 20 && checks > 1000,
+            "{mates_seen} mates, {checks} checks"
+        );
+    }
+
     #[test]
     fn mate_in_one_finds_castling_and_discovered_mates() {
         // . . . . r k r .   O-O puts the rook on f1 with check (so does Rf1): the
@@ -536,7 +983,8 @@ mod tests {
         assert_eq!(castles.len(), 1);
         assert!(mate_in_one(&castle).is_some_and(|m| is_mate_after(&castle, m)));
         let discovered = chess("k7/2K5/8/8/B7/8/8/R7 w - - 0 1");
-        assert!(direct_checks(&discovered).is_none());
+        let uncovering = direct_checks(&discovered).expect("uncovered checks are listed");
+        assert_eq!(uncovering.len(), 7, "every bishop move: {uncovering:?}");
         let mate = mate_in_one(&discovered).expect("a discovered mate");
         assert_eq!(mate.role(), Role::Bishop);
         assert!(is_mate_after(&discovered, mate));
