@@ -925,6 +925,8 @@ mod tests {
             "k7/2K5/8/8/B7/8/8/R7 w - - 0 1",
             "7k/6pp/8/8/8/8/8/K5QR w - - 0 1",
             "5rk1/5ppp/8/8/8/8/6PP/1B2R1K1 w - - 0 1",
+            // Pinned defenders that could take or block (mate-in-2.epd line 876).
+            "6N1/3p4/N2kn1R1/1ppPp1p1/1B2Pb2/3p4/p1r5/Kb6 w - - 0 1",
         ] {
             let pos = chess(fen);
             positions.push(pos.clone());
