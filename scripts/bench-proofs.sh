@@ -23,8 +23,10 @@ for l in sys.stdin:
         print(m["executable"])'
 }
 
-tree=$(mktemp -d)
-trap 'rm -rf "$tree"' EXIT
+# The baseline's sources stay in target/ under its commit, so a second run builds
+# nothing new (git archive gives every file the commit's time).
+tree="$root/target/bench-baseline/src-$(git rev-parse --short "$base")"
+rm -rf "$tree" && mkdir -p "$tree"
 git archive "$base" | tar -x -C "$tree"
 mkdir -p "$tree/benches"
 cp -r benches/proofs.rs benches/data benches/support "$tree/benches/"
