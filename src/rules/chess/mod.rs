@@ -602,18 +602,16 @@ impl Position {
 
     /// Every first move, in legal-move order, that forces mate in at most `n` moves of the
     /// side to move against every defence. (Repetition and the fifty-move rule are not
-    /// considered inside the search.)
+    /// considered inside the search.) Mates in 4 and longer are searched on as many
+    /// threads as there are cores (`$QIYUAN_MATE_THREADS` sets the number).
     pub fn mating_moves(&self, n: u32) -> Vec<Played> {
-        let mut prover = search::Prover::new();
-        self.chess
-            .legal_moves()
-            .into_iter()
-            .filter(|&m| {
-                let mut after = self.chess.clone();
-                after.play_unchecked(m);
-                prover.forced(&after, n)
-            })
-            .map(|m| Played::new(&self.chess, m).1)
+        let moves = self.chess.legal_moves();
+        let forced = search::forcing_first_moves(&self.chess, &moves, n);
+        moves
+            .iter()
+            .zip(forced)
+            .filter(|(_, forced)| *forced)
+            .map(|(&m, _)| Played::new(&self.chess, m).1)
             .collect()
     }
 

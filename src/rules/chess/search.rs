@@ -111,6 +111,64 @@ pub(super) trait MateSearch {
     }
 }
 
+/// Up to how many threads [`forcing_first_moves`] uses: `$QIYUAN_MATE_THREADS` when it is
+/// a number of at least 1, else the cores there are.
+fn mate_threads() -> usize {
+    std::env::var("QIYUAN_MATE_THREADS")
+        .ok()
+        .and_then(|t| t.parse::<usize>().ok())
+        .filter(|&t| t >= 1)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// For each of `moves` (legal moves of `pos`), whether it forces mate within `n` moves
+/// counting itself. Mates in 4 and longer take the first moves on several threads
+/// ([`mate_threads`]), one table each, each thread taking the next move not yet taken;
+/// shorter ones take one thread, whose start would cost more than the search.
+///
+/// ```text
+/// . . . . . . k .   White to move, n = 1: of the rook's and the king's moves
+/// . . . . . p p p   only Ra8 mates.
+/// . . . . . . . .
+/// . . . . . . . .
+/// . . . . . . . .
+/// . . . . . . . .
+/// . . . . . . . .
+/// R . . . . . K .
+/// ```
+pub(super) fn forcing_first_moves(pos: &Chess, moves: &[Move], n: u32) -> Vec<bool> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let threads = if n >= 4 {
+        mate_threads().min(moves.len())
+    } else {
+        1
+    };
+    if threads <= 1 {
+        let mut prover = Prover::new();
+        return moves
+            .iter()
+            .map(|&m| prover.forced(&played(pos, m), n))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let forced: Vec<AtomicBool> = moves.iter().map(|_| AtomicBool::new(false)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut prover = Prover::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&m) = moves.get(i) else {
+                        break;
+                    };
+                    forced[i].store(prover.forced(&played(pos, m), n), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    forced.into_iter().map(AtomicBool::into_inner).collect()
+}
+
 /// The Zobrist key of `pos` (the en-passant square counted whenever a pawn has just
 /// moved two squares, as shakmaty's incremental update does).
 fn key_of(pos: &Chess) -> u64 {
@@ -320,12 +378,16 @@ fn order_attacks(pos: &Chess, moves: &mut [Move]) {
     });
 }
 
+/// `pos` after the legal move `m`.
 fn played(pos: &Chess, m: Move) -> Chess {
     let mut next = pos.clone();
     next.play_unchecked(m);
     next
 }
 
+/// Whether the legal move `m` mates, by shakmaty's move generator alone: the oracle's
+/// test, and the tests' reference for [`mates`].
+#[cfg(test)]
 fn is_mate_after(pos: &Chess, m: Move) -> bool {
     let next = played(pos, m);
     next.is_check() && next.legal_moves().is_empty()
