@@ -2,7 +2,8 @@
 # Times the proofs content loading runs, in one run: benches/proofs.rs built against a
 # baseline commit's search (default: where this branch left main) and against this tree,
 # and cshogi's df-pn on the same tsume (pip install cshogi). Prints each set's total,
-# median and worst time, the ratios, and whether both builds prove the same first moves.
+# median and worst time, the ratios, and whether both builds prove the same first moves
+# (the tree's chess mates a second time on one thread: mates in 4 and longer use every core).
 # Usage: scripts/bench-proofs.sh [baseline-commit]   (needs python3; the corpus in
 # $QIYUAN_CORPUS, default ../shared/corpus). The baseline runs chess mates up to 5 moves
 # only (mate in 6 takes it minutes per position); QIYUAN_BENCH_LONGEST changes that.
@@ -38,6 +39,8 @@ new=$(bench_binary)
 out=$(mktemp)
 "$old" shogi chess --longest "${QIYUAN_BENCH_LONGEST:-5}" | sed 's/^/old /' >>"$out"
 "$new" | sed 's/^/new /' >>"$out"
+# The tree's chess mates once more on one thread (mates in 4 and longer use every core).
+QIYUAN_MATE_THREADS=1 "$new" chess | sed 's/^/new-1-thread /' >>"$out"
 python3 scripts/bench-proofs-cshogi.py "$QIYUAN_CORPUS/shogi/tanuki-tsume.jsonl" | sed 's/^/cshogi /' >>"$out"
 python3 - "$out" <<'PY'
 import json, sys
@@ -51,20 +54,21 @@ print("| set | items | build | proven | total | median | worst (item) | total / 
 print("|---|---|---|---|---|---|---|---|---|")
 for s in dict.fromkeys(k[1] for k in runs):
     old = runs.get(("old", s))
-    for who in ("old", "new", "cshogi"):
+    for who in ("old", "new", "new-1-thread", "cshogi"):
         r = runs.get((who, s))
         if not r:
             continue
         ratio = f"{r['total_s'] / old['total_s']:.2f}" if old and who != "old" else ""
         same = ""
-        if who == "new" and old:
+        if who.startswith("new") and old:
             same = "yes" if r["answers"] == old["answers"] else "**no**"
         print(f"| {s} | {r['items']} | {who} | {r['proven']} | {ms(r['total_s'])} | {ms(r['median_s'])} | {ms(r['worst_s'])} ({r['worst']}) | {ratio} | {same} |")
 new, cs = runs.get(("new", "shogi/tanuki")), runs.get(("cshogi", "shogi/tanuki"))
 if new and cs:
     print(f"\nshogi/tanuki, ours / cshogi: {new['total_s'] / cs['total_s']:.2f} (goal: at most 1.0); worst single problem {ms(new['worst_s'])} (goal: under 0.5 s)")
-m5 = runs.get(("new", "chess/mate-in-5"))
-if m5:
-    print(f"chess mate in 5, median {ms(m5['median_s'])} (goal: under 50 ms)")
+for who in ("new", "new-1-thread"):
+    m5 = runs.get((who, "chess/mate-in-5"))
+    if m5:
+        print(f"chess mate in 5 ({who}), median {ms(m5['median_s'])} (goal: under 50 ms)")
 PY
 rm -f "$out"
