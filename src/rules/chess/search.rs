@@ -13,8 +13,16 @@
 //! the killers (the moves that decided nodes at the same depth), before any reply is
 //! generated; when those fail and two or more attacker moves are to come, the replies go
 //! by how many legal moves they leave the attacker, fewest first (checks come first that
-//! way). A mate in one is looked for among the checking moves only, generated directly
-//! ([`direct_checks`]). The search this replaced is kept as the tests' oracle
+//! way).
+//!
+//! The last two plies, where nearly all the nodes are, do without the table (a lookup
+//! there cost more than it saved) and without move lists where they can: a mate in one
+//! is looked for among the checking moves only, generated directly
+//! ([`find_direct_check`], uncovered checks included), each tried on the board alone
+//! with an escape test ([`escapes`]) instead of generating the defender's replies; a
+//! killer's legality is checked without generating moves ([`is_legal_here`]). The first
+//! moves of a mate in 4 or longer are shared out among threads
+//! ([`forcing_first_moves`]). The search this replaced is kept as the tests' oracle
 //! (`depth_first`).
 
 use super::super::key_map::KeyMap;
