@@ -1099,7 +1099,11 @@ impl Solution<'_> {
 
 /// Solves `problem` in `position` for the side to play, keeping the proof to judge moves
 /// with ([`Solution::judge`]).
-pub fn solve_keeping<'a>(position: &Position, problem: &'a Problem, budget: Budget) -> Solution<'a> {
+pub fn solve_keeping<'a>(
+    position: &Position,
+    problem: &'a Problem,
+    budget: Budget,
+) -> Solution<'a> {
     let start = Instant::now();
     let deadline = start + budget.time;
     let me = position.turn();
@@ -1152,7 +1156,10 @@ pub fn solve_keeping<'a>(position: &Position, problem: &'a Problem, budget: Budg
                         Some(true) => me.opponent(),
                         _ => me,
                     };
-                    (finish(Outcome::Ko { first_threat }, master.line, nodes), None)
+                    (
+                        finish(Outcome::Ko { first_threat }, master.line, nodes),
+                        None,
+                    )
                 }
             }
         }
@@ -1318,8 +1325,14 @@ mod tests {
         let wrong = solution.judge(mv("B1")).unwrap();
         assert_eq!(wrong.outcome, Outcome::Loss);
         assert_eq!(wrong.reply, Some(mv("A1")));
-        assert!(wrong.nodes > 0, "a refuted move of a won problem is searched");
-        assert!(solution.judge(mv("B2")).is_err(), "an occupied point is illegal");
+        assert!(
+            wrong.nodes > 0,
+            "a refuted move of a won problem is searched"
+        );
+        assert!(
+            solution.judge(mv("B2")).is_err(),
+            "an occupied point is illegal"
+        );
     }
 
     #[test]
@@ -1349,11 +1362,7 @@ mod tests {
         //   X X X X X .
         //   O O X O O X
         //   . X . X . X
-        let pos = corner(
-            19,
-            "X X X X X .\nO O X O O X\n. X . X . X",
-            Color::Black,
-        );
+        let pos = corner(19, "X X X X X .\nO O X O O X\n. X . X . X", Color::Black);
         let target = ["A2", "B2", "D2", "E2"].map(|p| Point::parse(p, 19).unwrap());
         let problem = Problem::new(
             &pos,
