@@ -108,6 +108,16 @@ fn bench(c: &mut Criterion) {
     group.bench_function("page/40-students-10000-tries", |b| {
         b.iter(|| black_box(get(format!("/teacher/classes/{}", full.id.0))))
     });
+    // Where the page's time goes: reading the class's history, and summing it up.
+    group.bench_function("part/class_history-10000-tries", |b| {
+        b.iter(|| black_box(store.class_history(full.id).unwrap()))
+    });
+    let history = store.class_history(full.id).unwrap();
+    group.bench_function("part/summarize-10000-tries", |b| {
+        b.iter(|| black_box(qiyuan::class::progress::summarize(&history.tries)))
+    });
+    let page = get(format!("/teacher/classes/{}", full.id.0));
+    println!("the page: {} bytes", page.len());
     group.bench_function("grid.csv/40-students-10000-tries", |b| {
         b.iter(|| black_box(get(format!("/teacher/classes/{}/grid.csv", full.id.0))))
     });

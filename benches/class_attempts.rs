@@ -2,7 +2,13 @@
 //! anonymous learners (not recorded), in one run: 500 students at once, each on a keep-alive
 //! connection of its own, over real sockets, against a real SQLite file.
 //!
-//! `cargo bench --bench class_attempts` (`-- --students N --attempts M --rounds R`).
+//! Two kinds of load: *at once*, every student sends its next attempt as soon as the last one
+//! is answered (the most the server can judge and record: throughput); and *paced*, every
+//! student plays a move every `--think` milliseconds, started at random offsets, as a class
+//! does (the latency a student sees when 500 are at work).
+//!
+//! `cargo bench --bench class_attempts`
+//! (`-- --students N --attempts M --rounds R --think MS --paced-moves K`).
 
 use qiyuan::class::sqlite::Sqlite;
 use qiyuan::class::{now, password, Account, Role, Roster, Store};
@@ -53,10 +59,56 @@ async fn round(
     (all, took)
 }
 
+/// Paced: every client plays `moves` attempts, one every `think` (the first after a random
+/// part of it); the latencies.
+async fn paced(
+    port: u16,
+    cookies: &[Option<String>],
+    moves: usize,
+    think: Duration,
+) -> Vec<Duration> {
+    let n = cookies.len().max(1) as u32;
+    let tasks: Vec<_> = cookies
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, cookie)| {
+            tokio::spawn(async move {
+                let mut conn = Conn::open(port).await;
+                conn.cookie = cookie;
+                // Spread evenly over one thinking time, so the offered load is steady.
+                let mut next = tokio::time::Instant::now() + think * i as u32 / n;
+                let mut lat = Vec::with_capacity(moves);
+                for k in 0..moves {
+                    tokio::time::sleep_until(next).await;
+                    next += think;
+                    let play = if k % 2 == 0 { "A1" } else { "D4" };
+                    let body = format!(
+                        r#"{{"game":"go","set":"captures","id":"1","moves":[],"play":"{play}"}}"#
+                    );
+                    let t = Instant::now();
+                    let (status, _) = conn.call("POST", "/api/attempt", Some(&body)).await;
+                    lat.push(t.elapsed());
+                    assert_eq!(status, 200);
+                }
+                lat
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    all.sort();
+    all
+}
+
 fn main() {
     let students = arg("--students", 500);
     let attempts = arg("--attempts", 10);
     let rounds = arg("--rounds", 3);
+    let think = Duration::from_millis(arg("--think", 2000) as u64);
+    let paced_moves = arg("--paced-moves", 5);
     let dir = std::env::temp_dir().join(format!("qiyuan-bench-class-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = Arc::new(Sqlite::open(&dir).unwrap());
@@ -132,17 +184,29 @@ fn main() {
             percentile(&rec_lat, 0.99)
         );
         println!("ratio recorded/anonymous: {:.2}×", rec / anon);
+        let offered = students as f64 / think.as_secs_f64();
+        let anon_paced = paced(port, &anonymous, paced_moves, think).await;
+        let rec_paced = paced(port, &cookies, paced_moves, think).await;
+        println!(
+            "paced: {students} students, a move every {think:?} each ({offered:.0} attempts/s offered), {paced_moves} moves each"
+        );
+        for (who, lat) in [("anonymous", &anon_paced), ("students (recorded)", &rec_paced)] {
+            println!(
+                "  {who:<20} p50 {:.2?}  p99 {:.2?}  max {:.2?}",
+                percentile(lat, 0.5),
+                percentile(lat, 0.99),
+                lat.last().copied().unwrap_or_default()
+            );
+        }
         let rows: usize = store
             .classes(teacher)
             .unwrap()
             .iter()
             .map(|c| store.class_history(c.id).unwrap().tries.len())
             .sum();
-        println!(
-            "rows written: {rows} (expected {})",
-            students * attempts * rounds
-        );
-        assert_eq!(rows, students * attempts * rounds, "rows lost");
+        let expected = students * (attempts * rounds + paced_moves);
+        println!("rows written: {rows} (expected {expected})");
+        assert_eq!(rows, expected, "rows lost");
     });
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -374,6 +374,17 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // A bad set name is refused before any file is read or proven (an import can take minutes).
+    let set_name = match &from {
+        ImportFrom::Sgf { set, .. }
+        | ImportFrom::TsumegoJson { set, .. }
+        | ImportFrom::Lichess { set, .. }
+        | ImportFrom::Sfen { set, .. }
+        | ImportFrom::Kif { set, .. } => &set.set,
+    };
+    if !import::is_slug(set_name) {
+        anyhow::bail!(import::ImportError::SetName(set_name.clone()));
+    }
     let (game, imported, set, origin) = match from {
         ImportFrom::Sgf { files, life, set } => {
             let mut texts = Vec::new();
@@ -440,9 +451,6 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
             )
         }
     };
-    if !import::is_slug(&set.set) {
-        anyhow::bail!(import::ImportError::SetName(set.set));
-    }
     for s in &imported.skipped {
         eprintln!("{}: skipped: {}", s.source, s.reason);
     }

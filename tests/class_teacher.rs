@@ -171,6 +171,15 @@ async fn grid_shows_each_students_status_after_real_moves() {
     assert!(page.body.contains(untried));
     assert!(page.body.contains("2/3 solved"));
     assert!(page.body.contains("0/3 solved"));
+    // The class page leads to its live board, and the student's home page to theirs.
+    let live = format!("<a href=\"{}\">Live board</a>", class_path(&s, "/live"));
+    assert!(page.body.contains(&live), "{}", page.body);
+    let home = s.get(Some(&s.student), "/me?lang=en").await;
+    assert!(
+        home.body.contains("<a href=\"/live\">Live board</a>"),
+        "{}",
+        home.body
+    );
     // The student's page draws the moves, the wrong one marked.
     let sid = s.store.students(s.class).unwrap()[0].id.0;
     let student = s

@@ -146,6 +146,10 @@ fn the_command_line_writes_a_set_that_checks() {
         .output()
         .unwrap();
     assert!(!bad.status.success());
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert!(said.contains("Not A Slug"), "{said}");
+    // Refused before the 900 problems are read and proven.
+    assert!(!said.contains("life and death:"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -71,6 +71,28 @@ fn every_lesson_asks_the_learner_to_act_in_a_third_of_its_diagrams() {
     assert!(lessons >= 43, "only {lessons} lessons");
 }
 
+#[test]
+fn every_lesson_has_a_practice_set() {
+    let library = state().snapshot().library;
+    for shelf in &library.shelves {
+        for lesson in &shelf.lessons {
+            let sets = shelf
+                .sets
+                .iter()
+                .filter(|s| s.lesson.as_deref() == Some(lesson.slug.as_str()))
+                .filter(|s| !s.problems.is_empty())
+                .count();
+            assert!(
+                sets >= 1,
+                "{:?} lesson `{}` has no practice set (a set with `lesson = \"{}\"`)",
+                shelf.game,
+                lesson.slug,
+                lesson.slug
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_right_move_solves_the_task_and_opens_the_next_step() {
     for (lang, done) in [

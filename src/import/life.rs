@@ -15,7 +15,9 @@
 //!   "AB": ["ep", "eq", "er", "es"], "AW": ["dp", "aq", "bq", "cq", "dq", "ds"],
 //!   "C": "Black to play", "SOL": [["B", "bs", "Correct.", ""]]}"#.replace('\n', " ");
 //! let mut got = tsumego_json::import("t.jsonl", &line, None);
-//! let summary = prove_life_and_death(&mut got.problems, Budget::default());
+//! // A node budget, so that the answer does not depend on the machine's speed.
+//! let budget = Budget { nodes: 2_000_000, time: std::time::Duration::from_secs(600) };
+//! let summary = prove_life_and_death(&mut got.problems, budget);
 //! assert_eq!(summary.proven, 1);
 //! assert_eq!(got.problems[0].goal, Goal::Kill);
 //! assert_eq!(got.problems[0].solutions[0][0], "B1");
