@@ -1286,13 +1286,22 @@ mod tests {
         Move::parse(name, 19).unwrap()
     }
 
-    #[test]
-    fn kills_bent_three_at_the_bend() {
-        let pos = corner(
+    /// White's eye space A1 B1 A2 is a bent three, Black to play: Black kills at the bend.
+    ///   X X X X . .
+    ///   O O O X . .
+    ///   . O O X . .
+    ///   . . O X . .
+    fn bent_three() -> Position {
+        corner(
             19,
             "X X X X . .\nO O O X . .\n. O O X . .\n. . O X . .",
             Color::Black,
-        );
+        )
+    }
+
+    #[test]
+    fn kills_bent_three_at_the_bend() {
+        let pos = bent_three();
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
         let v = solve(&pos, &problem, Budget::default());
         assert_eq!(v.outcome, Outcome::Win);
@@ -1304,16 +1313,7 @@ mod tests {
 
     #[test]
     fn judges_the_winning_move_from_the_proof_and_searches_a_wrong_one() {
-        // White's eye space A1 B1 A2 is a bent three: Black kills at the bend, A1.
-        //   X X X X . .
-        //   O O O X . .
-        //   . O O X . .
-        //   . . O X . .
-        let pos = corner(
-            19,
-            "X X X X . .\nO O O X . .\n. O O X . .\n. . O X . .",
-            Color::Black,
-        );
+        let pos = bent_three();
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
         let mut solution = solve_keeping(&pos, &problem, Budget::default());
         assert_eq!(solution.verdict.outcome, Outcome::Win);
