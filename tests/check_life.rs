@@ -67,7 +67,7 @@ fn errors_on_a_solution_the_solver_refutes() {
         errors,
         [
             "problems/go/life.toml:16:14: error: solution `A1`: A1 fails: the group lives after B1",
-            "problems/go/life.toml:19:8: error: wrong line `B1 A1`: B1 actually works: the solver proves it (then pass A1 C1 B1 A1 B1); list it in `solutions` or fix the problem",
+            "problems/go/life.toml:19:8: error: wrong line `B1 A1`: B1 actually works: the solver proves it (then pass C1 A1 B1 C1 B1); list it in `solutions` or fix the problem",
         ]
     );
     assert!(warnings.is_empty(), "{warnings:?}");

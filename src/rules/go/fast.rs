@@ -98,6 +98,11 @@ impl PointSet {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Whether the set holds no point.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
     /// The points in increasing grid order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(i, &w)| {
@@ -902,17 +907,13 @@ impl SearchBoard {
     /// it counts as vital to no chain (right when the outside is the opponent's wall).
     pub(crate) fn benson(&self, color: Color, area: Option<&PointSet>) -> PointSet {
         let own = cell_of(color);
-        let len = self.cells.len();
-        // Chains of `color`, by representative.
-        let mut chain_ids: Vec<usize> = Vec::new();
-        let mut is_chain = vec![false; len];
         let inside = |v: usize| area.is_none_or(|a| a.contains(v));
         let everywhere: PointSet;
         let points = match area {
             Some(a) => a,
             None => {
                 let mut all = PointSet::EMPTY;
-                for v in 0..len {
+                for v in 0..self.cells.len() {
                     if self.cells[v] != EDGE {
                         all.insert(v);
                     }
@@ -921,45 +922,42 @@ impl SearchBoard {
                 &everywhere
             }
         };
+        // Chains of `color`, by representative.
+        let mut chains = PointSet::EMPTY;
         for v in points.iter() {
             if self.cells[v] == own {
-                let r = self.chain_of[v] as usize;
-                if !is_chain[r] {
-                    is_chain[r] = true;
-                    chain_ids.push(r);
-                }
+                chains.insert(self.chain_of[v] as usize);
             }
         }
-        if chain_ids.is_empty() {
+        if chains.is_empty() {
             return PointSet::EMPTY;
         }
-        // Regions: connected sets of points that are not `color`'s stones.
+        // Regions: connected sets of points that are not `color`'s stones. Only the ones
+        // vital to some chain are kept: the others never make a chain alive.
         struct Region {
-            empties: PointSet,
-            chains: Vec<usize>,
-            /// The chains to which this region is vital.
-            vital: Vec<usize>,
+            /// The chains next to the region.
+            chains: PointSet,
+            /// The chains to which the region is vital.
+            vital: PointSet,
         }
-        let mut region_of = vec![usize::MAX; len];
         let mut regions: Vec<Region> = Vec::new();
-        let mut stack = Vec::new();
+        let mut seen = PointSet::EMPTY;
+        let mut stack = [0u16; WORDS * 64];
         for v in points.iter() {
-            let c = self.cells[v];
-            if c == own || region_of[v] != usize::MAX {
+            if self.cells[v] == own || seen.contains(v) {
                 continue;
             }
             let mut open = false;
-            let id = regions.len();
-            let mut region = Region {
-                empties: PointSet::EMPTY,
-                chains: Vec::new(),
-                vital: Vec::new(),
-            };
-            region_of[v] = id;
-            stack.push(v);
-            while let Some(q) = stack.pop() {
+            let mut empties = PointSet::EMPTY;
+            let mut next_to = PointSet::EMPTY;
+            seen.insert(v);
+            stack[0] = v as u16;
+            let mut top = 1;
+            while top > 0 {
+                top -= 1;
+                let q = stack[top] as usize;
                 if self.cells[q] == EMPTY {
-                    region.empties.insert(q);
+                    empties.insert(q);
                 }
                 for n in self.neighbours(q) {
                     let cn = self.cells[n];
@@ -971,50 +969,53 @@ impl SearchBoard {
                         continue;
                     }
                     if cn == own {
-                        let r = self.chain_of[n] as usize;
-                        if !region.chains.contains(&r) {
-                            region.chains.push(r);
-                        }
-                    } else if region_of[n] == usize::MAX {
-                        region_of[n] = id;
-                        stack.push(n);
+                        next_to.insert(self.chain_of[n] as usize);
+                    } else if seen.insert(n) {
+                        stack[top] = n as u16;
+                        top += 1;
                     }
                 }
             }
-            for &r in &region.chains {
-                if !open && region.empties.is_subset(&self.chains[r].libs) {
-                    region.vital.push(r);
+            if open {
+                continue;
+            }
+            let mut vital = PointSet::EMPTY;
+            for r in next_to.iter() {
+                if empties.is_subset(&self.chains[r].libs) {
+                    vital.insert(r);
                 }
             }
-            regions.push(region);
+            if !vital.is_empty() {
+                regions.push(Region {
+                    chains: next_to,
+                    vital,
+                });
+            }
         }
-        let mut chain_alive = vec![false; len];
-        for &r in &chain_ids {
-            chain_alive[r] = true;
-        }
-        let mut region_healthy = vec![true; regions.len()];
+        let mut alive = chains;
+        let mut healthy = vec![true; regions.len()];
         loop {
             let mut changed = false;
             // A chain needs two healthy regions vital to it.
-            for &r in &chain_ids {
-                if !chain_alive[r] {
+            for r in chains.iter() {
+                if !alive.contains(r) {
                     continue;
                 }
                 let vital = regions
                     .iter()
-                    .enumerate()
-                    .filter(|(i, reg)| region_healthy[*i] && reg.vital.contains(&r))
+                    .zip(&healthy)
+                    .filter(|(reg, ok)| **ok && reg.vital.contains(r))
                     .take(2)
                     .count();
                 if vital < 2 {
-                    chain_alive[r] = false;
+                    alive.remove(r);
                     changed = true;
                 }
             }
             // A region next to a chain that is not alive is not healthy.
-            for (i, reg) in regions.iter().enumerate() {
-                if region_healthy[i] && reg.chains.iter().any(|&r| !chain_alive[r]) {
-                    region_healthy[i] = false;
+            for (reg, ok) in regions.iter().zip(healthy.iter_mut()) {
+                if *ok && !reg.chains.is_subset(&alive) {
+                    *ok = false;
                     changed = true;
                 }
             }
@@ -1022,15 +1023,13 @@ impl SearchBoard {
                 break;
             }
         }
-        let mut alive = PointSet::EMPTY;
-        for &r in &chain_ids {
-            if chain_alive[r] {
-                for s in self.chain_stones(r) {
-                    alive.insert(s);
-                }
+        let mut stones = PointSet::EMPTY;
+        for r in alive.iter() {
+            for s in self.chain_stones(r) {
+                stones.insert(s);
             }
         }
-        alive
+        stones
     }
 }
 

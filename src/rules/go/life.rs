@@ -460,6 +460,8 @@ struct Search<'a> {
     problem: &'a Problem,
     /// The region's grid indices, most promising first is decided per node.
     region: Vec<usize>,
+    /// The same points as `region`, as a set.
+    region_set: PointSet,
     area: PointSet,
     target: Vec<usize>,
     defender: Color,
@@ -524,6 +526,10 @@ impl<'a> Search<'a> {
     ) -> Search<'a> {
         let board = problem_board(position, problem);
         let region: Vec<usize> = problem.region.iter().map(|&p| board.vertex(p)).collect();
+        let mut region_set = PointSet::EMPTY;
+        for &v in &region {
+            region_set.insert(v);
+        }
         let mut area = PointSet::EMPTY;
         for p in position.board().points() {
             if problem.in_area(p) {
@@ -538,6 +544,7 @@ impl<'a> Search<'a> {
             board,
             problem,
             region,
+            region_set,
             area,
             target,
             defender: problem.defender(),
@@ -589,8 +596,41 @@ impl<'a> Search<'a> {
             {
                 return Some(defender);
             }
+        } else if self.capture_all_at().is_some() {
+            return Some(self.problem.attacker);
         }
         None
+    }
+
+    /// With the attacker to play and every target chain left in atari on one and the same
+    /// liberty, that liberty if the attacker may play there: the move captures the whole
+    /// target at once.
+    ///
+    /// ```text
+    ///   X X . .      White's target A2-B2 has one liberty, A1: with Black to play it is
+    ///   O O X .      as good as captured (Black A1 takes both stones).
+    ///   . X . .
+    /// ```
+    fn capture_all_at(&self) -> Option<usize> {
+        let attacker = self.problem.attacker;
+        if self.board.turn() != attacker {
+            return None;
+        }
+        let mut shared = None;
+        for &v in &self.target {
+            if self.board.cell(v) != Some(self.defender) {
+                continue;
+            }
+            if self.board.chain_lib_count(v) != 1 {
+                return None;
+            }
+            let liberty = self.board.chain_libs(v).iter().next()?;
+            if shared.is_some_and(|s| s != liberty) {
+                return None;
+            }
+            shared = Some(liberty);
+        }
+        shared.filter(|&l| self.region_set.contains(l) && self.may_play(l, attacker))
     }
 
     /// (pn, dn) of a decided position for the prover.
@@ -614,6 +654,13 @@ impl<'a> Search<'a> {
     /// The moves of the side to play, most promising first.
     fn candidates(&self) -> Vec<Candidate> {
         let color = self.board.turn();
+        // The chains of the target still on the board, by representative.
+        let mut target_chains = PointSet::EMPTY;
+        for &t in &self.target {
+            if self.board.cell(t) == Some(self.defender) {
+                target_chains.insert(self.board.chain_id(t));
+            }
+        }
         let mut scored: Vec<(i32, Candidate)> = Vec::with_capacity(self.region.len() + 1);
         for &v in &self.region {
             if !self.board.is_empty_vertex(v) || self.fills_own_eye(v, color) {
@@ -622,7 +669,7 @@ impl<'a> Search<'a> {
             if !self.may_play(v, color) {
                 continue;
             }
-            scored.push((self.score(v, color), v));
+            scored.push((self.score(v, color, &target_chains), v));
         }
         scored.sort_by(|a, b| b.0.cmp(&a.0));
         let mut out: Vec<Candidate> = scored.into_iter().map(|(_, v)| v).collect();
@@ -652,7 +699,7 @@ impl<'a> Search<'a> {
     }
 
     /// A cheap guess of how good a move is: captures, ataris, liberties of the target.
-    fn score(&self, v: usize, color: Color) -> i32 {
+    fn score(&self, v: usize, color: Color, target_chains: &PointSet) -> i32 {
         let mut s = 0;
         let mut own_libs = 0;
         for n in self.board.neighbours(v) {
@@ -661,10 +708,7 @@ impl<'a> Search<'a> {
                 None => {}
                 Some(c) => {
                     let libs = self.board.chain_lib_count(n) as i32;
-                    let is_target = self.target.iter().any(|&t| {
-                        self.board.cell(t) == Some(self.defender)
-                            && self.board.chain_id(t) == self.board.chain_id(n)
-                    });
+                    let is_target = target_chains.contains(self.board.chain_id(n));
                     if c != color {
                         if libs == 1 {
                             s += 20;
@@ -742,12 +786,9 @@ impl<'a> Search<'a> {
         let key = self.key();
         let start_nodes = self.nodes;
         if depth >= MAX_DEPTH {
+            // Not proven, whoever is to move; a disproof that met the cap is not trusted.
             self.depth_capped = true;
-            return if self.board.turn() == self.prover {
-                (INF, 0)
-            } else {
-                (0, INF)
-            };
+            return (INF, 0);
         }
         let moves = self.candidates();
         if moves.is_empty() {
@@ -868,6 +909,13 @@ impl<'a> Search<'a> {
             line.push(m);
             self.play(m);
         }
+        // A line that stops on a target as good as captured ends with the capture.
+        if line.len() < limit {
+            if let Some(l) = self.capture_all_at() {
+                line.push(l);
+                self.play(l);
+            }
+        }
         for _ in 0..line.len() {
             self.board.undo();
         }
@@ -899,19 +947,21 @@ fn combine(values: &[(u32, u32)], or_node: bool) -> (u32, u32) {
 }
 
 /// One proof attempt for the side to play, with `ko_master` free to retake kos.
-struct Attempt {
+struct Attempt<'a> {
     proven: Option<bool>,
     line: Vec<Move>,
     nodes: u64,
+    /// The search, with its table: it still knows the moves it proved or refuted.
+    search: Search<'a>,
 }
 
-fn attempt(
+fn attempt<'a>(
     position: &Position,
-    problem: &Problem,
+    problem: &'a Problem,
     ko_master: Option<Color>,
     node_limit: u64,
     deadline: Instant,
-) -> Attempt {
+) -> Attempt<'a> {
     let prover = position.turn();
     let mut search = Search::new(position, problem, prover, ko_master);
     search.node_limit = node_limit;
@@ -928,6 +978,42 @@ fn attempt(
         proven,
         line,
         nodes: search.nodes,
+        search,
+    }
+}
+
+impl Attempt<'_> {
+    /// What this attempt's table already proves about the prover's move `mv` at the root:
+    /// `Some((true, line))` if the move reaches the goal under this attempt's ko rule,
+    /// `Some((false, line))` if it does not, with the line after it (the reply first).
+    fn knows(&mut self, mv: Move) -> Option<(bool, Vec<Move>)> {
+        let search = &mut self.search;
+        let c = match mv {
+            Move::Pass => PASS,
+            Move::Play(p) => {
+                let v = search.board.vertex(p);
+                if !search.candidates().contains(&v) {
+                    return None;
+                }
+                v
+            }
+        };
+        if c == PASS && search.board.turn() != search.defender {
+            return None;
+        }
+        search.play(c);
+        let entry = search.tt.get(&search.key()).copied();
+        let known = match entry {
+            Some(e) if e.pn == 0 => Some(true),
+            Some(e) if e.dn == 0 && !search.depth_capped => Some(false),
+            _ => None,
+        };
+        let out = known.map(|win| {
+            let line = search.main_line(win, 40);
+            (win, line.into_iter().map(|c| search.to_move(c)).collect())
+        });
+        search.board.undo();
+        out
     }
 }
 
@@ -970,6 +1056,54 @@ fn legal_prefix(position: &Position, line: Vec<Move>) -> Vec<Move> {
 /// assert_eq!(verdict.best, Some(Move::parse("A9", 9).unwrap()));
 /// ```
 pub fn solve(position: &Position, problem: &Problem, budget: Budget) -> Verdict {
+    solve_keeping(position, problem, budget).verdict
+}
+
+/// A solved problem that keeps its proof's table, to judge moves of the side to play
+/// without searching again where the proof already settles them.
+pub struct Solution<'a> {
+    /// The result of the problem.
+    pub verdict: Verdict,
+    position: Position,
+    problem: &'a Problem,
+    budget: Budget,
+    /// The attempt that decided the problem and whether the side to play won it: a strict
+    /// win (the opponent as ko master) or a loss even as ko master.
+    settled: Option<(Attempt<'a>, bool)>,
+}
+
+impl Solution<'_> {
+    /// Judges `mv` as [`evaluate_move`] does (with the same budget as the problem): a
+    /// winning move of a won problem and any move of a lost one come from the proof's
+    /// table, anything else from a new search. `Err` if the move is illegal.
+    pub fn judge(&mut self, mv: Move) -> Result<Judgement, super::Illegal> {
+        let next = self.position.play_move(mv)?;
+        if let Some((attempt, won)) = self.settled.as_mut() {
+            if let Some((win, line)) = attempt.knows(mv) {
+                // A strict win of the mover stays a win after it; a loss even as ko
+                // master stays a loss.
+                if win == *won {
+                    let line = legal_prefix(&next, line);
+                    return Ok(Judgement {
+                        outcome: if win { Outcome::Win } else { Outcome::Loss },
+                        reply: line.first().copied(),
+                        line,
+                        nodes: 0,
+                    });
+                }
+            }
+        }
+        evaluate_move(&self.position, self.problem, mv, self.budget)
+    }
+}
+
+/// Solves `problem` in `position` for the side to play, keeping the proof to judge moves
+/// with ([`Solution::judge`]).
+pub fn solve_keeping<'a>(
+    position: &Position,
+    problem: &'a Problem,
+    budget: Budget,
+) -> Solution<'a> {
     let start = Instant::now();
     let deadline = start + budget.time;
     let me = position.turn();
@@ -985,7 +1119,7 @@ pub fn solve(position: &Position, problem: &Problem, budget: Budget) -> Verdict 
         }
     };
     // Without needing a ko: the opponent may retake every ko at once.
-    let strict = attempt(
+    let mut strict = attempt(
         position,
         problem,
         Some(me.opponent()),
@@ -993,30 +1127,49 @@ pub fn solve(position: &Position, problem: &Problem, budget: Budget) -> Verdict 
         deadline,
     );
     nodes += strict.nodes;
-    match strict.proven {
-        Some(true) => return finish(Outcome::Win, strict.line, nodes),
-        None => return finish(Outcome::Unknown, Vec::new(), nodes),
-        Some(false) => {}
-    }
-    // By ko: the side to play may retake every ko at once.
-    let left = budget.nodes.saturating_sub(nodes);
-    let master = attempt(position, problem, Some(me), left, deadline);
-    nodes += master.nodes;
-    match master.proven {
-        Some(false) => finish(Outcome::Loss, master.line, nodes),
-        None => finish(Outcome::Unknown, Vec::new(), nodes),
+    let (verdict, settled) = match strict.proven {
         Some(true) => {
-            // Who needs the first threat: with no ko master at all, the side that takes the
-            // ko first wins it.
-            let left = budget.nodes.saturating_sub(nodes);
-            let plain = attempt(position, problem, None, left, deadline);
-            nodes += plain.nodes;
-            let first_threat = match plain.proven {
-                Some(true) => me.opponent(),
-                _ => me,
-            };
-            finish(Outcome::Ko { first_threat }, master.line, nodes)
+            let line = std::mem::take(&mut strict.line);
+            (finish(Outcome::Win, line, nodes), Some((strict, true)))
         }
+        None => (finish(Outcome::Unknown, Vec::new(), nodes), None),
+        Some(false) => {
+            drop(strict);
+            // By ko: the side to play may retake every ko at once.
+            let left = budget.nodes.saturating_sub(nodes);
+            let mut master = attempt(position, problem, Some(me), left, deadline);
+            nodes += master.nodes;
+            match master.proven {
+                Some(false) => {
+                    let line = std::mem::take(&mut master.line);
+                    (finish(Outcome::Loss, line, nodes), Some((master, false)))
+                }
+                None => (finish(Outcome::Unknown, Vec::new(), nodes), None),
+                Some(true) => {
+                    drop(master.search);
+                    // Who needs the first threat: with no ko master at all, the side that
+                    // takes the ko first wins it.
+                    let left = budget.nodes.saturating_sub(nodes);
+                    let plain = attempt(position, problem, None, left, deadline);
+                    nodes += plain.nodes;
+                    let first_threat = match plain.proven {
+                        Some(true) => me.opponent(),
+                        _ => me,
+                    };
+                    (
+                        finish(Outcome::Ko { first_threat }, master.line, nodes),
+                        None,
+                    )
+                }
+            }
+        }
+    };
+    Solution {
+        verdict,
+        position: position.clone(),
+        problem,
+        budget,
+        settled,
     }
 }
 
@@ -1133,13 +1286,22 @@ mod tests {
         Move::parse(name, 19).unwrap()
     }
 
-    #[test]
-    fn kills_bent_three_at_the_bend() {
-        let pos = corner(
+    /// White's eye space A1 B1 A2 is a bent three, Black to play: Black kills at the bend.
+    ///   X X X X . .
+    ///   O O O X . .
+    ///   . O O X . .
+    ///   . . O X . .
+    fn bent_three() -> Position {
+        corner(
             19,
             "X X X X . .\nO O O X . .\n. O O X . .\n. . O X . .",
             Color::Black,
-        );
+        )
+    }
+
+    #[test]
+    fn kills_bent_three_at_the_bend() {
+        let pos = bent_three();
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
         let v = solve(&pos, &problem, Budget::default());
         assert_eq!(v.outcome, Outcome::Win);
@@ -1147,6 +1309,70 @@ mod tests {
         let wrong = evaluate_move(&pos, &problem, mv("B1"), Budget::default()).unwrap();
         assert_eq!(wrong.outcome, Outcome::Loss);
         assert_eq!(wrong.reply, Some(mv("A1")));
+    }
+
+    #[test]
+    fn judges_the_winning_move_from_the_proof_and_searches_a_wrong_one() {
+        let pos = bent_three();
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let mut solution = solve_keeping(&pos, &problem, Budget::default());
+        assert_eq!(solution.verdict.outcome, Outcome::Win);
+        let right = solution.judge(mv("A1")).unwrap();
+        assert_eq!(right.outcome, Outcome::Win);
+        assert_eq!(right.nodes, 0, "taken from the proof's table");
+        let searched = evaluate_move(&pos, &problem, mv("A1"), Budget::default()).unwrap();
+        assert_eq!(searched.outcome, Outcome::Win);
+        let wrong = solution.judge(mv("B1")).unwrap();
+        assert_eq!(wrong.outcome, Outcome::Loss);
+        assert_eq!(wrong.reply, Some(mv("A1")));
+        assert!(
+            wrong.nodes > 0,
+            "a refuted move of a won problem is searched"
+        );
+        assert!(
+            solution.judge(mv("B2")).is_err(),
+            "an occupied point is illegal"
+        );
+    }
+
+    #[test]
+    fn a_target_in_atari_with_the_attacker_to_play_is_captured_statically() {
+        // White's A2-B2 has one liberty, A1, and Black is to play.
+        //   X X . .
+        //   O O X .
+        //   . X . .
+        let pos = corner(19, "X X . .\nO O X .\n. X . .", Color::Black);
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let search = Search::new(&pos, &problem, Color::Black, Some(Color::White));
+        assert_eq!(search.decided(), Some(Color::Black));
+        let v = solve(&pos, &problem, Budget::default());
+        assert_eq!(v.outcome, Outcome::Win);
+        assert_eq!(v.line, vec![mv("A1")], "the line ends with the capture");
+    }
+
+    #[test]
+    fn the_atari_rule_waits_for_the_attacker_and_one_shared_liberty() {
+        // The same atari with White to play: White may still connect or capture.
+        let pos = corner(19, "X X . .\nO O X .\n. X . .", Color::White);
+        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
+        let search = Search::new(&pos, &problem, Color::White, Some(Color::Black));
+        assert_eq!(search.decided(), None);
+        // Two target chains in atari on different liberties (A1 and E1): one move takes
+        // only one of them.
+        //   X X X X X .
+        //   O O X O O X
+        //   . X . X . X
+        let pos = corner(19, "X X X X X .\nO O X O O X\n. X . X . X", Color::Black);
+        let target = ["A2", "B2", "D2", "E2"].map(|p| Point::parse(p, 19).unwrap());
+        let problem = Problem::new(
+            &pos,
+            Goal::Kill,
+            Target::Stones(target.to_vec()),
+            Region::Auto,
+        )
+        .unwrap();
+        let search = Search::new(&pos, &problem, Color::Black, Some(Color::White));
+        assert_eq!(search.decided(), None);
     }
 
     #[test]
