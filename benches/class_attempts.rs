@@ -20,6 +20,16 @@ use std::time::{Duration, Instant};
 mod http;
 use http::{arg, percentile, Conn};
 
+/// The `n`th attempt of a client (a wrong and a right move by turns): its latency.
+async fn attempt(conn: &mut Conn, n: usize) -> Duration {
+    let play = if n % 2 == 0 { "A1" } else { "D4" };
+    let body = format!(r#"{{"game":"go","set":"captures","id":"1","moves":[],"play":"{play}"}}"#);
+    let t = Instant::now();
+    let (status, _) = conn.call("POST", "/api/attempt", Some(&body)).await;
+    assert_eq!(status, 200);
+    t.elapsed()
+}
+
 /// One round: every client makes `attempts` attempts at once with the others; the
 /// latencies and the wall time.
 async fn round(
@@ -37,14 +47,7 @@ async fn round(
                 conn.cookie = cookie;
                 let mut lat = Vec::with_capacity(attempts);
                 for n in 0..attempts {
-                    let play = if n % 2 == 0 { "A1" } else { "D4" };
-                    let body = format!(
-                        r#"{{"game":"go","set":"captures","id":"1","moves":[],"play":"{play}"}}"#
-                    );
-                    let t = Instant::now();
-                    let (status, _) = conn.call("POST", "/api/attempt", Some(&body)).await;
-                    lat.push(t.elapsed());
-                    assert_eq!(status, 200);
+                    lat.push(attempt(&mut conn, n).await);
                 }
                 lat
             })
@@ -82,14 +85,7 @@ async fn paced(
                 for k in 0..moves {
                     tokio::time::sleep_until(next).await;
                     next += think;
-                    let play = if k % 2 == 0 { "A1" } else { "D4" };
-                    let body = format!(
-                        r#"{{"game":"go","set":"captures","id":"1","moves":[],"play":"{play}"}}"#
-                    );
-                    let t = Instant::now();
-                    let (status, _) = conn.call("POST", "/api/attempt", Some(&body)).await;
-                    lat.push(t.elapsed());
-                    assert_eq!(status, 200);
+                    lat.push(attempt(&mut conn, k).await);
                 }
                 lat
             })
