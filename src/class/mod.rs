@@ -244,6 +244,22 @@ pub enum Act {
     Solution,
 }
 
+impl Act {
+    /// The act as the store and the CSV export write it: kind (`move`, `hint`, `solution`),
+    /// moves before, move, verdict (empty but for a move).
+    pub fn columns(&self) -> (&'static str, &str, &str, &str) {
+        match self {
+            Act::Move {
+                before,
+                played,
+                verdict,
+            } => ("move", before, played, verdict),
+            Act::Hint => ("hint", "", "", ""),
+            Act::Solution => ("solution", "", "", ""),
+        }
+    }
+}
+
 /// One row of a student's history on a problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Try {

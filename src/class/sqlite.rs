@@ -614,15 +614,7 @@ impl Store for Sqlite {
     }
 
     fn record_try(&self, t: &Try) -> Result<(), ClassError> {
-        let (kind, before, played, verdict) = match &t.act {
-            Act::Move {
-                before,
-                played,
-                verdict,
-            } => ("move", before.as_str(), played.as_str(), verdict.as_str()),
-            Act::Hint => ("hint", "", "", ""),
-            Act::Solution => ("solution", "", "", ""),
-        };
+        let (kind, before, played, verdict) = t.act.columns();
         let conn = self.write();
         let mut stmt = conn
             .prepare_cached(

@@ -1398,15 +1398,7 @@ pub(crate) async fn attempts_csv(signed: Signed, Path(id): Path<String>) -> Resp
     .map(String::from)
     .to_vec()];
     for tr in &loaded.history.tries {
-        let (kind, before, played, verdict) = match &tr.act {
-            Act::Move {
-                before,
-                played,
-                verdict,
-            } => ("move", before.as_str(), played.as_str(), verdict.as_str()),
-            Act::Hint => ("hint", "", "", ""),
-            Act::Solution => ("solution", "", "", ""),
-        };
+        let (kind, before, played, verdict) = tr.act.columns();
         rows.push(vec![
             names.get(&tr.student).copied().unwrap_or("").to_string(),
             tr.game.clone(),
