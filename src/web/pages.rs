@@ -341,6 +341,18 @@ pub(crate) struct Item {
     pub keys: String,
 }
 
+impl Item {
+    /// A plain link: an address and its words, no note, no progress keys.
+    pub(crate) fn link(href: String, title: impl Into<String>) -> Item {
+        Item {
+            href,
+            title: title.into(),
+            note: String::new(),
+            keys: String::new(),
+        }
+    }
+}
+
 /// The key under which the browser keeps the learner's progress on a problem.
 pub(crate) fn progress_key(game: Game, set: &ProblemSet, problem: &Problem) -> String {
     format!("{}/{}/{}", game.slug(), set.slug, problem.id)
@@ -573,12 +585,7 @@ pub(crate) fn render_diagram(
             let (progress, input) = task_state.unwrap_or_default();
             let judged = trainer::judge(problem, progress, input);
             let at = |q: &str| step_href(&base, index, step, q, &anchor);
-            let next = (step < total).then(|| Item {
-                href: href(step + 1),
-                title: ui.next_step.clone(),
-                note: String::new(),
-                keys: String::new(),
-            });
+            let next = (step < total).then(|| Item::link(href(step + 1), ui.next_step.clone()));
             let place = trainer::Place {
                 href: &at,
                 next,

@@ -364,12 +364,7 @@ pub(crate) fn status(
     let next = set
         .next_after(&problem.id)
         .filter(|_| judged.solved)
-        .map(|p| Item {
-            href: problem_href(game, set, p),
-            title: ui.next_problem.clone(),
-            note: String::new(),
-            keys: String::new(),
-        });
+        .map(|p| Item::link(problem_href(game, set, p), ui.next_problem.clone()));
     let place = Place {
         href: &|q| problem_query(&base, q),
         next,
@@ -474,12 +469,6 @@ pub(crate) fn status_at(
     let wrong = matches!(judged.verdict, Some(Verdict::Wrong { .. }));
     let query = judged.progress.query();
     let started = !judged.progress.moves.is_empty() || !judged.progress.picked.is_empty();
-    let link = |href: String, title: &str| Item {
-        href,
-        title: title.to_string(),
-        note: String::new(),
-        keys: String::new(),
-    };
     StatusView {
         kind,
         headline,
@@ -523,14 +512,14 @@ pub(crate) fn status_at(
         choices: judged
             .choices
             .iter()
-            .map(|(label, mv)| link(at(&format!("{query}play={}", enc(mv))), label.get(lang)))
+            .map(|(label, mv)| Item::link(at(&format!("{query}play={}", enc(mv))), label.get(lang)))
             .collect(),
-        take_back: wrong.then(|| link(at(query.trim_end_matches('&')), &ui.take_back)),
-        why: why_link(problem, judged, at).map(|href| link(href, &ui.show_why)),
-        retry: (solved || started).then(|| link(at(""), &ui.retry)),
+        take_back: wrong.then(|| Item::link(at(query.trim_end_matches('&')), &ui.take_back)),
+        why: why_link(problem, judged, at).map(|href| Item::link(href, &ui.show_why)),
+        retry: (solved || started).then(|| Item::link(at(""), &ui.retry)),
         next: (place.next.as_ref())
             .filter(|_| solved)
-            .map(|n| link(n.href.clone(), &n.title)),
+            .map(|n| Item::link(n.href.clone(), &n.title)),
     }
     .render()
 }
@@ -562,21 +551,15 @@ pub(crate) fn solution(
         choices: Vec::new(),
     };
     let board = board(game, set, problem, &judged, lang);
-    let link = |href: String, title: String| Item {
-        href,
-        title,
-        note: String::new(),
-        keys: String::new(),
-    };
     let mut steps = Vec::new();
     if step > 1 {
-        steps.push(link(
+        steps.push(Item::link(
             format!("{base}?solution={}", step - 1),
             format!("← {}", ui.prev_step),
         ));
     }
     if step < main.len() {
-        steps.push(link(
+        steps.push(Item::link(
             format!("{base}?solution={}", step + 1),
             format!("{} →", ui.next_step),
         ));
@@ -601,10 +584,10 @@ pub(crate) fn solution(
         other_lines_title: String::new(),
         take_back: None,
         why: None,
-        retry: Some(link(base, ui.retry.clone())),
+        retry: Some(Item::link(base, ui.retry.clone())),
         next: set
             .next_after(&problem.id)
-            .map(|p| link(problem_href(game, set, p), ui.next_problem.clone())),
+            .map(|p| Item::link(problem_href(game, set, p), ui.next_problem.clone())),
     }
     .render()?;
     Ok((board, status))
@@ -699,20 +682,14 @@ pub(crate) fn why(
         choices: Vec::new(),
     };
     let board = board(game, set, problem, &judged, lang);
-    let link = |href: String, title: String| Item {
-        href,
-        title,
-        note: String::new(),
-        keys: String::new(),
-    };
     let wrong_q = wrong.map_or(String::new(), |w| format!("w={}&", enc(w)));
     let at = |n: usize| format!("{base}?{query}{wrong_q}why={n}");
     let mut choices = Vec::new();
     if step > 1 {
-        choices.push(link(at(step - 1), format!("← {}", ui.prev_step)));
+        choices.push(Item::link(at(step - 1), format!("← {}", ui.prev_step)));
     }
     if step < steps {
-        choices.push(link(at(step + 1), format!("{} →", ui.next_step)));
+        choices.push(Item::link(at(step + 1), format!("{} →", ui.next_step)));
     }
     let status = StatusView {
         kind: "solution",
@@ -723,9 +700,9 @@ pub(crate) fn why(
         choices,
         other_lines: Vec::new(),
         other_lines_title: String::new(),
-        take_back: wrong.map(|_| link(format!("{base}?{query}"), ui.take_back.clone())),
+        take_back: wrong.map(|_| Item::link(format!("{base}?{query}"), ui.take_back.clone())),
         why: None,
-        retry: Some(link(base.clone(), ui.retry.clone())),
+        retry: Some(Item::link(base.clone(), ui.retry.clone())),
         next: None,
     }
     .render()?;
