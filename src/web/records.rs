@@ -1586,14 +1586,7 @@ fn go_figures(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figur
             title,
         });
         out.push(Figure {
-            title: fill(
-                &ui.figure,
-                &[
-                    ("n", &(k + 1).to_string()),
-                    ("from", &first.to_string()),
-                    ("to", &last.max(first).to_string()),
-                ],
-            ),
+            title: figure_title(ui, k, first, last.max(first)),
             svg,
             notes,
             rows: Vec::new(),
@@ -1668,14 +1661,7 @@ fn score_sheet(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figu
             },
         );
         out.push(Figure {
-            title: fill(
-                &ui.figure,
-                &[
-                    ("n", &(k + 1).to_string()),
-                    ("from", &first.to_string()),
-                    ("to", &ply.max(first).to_string()),
-                ],
-            ),
+            title: figure_title(ui, k, first, ply.max(first)),
             svg,
             notes,
             rows,
@@ -1741,6 +1727,18 @@ pub(crate) async fn print(
     }
     .render();
     respond(&req, StatusCode::OK, html)
+}
+
+/// A printed figure's heading: "Figure 2 (moves 51–100)".
+fn figure_title(ui: &RecordUi, k: usize, first: usize, last: usize) -> String {
+    fill(
+        &ui.figure,
+        &[
+            ("n", &(k + 1).to_string()),
+            ("from", &first.to_string()),
+            ("to", &last.to_string()),
+        ],
+    )
 }
 
 #[cfg(test)]
