@@ -120,13 +120,17 @@ pub(super) trait MateSearch {
 }
 
 /// Up to how many threads [`forcing_first_moves`] uses: `$QIYUAN_MATE_THREADS` when it is
-/// a number of at least 1, else the cores there are.
+/// a number of at least 1, else the cores there are. Read once: finding the cores reads
+/// files under /proc and /sys, too slow for every proof.
 fn mate_threads() -> usize {
-    std::env::var("QIYUAN_MATE_THREADS")
-        .ok()
-        .and_then(|t| t.parse::<usize>().ok())
-        .filter(|&t| t >= 1)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::env::var("QIYUAN_MATE_THREADS")
+            .ok()
+            .and_then(|t| t.parse::<usize>().ok())
+            .filter(|&t| t >= 1)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    })
 }
 
 /// For each of `moves` (legal moves of `pos`), whether it forces mate within `n` moves
