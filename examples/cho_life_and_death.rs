@@ -3,7 +3,8 @@
 //! `--gnugo`, with GNU Go's owl reading (`owl_attack` / `owl_defend` on the target).
 //!
 //! Run with `scripts/life-and-death.sh` (release build), or
-//! `cargo run --release --example cho_life_and_death -- [--gnugo] [--limit N] [--ms N]`.
+//! `cargo run --release --example cho_life_and_death -- [--gnugo] [--limit N] [--every N]
+//! [--ms N] [--nodes N]` (`--every 6`: the fixed sample of every sixth problem).
 //! The corpus is read from `$QIYUAN_CORPUS` or `../shared/corpus`. Prints a summary and every
 //! problem where the solver, the book or GNU Go disagree.
 
@@ -129,7 +130,15 @@ fn main() {
     let corpus = std::env::var("QIYUAN_CORPUS").unwrap_or_else(|_| "../shared/corpus".into());
     let path = format!("{corpus}/go/cho-elementary.jsonl");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let imported = tsumego_json::import("cho-elementary.jsonl", &text, limit);
+    let mut imported = tsumego_json::import("cho-elementary.jsonl", &text, limit);
+    // A fixed sample: every N-th problem (the 1st, the N+1-th, ...).
+    if let Some(every) = value("--every").filter(|&n| n > 1) {
+        let mut i = 0u64;
+        imported.problems.retain(|_| {
+            i += 1;
+            (i - 1) % every == 0
+        });
+    }
     let mut gnugo = flag("--gnugo").then(GnuGo::start);
 
     let (mut proven, mut agree, mut unknown, mut solver_loss) = (0, 0, 0, 0);

@@ -46,6 +46,8 @@ use std::fmt;
 use std::hash::BuildHasherDefault;
 use std::time::{Duration, Instant};
 
+mod eyes;
+
 /// What the side to play wants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Goal {
@@ -475,6 +477,8 @@ struct Search<'a> {
     aborted: bool,
     depth_capped: bool,
     ko_keys: Vec<u64>,
+    /// Whether the static kills of [`eyes`] are used (off only to test them by search).
+    static_kills: bool,
 }
 
 fn mix(x: u64) -> u64 {
@@ -557,6 +561,7 @@ impl<'a> Search<'a> {
             aborted: false,
             depth_capped: false,
             ko_keys,
+            static_kills: true,
         }
     }
 
@@ -597,6 +602,11 @@ impl<'a> Search<'a> {
                 return Some(defender);
             }
         } else if self.capture_all_at().is_some() {
+            return Some(self.problem.attacker);
+        }
+        if self.static_kills
+            && eyes::dead_pocket(&self.board, &self.region_set, &self.target, defender).is_some()
+        {
             return Some(self.problem.attacker);
         }
         None
@@ -662,6 +672,8 @@ impl<'a> Search<'a> {
             }
         }
         let mut scored: Vec<(i32, Candidate)> = Vec::with_capacity(self.region.len() + 1);
+        // The vital point of a killing shape is both sides' first move.
+        let vital = eyes::vital_point(&self.board, &self.region_set, &self.target, self.defender);
         for &v in &self.region {
             if !self.board.is_empty_vertex(v) || self.fills_own_eye(v, color) {
                 continue;
@@ -669,7 +681,8 @@ impl<'a> Search<'a> {
             if !self.may_play(v, color) {
                 continue;
             }
-            scored.push((self.score(v, color, &target_chains), v));
+            let bonus = if vital == Some(v) { 100 } else { 0 };
+            scored.push((self.score(v, color, &target_chains) + bonus, v));
         }
         scored.sort_by(|a, b| b.0.cmp(&a.0));
         let mut out: Vec<Candidate> = scored.into_iter().map(|(_, v)| v).collect();
@@ -1414,9 +1427,10 @@ mod tests {
 
     #[test]
     fn reports_unknown_when_the_budget_is_too_small() {
+        // A straight five: White lives, but not within three positions.
         let pos = corner(
             19,
-            "X X X X X . .\nO O O O X . .\n. . . O X . .",
+            "X X X X X X X .\nO O O O O O X .\n. . . . . O X .",
             Color::Black,
         );
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
