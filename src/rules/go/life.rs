@@ -453,6 +453,19 @@ struct Entry {
     work: u32,
 }
 
+/// The transposition table: (pn, dn) for the prover by position key.
+type Table = HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>;
+
+/// The entries of `table` that `keep` selects (proofs or disproofs, to carry over to an
+/// attempt under another ko rule where they still hold).
+fn entries_where(table: &Table, keep: impl Fn(&Entry) -> bool) -> Table {
+    table
+        .iter()
+        .filter(|(_, e)| keep(e))
+        .map(|(k, e)| (*k, *e))
+        .collect()
+}
+
 /// A candidate move: a grid index, or `PASS`.
 type Candidate = usize;
 const PASS: Candidate = 0;
@@ -470,7 +483,7 @@ struct Search<'a> {
     /// The side whose goal is being proven (the OR player).
     prover: Color,
     ko_master: Option<Color>,
-    tt: HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>,
+    tt: Table,
     nodes: u64,
     node_limit: u64,
     deadline: Instant,
@@ -968,15 +981,19 @@ struct Attempt<'a> {
     search: Search<'a>,
 }
 
+/// One proof attempt; `known` are positions already proven or disproven for the same
+/// prover under another ko rule that carry over to this one.
 fn attempt<'a>(
     position: &Position,
     problem: &'a Problem,
     ko_master: Option<Color>,
     node_limit: u64,
     deadline: Instant,
+    known: Table,
 ) -> Attempt<'a> {
     let prover = position.turn();
     let mut search = Search::new(position, problem, prover, ko_master);
+    search.tt = known;
     search.node_limit = node_limit;
     search.deadline = deadline;
     let proven = search.run();
@@ -1138,6 +1155,7 @@ pub fn solve_keeping<'a>(
         Some(me.opponent()),
         budget.nodes,
         deadline,
+        Table::default(),
     );
     nodes += strict.nodes;
     let (verdict, settled) = match strict.proven {
@@ -1147,10 +1165,14 @@ pub fn solve_keeping<'a>(
         }
         None => (finish(Outcome::Unknown, Vec::new(), nodes), None),
         Some(false) => {
+            // A position proven with the opponent as ko master stays proven with the side
+            // to play as ko master, or with none: the prover may only gain moves, the
+            // opponent only lose them. Disproofs carry over the other way.
+            let proofs = entries_where(&strict.search.tt, |e| e.pn == 0);
             drop(strict);
             // By ko: the side to play may retake every ko at once.
             let left = budget.nodes.saturating_sub(nodes);
-            let mut master = attempt(position, problem, Some(me), left, deadline);
+            let mut master = attempt(position, problem, Some(me), left, deadline, proofs.clone());
             nodes += master.nodes;
             match master.proven {
                 Some(false) => {
@@ -1159,11 +1181,18 @@ pub fn solve_keeping<'a>(
                 }
                 None => (finish(Outcome::Unknown, Vec::new(), nodes), None),
                 Some(true) => {
+                    // (Disproofs only if no line met the depth limit: those are untrusted.)
+                    let mut known = if master.search.depth_capped {
+                        Table::default()
+                    } else {
+                        entries_where(&master.search.tt, |e| e.dn == 0)
+                    };
+                    known.extend(proofs);
                     drop(master.search);
                     // Who needs the first threat: with no ko master at all, the side that
                     // takes the ko first wins it.
                     let left = budget.nodes.saturating_sub(nodes);
-                    let plain = attempt(position, problem, None, left, deadline);
+                    let plain = attempt(position, problem, None, left, deadline, known);
                     nodes += plain.nodes;
                     let first_threat = match plain.proven {
                         Some(true) => me.opponent(),
