@@ -665,6 +665,24 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// (pn, dn) of a new position the search knows nothing about (df-pn with heuristic
+    /// initialisation): the more liberties the target has, the more work a kill takes.
+    /// Only the order of the search depends on it, never a result.
+    fn leaf_estimate(&self) -> (u32, u32) {
+        let mut libs = PointSet::EMPTY;
+        for &t in &self.target {
+            if self.board.cell(t) == Some(self.defender) {
+                libs.union_with(self.board.chain_libs(t));
+            }
+        }
+        let kill_work = (libs.len() as u32).clamp(1, 8);
+        if self.prover == self.problem.attacker {
+            (kill_work, 1)
+        } else {
+            (1, kill_work)
+        }
+    }
+
     /// Whether the side to play may put a stone on the empty `v`.
     fn may_play(&self, v: usize, color: Color) -> bool {
         match self.board.check_vertex(v, color) {
@@ -790,7 +808,7 @@ impl<'a> Search<'a> {
             None => {
                 let v = match self.decided() {
                     Some(w) => self.value_of(w),
-                    None => (1, 1),
+                    None => self.leaf_estimate(),
                 };
                 self.tt.insert(
                     key,
