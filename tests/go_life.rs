@@ -4,15 +4,17 @@
 //! not here; the repository's own `live`, `kill` and `ko` problems (their authors' correct
 //! and wrong lines) are proven by `qiyuan check`, tested in `tests/check_life.rs`.
 //!
+//! The killing shapes behind the solver's static kills are read by GNU Go's owl code too.
+//!
 //! Budgets are node counts only, so the results do not depend on the machine's speed.
 
 mod common;
 
 use qiyuan::import::{tsumego_json, Setup};
 use qiyuan::rules::go::life::{
-    evaluate_move, infer_goal, solve, Budget, Outcome, Problem, Region, Target,
+    evaluate_move, infer_goal, solve, Budget, Goal, Outcome, Problem, Region, Target,
 };
-use qiyuan::rules::go::Move;
+use qiyuan::rules::go::{Board, Color, Move, Point, Position};
 use std::time::Duration;
 
 fn budget(nodes: u64) -> Budget {
@@ -79,3 +81,119 @@ fn proves_a_sample_of_cho_elementary_problems_as_the_book_answers() {
 /// The sample: the first problems of the book, and how many of them must be proven.
 const SAMPLE_FROM: usize = 30;
 const SAMPLE_PROVEN: usize = 12;
+
+/// The killing shapes of the static kills (`rules::go::life`): the pocket's points from
+/// the lower left corner, and its vital point.
+const KILLING_SHAPES: &[(&str, &[(i8, i8)], (i8, i8))] = &[
+    ("straight three", &[(0, 0), (1, 0), (2, 0)], (1, 0)),
+    ("bent three", &[(0, 0), (0, 1), (1, 0)], (0, 0)),
+    ("pyramid four", &[(0, 0), (1, 0), (1, 1), (2, 0)], (1, 0)),
+    ("bulky five", &[(0, 0), (0, 1), (1, 0), (1, 1), (2, 1)], (1, 1)),
+    ("crossed five", &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)], (1, 1)),
+    ("rabbity six", &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2)], (1, 1)),
+];
+
+/// A White group on the lower edge (the pocket shifted to column F) whose only eye space
+/// is `pocket`: White one line around it, Black filling the rest of the board but for
+/// eyes two lines or more away (Black is alive for GNU Go too). `black` are Black stones
+/// put in the pocket. The stones as GTP `play` commands, and the position.
+fn walled_pocket(
+    pocket: &[(i8, i8)],
+    black: &[(i8, i8)],
+    to_play: Color,
+) -> (Vec<String>, Position) {
+    let at = (5, 0);
+    let cells: Vec<(i8, i8)> = pocket.iter().map(|&(x, y)| (x + at.0, y + at.1)).collect();
+    let distance = |x: i8, y: i8| {
+        cells
+            .iter()
+            .map(|&(px, py)| (px - x).abs().max((py - y).abs()))
+            .min()
+            .unwrap()
+    };
+    let mut board = Board::new(19).unwrap();
+    let mut plays = Vec::new();
+    for y in 0..19i8 {
+        for x in 0..19i8 {
+            let d = distance(x, y);
+            let black_here = black.iter().any(|&(bx, by)| (bx + at.0, by + at.1) == (x, y));
+            let colour = match d {
+                0 if black_here => Color::Black,
+                0 => continue,
+                1 => Color::White,
+                _ if d >= 3 && x % 3 == 1 && y % 3 == 1 => continue,
+                _ => Color::Black,
+            };
+            let p = Point::new(x as u8, (18 - y) as u8);
+            board.set(p, Some(colour));
+            plays.push(format!("play {} {}", colour.as_str(), p.name(19)));
+        }
+    }
+    (plays, Position::new(board, to_play))
+}
+
+/// Asks GNU Go `question` (`owl_attack` or `owl_defend` on `point`) after `plays`: the
+/// first word of the answer (0 fails, 1 succeeds, 2 and 3 are kos).
+fn gnugo_owl(plays: &[String], question: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let binary = std::env::var_os("GNUGO").unwrap_or_else(|| "/usr/games/gnugo".into());
+    let mut child = Command::new(&binary)
+        .args(["--mode", "gtp", "--chinese-rules"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start GNU Go: {e}; run `apt-get install gnugo`"));
+    let input = format!(
+        "boardsize 19\nclear_board\n{}\n{question}\nquit\n",
+        plays.join("\n")
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<&str> = text.split("\n\n").filter(|a| !a.trim().is_empty()).collect();
+    assert!(
+        answers.iter().all(|a| a.starts_with('=')),
+        "GNU Go refused a command: {answers:?}"
+    );
+    let answer = answers[answers.len() - 2].trim_start_matches('=').trim();
+    answer.split_whitespace().next().unwrap_or("").to_string()
+}
+
+#[test]
+fn killing_shapes_die_and_live_as_gnu_go_reads_them() {
+    for &(name, pocket, vital) in KILLING_SHAPES {
+        // Black on the vital point, White to play: White cannot live.
+        let (plays, pos) = walled_pocket(pocket, &[vital], Color::White);
+        let wall = pos.board().stones(Color::White).next().unwrap();
+        assert_eq!(
+            pos.board().chain(wall).len(),
+            pos.board().stones(Color::White).count(),
+            "{name}: White's wall is one chain"
+        );
+        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
+        let ours = solve(&pos, &problem, budget(200_000)).outcome;
+        let theirs = gnugo_owl(&plays, &format!("owl_defend {}", wall.name(19)));
+        assert_eq!(
+            (ours, theirs.as_str()),
+            (Outcome::Loss, "0"),
+            "{name}, Black on the vital point"
+        );
+        // Every point empty, White to play: White takes the vital point and lives.
+        let (plays, pos) = walled_pocket(pocket, &[], Color::White);
+        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
+        let ours = solve(&pos, &problem, budget(200_000));
+        let theirs = gnugo_owl(&plays, &format!("owl_defend {}", wall.name(19)));
+        let vital_point = Point::new((vital.0 + 5) as u8, (18 - vital.1) as u8);
+        assert_eq!(
+            (ours.outcome, ours.best, theirs.as_str()),
+            (Outcome::Win, Some(Move::Play(vital_point)), "1"),
+            "{name}, empty, White to play"
+        );
+    }
+}
