@@ -18,6 +18,10 @@
 //!   ko at once, as if it had endless ko threats): a proof is a [`Outcome::Win`]. Failing
 //!   that, with the side to play as ko master: a proof is a [`Outcome::Ko`]. Repetitions
 //!   are refused along the searched line (positional superko), except for the ko master.
+//!   Positions proven in one attempt start the next one proven where that still holds.
+//! - **static kills** (the `eyes` module): with the defender to play, a target that is one
+//!   chain around a pocket of two points, or of a nakade shape with the attacker on its
+//!   vital point, is dead without the capture being played out.
 //!
 //! ```
 //! use qiyuan::rules::go::{Board, Color, Move, Position};
