@@ -88,9 +88,21 @@ const KILLING_SHAPES: &[(&str, &[(i8, i8)], (i8, i8))] = &[
     ("straight three", &[(0, 0), (1, 0), (2, 0)], (1, 0)),
     ("bent three", &[(0, 0), (0, 1), (1, 0)], (0, 0)),
     ("pyramid four", &[(0, 0), (1, 0), (1, 1), (2, 0)], (1, 0)),
-    ("bulky five", &[(0, 0), (0, 1), (1, 0), (1, 1), (2, 1)], (1, 1)),
-    ("crossed five", &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)], (1, 1)),
-    ("rabbity six", &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2)], (1, 1)),
+    (
+        "bulky five",
+        &[(0, 0), (0, 1), (1, 0), (1, 1), (2, 1)],
+        (1, 1),
+    ),
+    (
+        "crossed five",
+        &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)],
+        (1, 1),
+    ),
+    (
+        "rabbity six",
+        &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2)],
+        (1, 1),
+    ),
 ];
 
 /// A White group on the lower edge (the pocket shifted to column F) whose only eye space
@@ -116,7 +128,9 @@ fn walled_pocket(
     for y in 0..19i8 {
         for x in 0..19i8 {
             let d = distance(x, y);
-            let black_here = black.iter().any(|&(bx, by)| (bx + at.0, by + at.1) == (x, y));
+            let black_here = black
+                .iter()
+                .any(|&(bx, by)| (bx + at.0, by + at.1) == (x, y));
             let colour = match d {
                 0 if black_here => Color::Black,
                 0 => continue,
@@ -156,7 +170,10 @@ fn gnugo_owl(plays: &[String], question: &str) -> String {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let answers: Vec<&str> = text.split("\n\n").filter(|a| !a.trim().is_empty()).collect();
+    let answers: Vec<&str> = text
+        .split("\n\n")
+        .filter(|a| !a.trim().is_empty())
+        .collect();
     assert!(
         answers.iter().all(|a| a.starts_with('=')),
         "GNU Go refused a command: {answers:?}"

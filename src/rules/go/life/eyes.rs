@@ -216,7 +216,11 @@ pub(in crate::rules::go) fn dead_pocket(
         return Some("two points");
     }
     let (shape, vital) = pocket.shape?;
-    let mut stones = pocket.points.iter().copied().filter(|&v| board.cell(v).is_some());
+    let mut stones = pocket
+        .points
+        .iter()
+        .copied()
+        .filter(|&v| board.cell(v).is_some());
     let dead = match (vital, stones.next(), stones.next()) {
         (None, None, _) => shape.vital.is_none(),
         (Some(vital), Some(stone), None) => stone == vital,
@@ -334,8 +338,8 @@ mod tests {
     }
 
     fn search(pos: &Position, ko_master: Color) -> Search<'static> {
-        let problem = Problem::with_defender(pos, Color::White, Target::Inferred, Region::Auto)
-            .unwrap();
+        let problem =
+            Problem::with_defender(pos, Color::White, Target::Inferred, Region::Auto).unwrap();
         let problem: &'static Problem = Box::leak(Box::new(problem));
         let mut s = Search::new(pos, problem, pos.turn(), Some(ko_master));
         s.node_limit = Budget::default().nodes;
@@ -472,7 +476,10 @@ mod tests {
         //   O O O O O X .
         //   . . . . O X .
         let pos = enclosed(&[(0, 0), (1, 0), (2, 0), (3, 0)], (0, 0), &[], Color::White).unwrap();
-        assert_eq!((rule(&pos), white_lives_by_search(&pos)), (None, Some(true)));
+        assert_eq!(
+            (rule(&pos), white_lives_by_search(&pos)),
+            (None, Some(true))
+        );
     }
 
     #[test]
@@ -481,7 +488,10 @@ mod tests {
         //   O O O O X .      White to play: White B1 captures it and makes two eyes.
         //   X . . O X .
         let pos = enclosed(&[(0, 0), (1, 0), (2, 0)], (0, 0), &[(0, 0)], Color::White).unwrap();
-        assert_eq!((rule(&pos), white_lives_by_search(&pos)), (None, Some(true)));
+        assert_eq!(
+            (rule(&pos), white_lives_by_search(&pos)),
+            (None, Some(true))
+        );
     }
 
     #[test]
