@@ -12,8 +12,8 @@
 //! the attacker's moves below it cost. So the defender first tries the table's move and
 //! the killers (the moves that decided nodes at the same depth), before any reply is
 //! generated; when those fail and two or more attacker moves are to come, the replies go
-//! by how many legal moves they leave the attacker, fewest first (checks come first that
-//! way).
+//! by how many moves they leave the attacker ([`mobility`]: the legal ones after a check,
+//! else counted from the attack tables), fewest first (checks come first that way).
 //!
 //! The last two plies, where nearly all the nodes are, do without the table (a lookup
 //! there cost more than it saved) and without move lists where they can: a mate in one
@@ -401,11 +401,54 @@ impl MateSearch for Prover {
         }
         let front = self.memory.promote(key, ply, &mut replies);
         // Fewest attacker moves after the reply first: the cheapest to refute.
-        replies[front..].sort_by_cached_key(|&r| played(pos, r).legal_moves().len());
+        replies[front..].sort_by_cached_key(|&r| mobility(&played(pos, r)));
         let refutation = self.first_refuting(pos, key, &replies, n, ply);
         self.memory
             .record(key, n, refutation.is_none(), refutation, ply)
     }
+}
+
+/// How many moves the side to move has, as the defender's replies are ordered by it:
+/// the legal moves when in check (a handful, and the order among them matters most),
+/// else the pseudo-legal ones counted from the attack tables, without generating them
+/// (pins and the king's unsafe squares not taken off, castling and en passant left out,
+/// a promotion counted four times as in a move list).
+///
+/// ```text
+/// . . . . . . k .   White to move: the rook has 9 squares (h2-h8, g1, f1),
+/// . . . . . . . .   the king 5 (d1 d2 e2 f2 f1), the pawn 2 (a3 a4): 16.
+/// . . . . . . . .
+/// . . . . . . . .
+/// . . . . . . . .
+/// . . . . . . . .
+/// P . . . . . . .
+/// . . . . K . . R
+/// ```
+fn mobility(pos: &Chess) -> usize {
+    if pos.is_check() {
+        return pos.legal_moves().len();
+    }
+    let board = pos.board();
+    let us = pos.turn();
+    let ours = board.by_color(us);
+    let occupied = board.occupied();
+    let mut count = 0;
+    for from in ours & !board.pawns() {
+        if let Some(piece) = board.piece_at(from) {
+            count += (attacks::attacks(from, piece, occupied) & !ours).count();
+        }
+    }
+    let pawns = board.pawns() & ours;
+    let ahead = us.fold_wb(8, -8);
+    let last = Bitboard::from_rank(us.relative_rank(Rank::Eighth));
+    let one = pawns.shift(ahead) & !occupied;
+    let two = (one & Bitboard::from_rank(us.relative_rank(Rank::Third))).shift(ahead) & !occupied;
+    count += (one & !last).count() + two.count() + 4 * (one & last).count();
+    for from in pawns {
+        let takes = attacks::pawn_attacks(us, from) & board.by_color(!us);
+        count += (takes & !last).count() + 4 * (takes & last).count();
+    }
+    count
 }
 
 /// Orders the attacker's moves: checks, then captures and promotions, then the rest;
@@ -1100,6 +1143,31 @@ mod tests {
             mate_in_one(&chess("6k1/5ppp/8/8/8/8/8/6K1 w - - 0 1")),
             None
         );
+    }
+
+    #[test]
+    fn mobility_counts_what_the_move_list_has() {
+        let pos = chess("6k1/8/8/8/8/8/P7/4K2R w - - 0 1");
+        assert_eq!(mobility(&pos), 16);
+        assert_eq!(pos.legal_moves().len(), 16);
+        // In check: the legal moves exactly; else every legal move but castling and en
+        // passant is counted (and pseudo-legal ones besides).
+        let (mut in_check, mut equal) = (0, 0);
+        for pos in random_positions(&TRICKY, 4, 40) {
+            let legal = pos.legal_moves();
+            let counted = legal
+                .iter()
+                .filter(|m| !m.is_castle() && !m.is_en_passant())
+                .count();
+            if pos.is_check() {
+                assert_eq!(mobility(&pos), legal.len(), "{:?}", pos.board());
+                in_check += 1;
+            } else {
+                assert!(mobility(&pos) >= counted, "{:?}", pos.board());
+                equal += (mobility(&pos) == legal.len()) as usize;
+            }
+        }
+        assert!(in_check >= 10 && equal >= 10, "{in_check} in check, {equal} equal");
     }
 
     #[test]
