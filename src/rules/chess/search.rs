@@ -141,8 +141,8 @@ fn mate_threads() -> usize {
 /// For each of `moves` (legal moves of `pos`), whether it forces mate within `n` moves
 /// counting itself. Mates in 4 and longer take the first moves on several threads
 /// ([`mate_threads`]) sharing one table (each its own killers), each thread taking the
-/// next move not yet taken;
-/// shorter ones take one thread, whose start would cost more than the search.
+/// next move not yet taken; shorter ones take one thread, whose start would cost more
+/// than the search.
 ///
 /// ```text
 /// . . . . . . k .   White to move, n = 1: of the rook's and the king's moves
@@ -155,12 +155,14 @@ fn mate_threads() -> usize {
 /// R . . . . . K .
 /// ```
 pub(super) fn forcing_first_moves(pos: &Chess, moves: &[Move], n: u32) -> Vec<bool> {
+    let threads = if n >= 4 { mate_threads() } else { 1 };
+    forcing_first_moves_on(pos, moves, n, threads)
+}
+
+/// [`forcing_first_moves`] on up to `threads` threads (one when `threads` is 0 or 1).
+fn forcing_first_moves_on(pos: &Chess, moves: &[Move], n: u32, threads: usize) -> Vec<bool> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let threads = if n >= 4 {
-        mate_threads().min(moves.len())
-    } else {
-        1
-    };
+    let threads = threads.min(moves.len());
     if threads <= 1 {
         let mut prover = Prover::new();
         return moves
@@ -1167,7 +1169,10 @@ mod tests {
                 equal += (mobility(&pos) == legal.len()) as usize;
             }
         }
-        assert!(in_check >= 10 && equal >= 10, "{in_check} in check, {equal} equal");
+        assert!(
+            in_check >= 10 && equal >= 10,
+            "{in_check} in check, {equal} equal"
+        );
     }
 
     #[test]
