@@ -180,9 +180,12 @@ mod tests {
 
     #[test]
     fn proves_the_oracles_first_moves_with_castling_en_passant_and_promotions() {
-        // Positions where the mating line or a defence needs a special move: castling
-        // with check, en passant (to mate, and to escape), promotions to queen, rook and
-        // knight, quiet first moves and a zugzwang, each with one and two moves fewer too.
+        // Positions where a mating line needs a special move, each at every length up to
+        // the one given (the oracle's answers): castling with check (O-O mates), en
+        // passant as the first move of a mate in 3 (...fxe3) and as a move the attacker
+        // has and does not need (exd6), promotions to queen and to rook (e7xd8=R,
+        // f7-f8=R), a capture that promotes, quiet rook moves, and a quiet king move that
+        // leaves the defender one move (Kb6 in 2k5/8/2K5/...: ...Kb8 Rd8#).
         let mut mates = 0;
         for (fen, n) in [
             ("4rkr1/4p1p1/8/8/8/8/8/4K2R w K - 0 1", 2),
