@@ -7,6 +7,8 @@
 # Usage: scripts/bench-proofs.sh [baseline-commit]   (needs python3; the corpus in
 # $QIYUAN_CORPUS, default ../shared/corpus). The baseline runs chess mates up to 5 moves
 # only (mate in 6 takes it minutes per position); QIYUAN_BENCH_LONGEST changes that.
+# QIYUAN_BENCH_OLD=PATH runs that bench binary as the baseline instead of building one
+# (e.g. a copy of target/release/deps/proofs-* kept from a build of the baseline commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -24,17 +26,22 @@ for l in sys.stdin:
         print(m["executable"])'
 }
 
-# The baseline's sources stay in target/ under its commit, so a second run builds
-# nothing new (git archive gives every file the commit's time).
-tree="$root/target/bench-baseline/src-$(git rev-parse --short "$base")"
-rm -rf "$tree" && mkdir -p "$tree"
-git archive "$base" | tar -x -C "$tree"
-mkdir -p "$tree/benches"
-cp -r benches/proofs.rs benches/data benches/support "$tree/benches/"
-grep -q 'name = "proofs"' "$tree/Cargo.toml" ||
-  printf '\n[[bench]]\nname = "proofs"\nharness = false\n' >>"$tree/Cargo.toml"
-echo "building the bench against $(git rev-parse --short "$base") and this tree ..." >&2
-old=$(cd "$tree" && CARGO_TARGET_DIR="$root/target/bench-baseline" bench_binary)
+if [ -n "${QIYUAN_BENCH_OLD:-}" ]; then
+  old=$QIYUAN_BENCH_OLD
+  echo "baseline: $old; building the bench against this tree ..." >&2
+else
+  # The baseline's sources stay in target/ under its commit, so a second run builds
+  # nothing new (git archive gives every file the commit's time).
+  tree="$root/target/bench-baseline/src-$(git rev-parse --short "$base")"
+  rm -rf "$tree" && mkdir -p "$tree"
+  git archive "$base" | tar -x -C "$tree"
+  mkdir -p "$tree/benches"
+  cp -r benches/proofs.rs benches/data benches/support "$tree/benches/"
+  grep -q 'name = "proofs"' "$tree/Cargo.toml" ||
+    printf '\n[[bench]]\nname = "proofs"\nharness = false\n' >>"$tree/Cargo.toml"
+  echo "building the bench against $(git rev-parse --short "$base") and this tree ..." >&2
+  old=$(cd "$tree" && CARGO_TARGET_DIR="$root/target/bench-baseline" bench_binary)
+fi
 new=$(bench_binary)
 out=$(mktemp)
 "$old" shogi chess --longest "${QIYUAN_BENCH_LONGEST:-5}" | sed 's/^/old /' >>"$out"

@@ -108,13 +108,13 @@ async fn lesson_pages_step_through_diagrams_without_script() {
     assert!(first.contains(&next), "page links to {next}");
     let (status, stepped, _) = get(&state, &format!("{next}&lang=en"), &[]).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(stepped.contains(&lesson.en.diagrams[d].frames[1].svg));
+    assert!(stepped.contains(&lesson.en.diagrams[d].frames[1].svg()));
     // The same frame as a fragment, for the script.
     let (status, fragment, _) =
         get(&state, &format!("{uri}/diagram/{d}?s={d}:1&lang=en"), &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(fragment.starts_with("<figure"));
-    assert!(fragment.contains(&lesson.en.diagrams[d].frames[1].svg));
+    assert!(fragment.contains(&lesson.en.diagrams[d].frames[1].svg()));
 }
 
 #[tokio::test]

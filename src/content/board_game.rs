@@ -10,7 +10,7 @@ use super::problem::{shared, Action, BoardRequest, GamePuzzle, Input, Problem, P
 use super::proofs::{LoadProofs, Proof, ProofKey, ProofStore, Proving};
 use super::task::{self, TaskSpec};
 use super::text::Text;
-use super::{Diagram, Frame, Game};
+use super::{Diagram, Frame, Game, Picture};
 use crate::lang::Lang;
 use crate::rules::{Explain, Rules};
 use std::fmt;
@@ -308,12 +308,9 @@ fn read_marks<G: PieceGame>(
 }
 
 /// Plays one written move, for line building.
-fn play_text<P: Rules>(pos: &P, text: &str) -> Result<(P, String), String> {
-    pos.play(text)
-        .map(|(next, played)| {
-            let name = pos.move_name(&played);
-            (next, name)
-        })
+fn play_text<P: Rules>(pos: &mut P, text: &str) -> Result<String, String> {
+    pos.play_in_place(text)
+        .map(|played| pos.move_name(&played))
         .map_err(|e| format!("{text} is illegal: {}", e.explain(Lang::En)))
 }
 
@@ -436,26 +433,30 @@ pub(crate) fn diagram<G: PieceGame>(
                 let (task, task_key) = f
                     .task
                     .map_or((None, String::new()), |(p, k)| (Some(Box::new(p)), k));
+                let key = format!(
+                    "{}|{:?}|{:?}|{zones}|{task_key}",
+                    G::position_text(&f.position),
+                    f.last,
+                    f.marks
+                );
+                let (position, last, marks, title) = (f.position, f.last, f.marks, title.clone());
                 Frame {
-                    svg: G::draw(
-                        &f.position,
-                        &View {
-                            flipped: flip,
-                            zones,
-                            last: f.last,
-                            marks: &f.marks,
-                            selected: None,
-                            link: None,
-                            lang,
-                            title: &title,
-                        },
-                    ),
-                    key: format!(
-                        "{}|{:?}|{:?}|{zones}|{task_key}",
-                        G::position_text(&f.position),
-                        f.last,
-                        f.marks
-                    ),
+                    picture: Picture::new(move || {
+                        G::draw(
+                            &position,
+                            &View {
+                                flipped: flip,
+                                zones,
+                                last,
+                                marks: &marks,
+                                selected: None,
+                                link: None,
+                                lang,
+                                title: &title,
+                            },
+                        )
+                    }),
+                    key,
                     say: f.say,
                     task,
                 }

@@ -8,7 +8,7 @@ use super::problem::{
 use super::sensei;
 use super::task::{self, TaskSpec};
 use super::text::Text;
-use super::{Diagram, Frame};
+use super::{Diagram, Frame, Picture};
 use crate::lang::Lang;
 use crate::render::{go as draw, Marks};
 use crate::rules::go::life;
@@ -486,28 +486,31 @@ pub(crate) fn diagram(
         ));
     }
     for (f, say, task) in go_frames {
-        let svg = draw::svg(&draw::GoDiagram {
-            board: f.position.board(),
-            view: setup.view,
-            last_move: f.last,
-            marks: &f.marks,
-            liberties: &f.liberties,
-            selected: &[],
-            link: None,
-            lang,
-            title: &title,
-        });
         let (task, task_key) = task.map_or((None, String::new()), |(p, k)| (Some(Box::new(p)), k));
+        let key = format!(
+            "{:?}|{:?}|{:?}|{:?}|{task_key}",
+            f.position.board(),
+            f.last,
+            f.marks,
+            f.liberties
+        );
+        let (view, title) = (setup.view, title.clone());
         frames.push(Frame {
-            svg,
+            picture: Picture::new(move || {
+                draw::svg(&draw::GoDiagram {
+                    board: f.position.board(),
+                    view,
+                    last_move: f.last,
+                    marks: &f.marks,
+                    liberties: &f.liberties,
+                    selected: &[],
+                    link: None,
+                    lang,
+                    title: &title,
+                })
+            }),
             say,
-            key: format!(
-                "{:?}|{:?}|{:?}|{:?}|{task_key}",
-                f.position.board(),
-                f.last,
-                f.marks,
-                f.liberties
-            ),
+            key,
             task,
         });
     }
@@ -1166,7 +1169,7 @@ pub(crate) fn problem_id(spec: &ProblemSpec) -> &Spanned<String> {
 }
 
 /// Plays one written Go move (`D4`, `pass`), for line building.
-fn play_go(pos: &Position, text: &str) -> Result<(Position, String), String> {
+fn play_go(pos: &mut Position, text: &str) -> Result<String, String> {
     let size = pos.size();
     let mv = Move::parse(text, size).map_err(|e| e.to_string())?;
     let color = pos.turn();
@@ -1178,7 +1181,8 @@ fn play_go(pos: &Position, text: &str) -> Result<(Position, String), String> {
             e.explain(Lang::En)
         )
     })?;
-    Ok((next, mv.name(size)))
+    *pos = next;
+    Ok(mv.name(size))
 }
 
 impl GoPuzzle {

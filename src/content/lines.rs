@@ -235,9 +235,9 @@ impl LineTree {
     }
 }
 
-/// A game's rules as line building needs them: play one written move from a position,
-/// giving the position after it and the move's canonical name, or why it is refused.
-pub(crate) type PlayFn<'a, P> = &'a dyn Fn(&P, &str) -> Result<(P, String), String>;
+/// A game's rules as line building needs them: play one written move on a position, giving
+/// the move's canonical name, or why it is refused (the position then left as it was).
+pub(crate) type PlayFn<'a, P> = &'a dyn Fn(&mut P, &str) -> Result<String, String>;
 
 /// Plays a written line (moves separated by spaces) from `start`.
 pub(crate) fn play_line<P: Clone>(
@@ -249,13 +249,12 @@ pub(crate) fn play_line<P: Clone>(
     let mut pos = start.clone();
     let mut names = Vec::new();
     for (i, text) in line.get_ref().split_whitespace().enumerate() {
-        let (next, name) = play(&pos, text).map_err(|why| {
+        let name = play(&mut pos, text).map_err(|why| {
             ctx.err(
                 line.span(),
                 format!("line `{}`: move {} ({text}): {why}", line.get_ref(), i + 1),
             )
         })?;
-        pos = next;
         names.push(name);
     }
     if names.is_empty() {

@@ -37,6 +37,8 @@ use diagnostic::Ctx;
 use proofs::LoadProofs;
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+use std::sync::{Arc, OnceLock};
 use toml::Spanned;
 
 /// A game the trainer teaches.
@@ -111,8 +113,8 @@ pub struct Diagram {
 /// One frame of a diagram.
 #[derive(Clone, Debug)]
 pub struct Frame {
-    /// The picture, as inline SVG.
-    pub svg: String,
+    /// The picture, drawn as inline SVG when first asked for ([`Frame::svg`]).
+    pub picture: Picture,
     /// What the step says.
     pub say: Option<String>,
     /// Everything drawn, as text: twin lessons must have equal keys.
@@ -120,6 +122,48 @@ pub struct Frame {
     /// What the learner is asked to do at this step, if anything: a problem from the
     /// frame's position, judged like any other.
     pub task: Option<Box<Problem>>,
+}
+
+impl Frame {
+    /// The picture, as inline SVG (drawn now if no one asked for it before).
+    pub fn svg(&self) -> &str {
+        self.picture.svg()
+    }
+}
+
+/// A picture drawn the first time it is asked for, then kept: loading content draws
+/// nothing, so a large lesson folder costs start-up only what reading it costs. Clones share
+/// the drawing.
+#[derive(Clone)]
+pub struct Picture(Arc<Drawn>);
+
+struct Drawn {
+    svg: OnceLock<String>,
+    draw: Box<dyn Fn() -> String + Send + Sync>,
+}
+
+impl Picture {
+    /// A picture that `draw` makes when it is first needed.
+    pub fn new(draw: impl Fn() -> String + Send + Sync + 'static) -> Picture {
+        Picture(Arc::new(Drawn {
+            svg: OnceLock::new(),
+            draw: Box::new(draw),
+        }))
+    }
+
+    /// The SVG, drawn on the first call.
+    pub fn svg(&self) -> &str {
+        self.0.svg.get_or_init(|| (self.0.draw)())
+    }
+}
+
+impl fmt::Debug for Picture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.svg.get() {
+            Some(svg) => write!(f, "Picture({} bytes)", svg.len()),
+            None => f.write_str("Picture(not drawn yet)"),
+        }
+    }
 }
 
 /// A lesson in both languages.
@@ -204,68 +248,46 @@ impl Library {
     /// returned to be run; the problems they are about are loaded meanwhile.
     pub fn load_with(files: &[(String, String)], store: &ProofStore, mode: Proving) -> Loaded {
         store.forget_unused();
-        let mut proofs = LoadProofs {
-            store,
-            mode,
-            pending: PendingProofs::default(),
-            file: None,
-        };
+        let mut pending = PendingProofs::default();
         let mut errors = Vec::new();
         let mut shelves: BTreeMap<Game, Shelf> = BTreeMap::new();
         let mut lesson_files: BTreeMap<(Game, u32, String), [Option<LessonText>; 2]> =
             BTreeMap::new();
         let mut paths_of: BTreeMap<(Game, u32, String), [Option<&str>; 2]> = BTreeMap::new();
-        for (path, text) in files {
-            let parts: Vec<&str> = path.split('/').collect();
-            let (kind, game, name) = match parts.as_slice() {
-                [kind @ ("lessons" | "problems"), game, name] => (*kind, *game, *name),
-                _ => continue,
-            };
-            if name.starts_with('.') {
-                continue;
-            }
-            let Some(game) = Game::from_slug(game) else {
-                errors.push(Locator::new(path, text).at(
-                    0,
-                    format!(
-                        "unknown game folder `{game}`: use {}",
-                        Game::ALL.map(|g| g.slug()).join(", ")
-                    ),
-                ));
-                continue;
+        for ((path, _), read) in files.iter().zip(read_files(files, store, mode)) {
+            let (game, read) = match read {
+                FileRead::Skipped => continue,
+                FileRead::Refused(e) => {
+                    errors.push(e);
+                    continue;
+                }
+                FileRead::Read(game, read) => (game, read),
             };
             let shelf = shelves.entry(game).or_insert_with(|| Shelf {
                 game,
                 lessons: Vec::new(),
                 sets: Vec::new(),
             });
-            if kind == "lessons" {
-                let Some((number, slug, lang)) = lesson_name(name) else {
-                    if name.ends_with(".md") {
-                        errors.push(Locator::new(path, text).at(
-                            0,
-                            format!("lesson file name `{name}` should look like `03-captures.zh.md`: a number, a slug of lowercase letters, digits and `-`, then `.zh.md` or `.en.md`"),
-                        ));
-                    }
-                    continue;
-                };
-                let (lesson, errs) = lesson::parse(path, text, lang);
-                errors.extend(errs);
-                let i = lang_index(lang);
-                let key = (game, number, slug);
-                paths_of.entry(key.clone()).or_default()[i] = Some(path);
-                lesson_files.entry(key).or_default()[i] = lesson;
-            } else if let Some(slug) = name.strip_suffix(".toml") {
-                if !is_slug(slug) {
-                    errors.push(Locator::new(path, text).at(
-                        0,
-                        format!("problem set file name `{name}` should be a slug of lowercase letters, digits and `-`, like `captures.toml`"),
-                    ));
-                    continue;
+            match read {
+                Read::Lesson {
+                    number,
+                    slug,
+                    lang,
+                    lesson,
+                    errors: errs,
+                } => {
+                    errors.extend(errs);
+                    let i = lang_index(lang);
+                    let key = (game, number, slug);
+                    paths_of.entry(key.clone()).or_default()[i] = Some(path);
+                    lesson_files.entry(key).or_default()[i] = lesson;
                 }
-                match load_set(game, slug, path, text, &mut proofs) {
-                    Ok(set) => shelf.sets.push(set),
-                    Err(errs) => errors.extend(errs),
+                Read::Set(set, proofs) => {
+                    pending.checks.extend(proofs.checks);
+                    match set {
+                        Ok(set) => shelf.sets.push(set),
+                        Err(errs) => errors.extend(errs),
+                    }
                 }
             }
         }
@@ -354,7 +376,7 @@ impl Library {
         Loaded {
             library,
             errors,
-            proofs: proofs.pending,
+            proofs: pending,
         }
     }
 }
@@ -368,6 +390,132 @@ pub struct Loaded {
     pub errors: Vec<Diagnostic>,
     /// The proofs left to run ([`Proving::Later`]; none with [`Proving::Now`]).
     pub proofs: PendingProofs,
+}
+
+/// What one content file gave.
+enum FileRead {
+    /// Not content (another folder, a hidden file, a picture beside the lessons).
+    Skipped,
+    /// The file cannot be read for where it is or what it is called.
+    Refused(Diagnostic),
+    /// A lesson or a set of `game`.
+    Read(Game, Read),
+}
+
+/// A lesson file or a problem set, as read.
+enum Read {
+    /// One language of a lesson.
+    Lesson {
+        number: u32,
+        slug: String,
+        lang: Lang,
+        lesson: Option<LessonText>,
+        errors: Vec<Diagnostic>,
+    },
+    /// A set, and the proofs it leaves for later.
+    Set(Result<ProblemSet, Vec<Diagnostic>>, PendingProofs),
+}
+
+/// Reads every file, on as many threads as there are cores (each file is read on its own;
+/// the largest files are taken first so that no thread is left with one at the end). The
+/// results are in the order of `files`.
+fn read_files(files: &[(String, String)], store: &ProofStore, mode: Proving) -> Vec<FileRead> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len());
+    if threads <= 1 {
+        return files
+            .iter()
+            .map(|(path, text)| read_file(path, text, store, mode))
+            .collect();
+    }
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(files[i].1.len()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut read: Vec<(usize, FileRead)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&i) = order.get(k) else {
+                            return mine;
+                        };
+                        let (path, text) = &files[i];
+                        mine.push((i, read_file(path, text, store, mode)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    read.sort_by_key(|(i, _)| *i);
+    read.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Reads one file at `path` (relative to the content folder): a lesson under
+/// `lessons/GAME/`, a problem set under `problems/GAME/`.
+fn read_file(path: &str, text: &str, store: &ProofStore, mode: Proving) -> FileRead {
+    let parts: Vec<&str> = path.split('/').collect();
+    let (kind, game, name) = match parts.as_slice() {
+        [kind @ ("lessons" | "problems"), game, name] => (*kind, *game, *name),
+        _ => return FileRead::Skipped,
+    };
+    if name.starts_with('.') {
+        return FileRead::Skipped;
+    }
+    let Some(game) = Game::from_slug(game) else {
+        return FileRead::Refused(Locator::new(path, text).at(
+            0,
+            format!(
+                "unknown game folder `{game}`: use {}",
+                Game::ALL.map(|g| g.slug()).join(", ")
+            ),
+        ));
+    };
+    if kind == "lessons" {
+        let Some((number, slug, lang)) = lesson_name(name) else {
+            if name.ends_with(".md") {
+                return FileRead::Refused(Locator::new(path, text).at(
+                    0,
+                    format!("lesson file name `{name}` should look like `03-captures.zh.md`: a number, a slug of lowercase letters, digits and `-`, then `.zh.md` or `.en.md`"),
+                ));
+            }
+            return FileRead::Skipped;
+        };
+        let (lesson, errors) = lesson::parse(path, text, lang);
+        return FileRead::Read(
+            game,
+            Read::Lesson {
+                number,
+                slug,
+                lang,
+                lesson,
+                errors,
+            },
+        );
+    }
+    let Some(slug) = name.strip_suffix(".toml") else {
+        return FileRead::Skipped;
+    };
+    if !is_slug(slug) {
+        return FileRead::Refused(Locator::new(path, text).at(
+            0,
+            format!("problem set file name `{name}` should be a slug of lowercase letters, digits and `-`, like `captures.toml`"),
+        ));
+    }
+    let mut proofs = LoadProofs {
+        store,
+        mode,
+        pending: PendingProofs::default(),
+        file: None,
+    };
+    let set = load_set(game, slug, path, text, &mut proofs);
+    FileRead::Read(game, Read::Set(set, proofs.pending))
 }
 
 fn lang_index(lang: Lang) -> usize {
@@ -568,6 +716,41 @@ fn load_set_of<P: serde::de::DeserializeOwned>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn draws_a_picture_once_when_first_asked() {
+        let drawn = Arc::new(AtomicUsize::new(0));
+        let counter = drawn.clone();
+        let picture = Picture::new(move || {
+            counter.fetch_add(1, Ordering::Relaxed);
+            "<svg/>".to_string()
+        });
+        let copy = picture.clone();
+        assert_eq!(drawn.load(Ordering::Relaxed), 0, "loading draws nothing");
+        assert_eq!(format!("{picture:?}"), "Picture(not drawn yet)");
+        assert_eq!(copy.svg(), "<svg/>");
+        assert_eq!(picture.svg(), "<svg/>");
+        assert_eq!(drawn.load(Ordering::Relaxed), 1, "clones share one drawing");
+    }
+
+    #[test]
+    fn reads_files_on_threads_in_their_order() {
+        let text = include_str!("../../problems/go/captures.toml");
+        let files: Vec<(String, String)> = (0..40)
+            .map(|i| (format!("problems/go/s{i}.toml"), text.to_string()))
+            .chain([("notes/readme.txt".to_string(), String::new())])
+            .collect();
+        let read = read_files(&files, &ProofStore::default(), Proving::Later);
+        assert_eq!(read.len(), files.len());
+        for (i, r) in read.iter().take(40).enumerate() {
+            let FileRead::Read(Game::Go, Read::Set(Ok(set), _)) = r else {
+                panic!("file {i} was not read as its set");
+            };
+            assert_eq!(set.path, files[i].0);
+        }
+        assert!(matches!(read[40], FileRead::Skipped));
+    }
 
     #[test]
     fn reads_lesson_file_names() {

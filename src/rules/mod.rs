@@ -64,7 +64,18 @@ pub trait Rules: Clone + fmt::Debug + Send + Sync + Sized + 'static {
     /// the position after it and the move, or why the rules refuse it.
     fn play(&self, text: &str) -> Result<(Self, Self::Move), Self::Illegal>;
 
-    /// The move's canonical name, the same however it was written: `D4`, `g1f3`, `P*5e`.
+    /// Plays a move as [`Rules::play`] does, on this position itself; when the rules refuse
+    /// it the position is left as it was. The same as `play` then keeping the new position,
+    /// cheaper where the engine can play in place (shogi: `play` copies the history).
+    fn play_in_place(&mut self, text: &str) -> Result<Self::Move, Self::Illegal> {
+        let (next, mv) = self.play(text)?;
+        *self = next;
+        Ok(mv)
+    }
+
+    /// The move's canonical name, the same however it was written: `D4`, `g1f3`, `P*5e`
+    /// (it depends on the move and the board's size only, so it may be asked of the
+    /// position before the move or after it).
     fn move_name(&self, mv: &Self::Move) -> String;
 
     /// The move as learners read it, played from this position: `D4`, `Nf3`, `☗７六歩`.
@@ -114,6 +125,9 @@ impl Rules for shogi::Position {
     }
     fn play(&self, text: &str) -> Result<(Self, shogi::Played), shogi::Illegal> {
         shogi::Position::play(self, text)
+    }
+    fn play_in_place(&mut self, text: &str) -> Result<shogi::Played, shogi::Illegal> {
+        shogi::Position::play_in_place(self, text)
     }
     fn move_name(&self, mv: &shogi::Played) -> String {
         mv.usi.clone()

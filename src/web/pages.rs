@@ -624,7 +624,7 @@ pub(crate) fn render_diagram(
     DiagramView {
         ui,
         anchor: anchor.clone(),
-        svg: &frame.svg,
+        svg: frame.svg(),
         say,
         step,
         total,
@@ -806,7 +806,7 @@ pub async fn lesson_print(found: FoundLesson) -> Response {
                         .iter()
                         .enumerate()
                         .map(|(n, f)| PrintFrame {
-                            svg: &f.svg,
+                            svg: f.svg(),
                             label: if n == 0 {
                                 ui.start_position.clone()
                             } else {

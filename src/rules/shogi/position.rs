@@ -373,6 +373,30 @@ impl Position {
     /// in the order a teacher would check: the text, the piece, its way of moving, its
     /// path, promotion, the rules of drops, and whether the king is left in check.
     pub fn play(&self, usi: &str) -> Result<(Position, Played), Illegal> {
+        let mv = self.legal(usi)?;
+        let mut after = self.clone();
+        let played = after.apply(mv);
+        Ok((after, played))
+    }
+
+    /// Plays a USI move as [`Position::play`] does, on this position itself (it is left as
+    /// it was when the move is refused). Cheaper than `play`, which copies the position's
+    /// whole history.
+    ///
+    /// ```
+    /// use qiyuan::rules::shogi::Position;
+    /// let mut pos = Position::start();
+    /// assert_eq!(pos.play_in_place("7g7f").unwrap().usi, "7g7f");
+    /// assert!(pos.play_in_place("7g7f").is_err()); // White to move now
+    /// assert_eq!(pos, Position::start().play("7g7f").unwrap().0);
+    /// ```
+    pub fn play_in_place(&mut self, usi: &str) -> Result<Played, Illegal> {
+        let mv = self.legal(usi)?;
+        Ok(self.apply(mv))
+    }
+
+    /// The USI move `usi` if the rules allow it here, or why not.
+    fn legal(&self, usi: &str) -> Result<rs::Move, Illegal> {
         let text = usi.trim();
         let parsed = parse_usi(text)?;
         if self.outcome().is_some() {
@@ -382,11 +406,15 @@ impl Position {
         if !self.inner.is_legal_move(mv) {
             return Err(self.diagnose(parsed, text));
         }
+        Ok(mv)
+    }
+
+    /// Plays `mv`, which rsshogi found legal, and describes it as played from here.
+    fn apply(&mut self, mv: rs::Move) -> Played {
         let played = describe(&self.inner, mv);
-        let mut inner = self.inner.clone();
-        let m32 = inner.move32_from_move(mv);
-        inner.apply_move32(m32);
-        Ok((Position { inner }, played))
+        let m32 = self.inner.move32_from_move(mv);
+        self.inner.apply_move32(m32);
+        played
     }
 
     /// Why the move `usi`, which rsshogi refused, is illegal.

@@ -179,6 +179,63 @@ mod tests {
     }
 
     #[test]
+    fn proves_the_oracles_first_moves_with_castling_en_passant_and_promotions() {
+        // Positions where a mating line needs a special move, each at every length up to
+        // the one given (the oracle's answers): castling with check (O-O mates), en
+        // passant as the first move of a mate in 3 (...fxe3) and as a move the attacker
+        // has and does not need (exd6), promotions to queen and to rook (e7xd8=R,
+        // f7-f8=R), a capture that promotes, quiet rook moves, and a quiet king move that
+        // leaves the defender one move (Kb6 in 2k5/8/2K5/...: ...Kb8 Rd8#).
+        let mut mates = 0;
+        for (fen, n) in [
+            ("4rkr1/4p1p1/8/8/8/8/8/4K2R w K - 0 1", 2),
+            ("k7/2K5/8/8/B7/8/8/R7 w - - 0 1", 2),
+            ("8/8/8/8/4Pp2/6k1/8/7K b - e3 0 1", 3),
+            ("8/8/8/3pP3/8/8/k1K5/1R6 w - d6 0 1", 3),
+            ("3r3k/4P1pp/8/8/8/8/8/4K2R w K - 0 1", 3),
+            ("6k1/4P1pp/8/8/8/8/6PP/4R1K1 w - - 0 1", 3),
+            ("8/8/8/8/8/4K3/1p6/k7 b - - 0 1", 3),
+            ("7k/5P2/5K2/8/8/8/8/8 w - - 0 1", 3),
+            ("k7/8/1K6/8/8/8/8/2R5 w - - 0 1", 2),
+            ("8/8/8/8/8/5K1k/8/6R1 w - - 0 1", 3),
+            ("2k5/8/2K5/8/8/8/8/3R4 w - - 0 1", 3),
+        ] {
+            for k in 1..=n {
+                agree("a special-move position", fen, k);
+            }
+            mates += (!first_moves(&chess(fen), n).1.is_empty()) as usize;
+        }
+        assert!(mates >= 5, "{mates} of the positions mate");
+    }
+
+    #[test]
+    fn threads_sharing_a_table_prove_the_oracles_first_moves() {
+        // Mates in 3 (and in 4 in release builds) on one, two and three threads with one
+        // table between them: the first moves the oracle proves.
+        let positions = mate_positions::mate_positions(&corpus()).expect("the corpus");
+        let longest = if cfg!(debug_assertions) { 3 } else { 4 };
+        let step = if cfg!(debug_assertions) { 12 } else { 3 };
+        let mut compared = 0;
+        for p in positions.iter().filter(|p| p.n <= longest).step_by(step) {
+            let pos = chess(&p.fen);
+            let moves = pos.legal_moves();
+            let (_, oracle) = first_moves(&pos, p.n);
+            for threads in 1..=3 {
+                let forced = super::super::forcing_first_moves_on(&pos, &moves, p.n, threads);
+                let proven: Vec<String> = moves
+                    .iter()
+                    .zip(forced)
+                    .filter(|(_, forced)| *forced)
+                    .map(|(m, _)| m.to_string())
+                    .collect();
+                assert_eq!(proven, oracle, "{} on {threads} threads", p.id);
+            }
+            compared += 1;
+        }
+        assert!(compared >= 8, "{compared} positions");
+    }
+
+    #[test]
     fn best_defence_distances_agree_with_the_oracle() {
         // After a wrong first move of a mate in 3 the defender's replies, mate distances
         // up to 3 by both searches.
