@@ -6,6 +6,8 @@
 # `/` and then on a tsume problem page; the two binaries take turns, RUNS starts each.
 # Usage: scripts/bench-startup.sh [baseline-commit] [runs]   (needs python3 and the corpus
 # in $QIYUAN_CORPUS, default ../shared/corpus). Goal: under 300 ms.
+# QIYUAN_BENCH_OLD=PATH and QIYUAN_BENCH_NEW=PATH time those `qiyuan` binaries instead of
+# building the baseline's and this tree's (a release build of the crate takes minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -18,11 +20,16 @@ trap 'rm -rf "$work"' EXIT
 git archive "$base" | tar -x -C "$work" --one-top-level=baseline
 mkdir "$work/tree"
 git ls-files -z | xargs -0 tar -c | tar -x -C "$work/tree"
-echo "building qiyuan at $(git rev-parse --short "$base") and this tree (release) ..." >&2
 # One target folder for both, so that the dependencies are built once; each copy's files are
 # touched first, so that cargo (which goes by modification times) builds it afresh.
 export CARGO_TARGET_DIR="$root/target/bench-baseline"
 for who in baseline tree; do
+  given=$([ $who = baseline ] && echo "${QIYUAN_BENCH_OLD:-}" || echo "${QIYUAN_BENCH_NEW:-}")
+  if [ -n "$given" ]; then
+    cp "$given" "$work/qiyuan-$who"
+    continue
+  fi
+  echo "building qiyuan ($who$([ $who = baseline ] && echo " at $(git rev-parse --short "$base")"), release) ..." >&2
   find "$work/$who" -type f -exec touch {} +
   (cd "$work/$who" && cargo build --release --locked --quiet --bin qiyuan)
   cp "$CARGO_TARGET_DIR/release/qiyuan" "$work/qiyuan-$who"
