@@ -295,7 +295,7 @@ fn check_files(files: &[(String, String)]) -> (Library, Vec<qiyuan::content::Dia
     let store = ProofStore::default();
     let pending = Library::load_with(files, &store, Proving::Later).proofs;
     let shown = std::io::stderr().is_terminal() && pending.len() >= 50;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = qiyuan::content::proofs::cores();
     let last = std::sync::Mutex::new(std::time::Instant::now());
     pending.prove_all(threads, &|done, total| {
         let mut last = last.lock().unwrap_or_else(|e| e.into_inner());

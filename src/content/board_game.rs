@@ -700,7 +700,7 @@ fn problem_from<G: PieceGame>(
         }
         for line in &spec.solutions {
             let first = line.get_ref().split_whitespace().next().unwrap_or("");
-            let name = start.play(first).ok().map(|(_, m)| start.move_name(&m));
+            let name = play_text(&mut start.clone(), first).ok();
             if name.is_some_and(|n| !fitting.contains(&n)) {
                 errors.push(ctx.err(
                     line.span(),
@@ -759,7 +759,7 @@ fn problem_from<G: PieceGame>(
                         (&spec.goal, G::no_mate(n)),
                         &spec.solutions,
                         &ends,
-                        |mv| start.play(mv).ok().map(|(_, m)| start.move_name(&m)),
+                        |mv| play_text(&mut start.clone(), mv).ok(),
                         G::is_mated,
                         proven.clone(),
                     );

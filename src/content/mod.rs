@@ -420,9 +420,7 @@ enum Read {
 /// the largest files are taken first so that no thread is left with one at the end). The
 /// results are in the order of `files`.
 fn read_files(files: &[(String, String)], store: &ProofStore, mode: Proving) -> Vec<FileRead> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len());
+    let threads = proofs::cores().min(files.len());
     if threads <= 1 {
         return files
             .iter()

@@ -293,12 +293,14 @@ pub(crate) fn sort_by_place(errors: &mut [Diagnostic]) {
     errors.sort_by(|a, b| (&a.path, a.line, a.col).cmp(&(&b.path, b.line, b.col)));
 }
 
+/// How many cores this machine has (one when it cannot tell).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// How many background proving threads a machine gets: one per core but one, at least one.
 pub fn background_workers() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .saturating_sub(1)
-        .max(1)
+    cores().saturating_sub(1).max(1)
 }
 
 type Finish = Box<dyn FnOnce(Vec<Diagnostic>) + Send>;

@@ -644,10 +644,7 @@ impl<'a> Search<'a> {
             return None;
         }
         let mut shared = None;
-        for &v in &self.target {
-            if self.board.cell(v) != Some(self.defender) {
-                continue;
-            }
+        for v in self.target_stones() {
             if self.board.chain_lib_count(v) != 1 {
                 return None;
             }
@@ -658,6 +655,14 @@ impl<'a> Search<'a> {
             shared = Some(liberty);
         }
         shared.filter(|&l| self.region_set.contains(l) && self.may_play(l, attacker))
+    }
+
+    /// The target's points that still hold a defender's stone.
+    fn target_stones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.target
+            .iter()
+            .copied()
+            .filter(|&t| self.board.cell(t) == Some(self.defender))
     }
 
     /// (pn, dn) of a decided position for the prover.
@@ -674,10 +679,8 @@ impl<'a> Search<'a> {
     /// Only the order of the search depends on it, never a result.
     fn leaf_estimate(&self) -> (u32, u32) {
         let mut libs = PointSet::EMPTY;
-        for &t in &self.target {
-            if self.board.cell(t) == Some(self.defender) {
-                libs.union_with(self.board.chain_libs(t));
-            }
+        for t in self.target_stones() {
+            libs.union_with(self.board.chain_libs(t));
         }
         let kill_work = (libs.len() as u32).clamp(1, 8);
         if self.prover == self.problem.attacker {
@@ -701,10 +704,8 @@ impl<'a> Search<'a> {
         let color = self.board.turn();
         // The chains of the target still on the board, by representative.
         let mut target_chains = PointSet::EMPTY;
-        for &t in &self.target {
-            if self.board.cell(t) == Some(self.defender) {
-                target_chains.insert(self.board.chain_id(t));
-            }
+        for t in self.target_stones() {
+            target_chains.insert(self.board.chain_id(t));
         }
         let mut scored: Vec<(i32, Candidate)> = Vec::with_capacity(self.region.len() + 1);
         // The vital point of a killing shape is both sides' first move.
