@@ -598,24 +598,15 @@ impl<'a> Search<'a> {
     /// The winner if the game is decided on the board now.
     fn decided(&self) -> Option<Color> {
         let defender = self.defender;
-        if self
-            .target
-            .iter()
-            .all(|&v| self.board.cell(v) != Some(defender))
-        {
+        if self.target_stones().next().is_none() {
             return Some(self.problem.attacker);
         }
         let hopeful = self
-            .target
-            .iter()
-            .any(|&v| self.board.cell(v) == Some(defender) && self.board.chain_lib_count(v) >= 2);
+            .target_stones()
+            .any(|v| self.board.chain_lib_count(v) >= 2);
         if hopeful {
             let alive = self.board.benson(defender, Some(&self.area));
-            if self
-                .target
-                .iter()
-                .any(|&v| self.board.cell(v) == Some(defender) && alive.contains(v))
-            {
+            if self.target_stones().any(|v| alive.contains(v)) {
                 return Some(defender);
             }
         } else if self.capture_all_at().is_some() {
