@@ -4,7 +4,8 @@
 //!
 //! Run with `scripts/life-and-death.sh` (release build), or
 //! `cargo run --release --example cho_life_and_death -- [--gnugo] [--limit N] [--every N]
-//! [--ms N] [--nodes N]` (`--every 6`: the fixed sample of every sixth problem).
+//! [--ms N] [--nodes N] [--all]` (`--every 6`: the fixed sample of every sixth problem;
+//! `--all`: a line `= id goal outcome nodes time` for every problem).
 //! The corpus is read from `$QIYUAN_CORPUS` or `../shared/corpus`. Prints a summary and every
 //! problem where the solver, the book or GNU Go disagree.
 
@@ -182,6 +183,15 @@ fn main() {
                     }
                 };
                 nodes_total += j.nodes;
+                if flag("--all") {
+                    let after: Vec<String> = j.line.iter().map(|m| m.name(size)).collect();
+                    println!(
+                        "  book {} {}: {}",
+                        line[0],
+                        j.outcome.as_str(),
+                        after.join(" ")
+                    );
+                }
                 match j.outcome {
                     Outcome::Win | Outcome::Ko { .. } => {}
                     Outcome::Unknown => book_notes.push(format!("{} unknown", line[0])),
@@ -206,6 +216,16 @@ fn main() {
         nodes_total += verdict.nodes;
         search_time += elapsed;
         let line: Vec<String> = verdict.line.iter().map(|m| m.name(size)).collect();
+        if flag("--all") {
+            println!(
+                "= {} {} {} {} {:?}",
+                p.id,
+                if goal == Goal::Kill { "kill" } else { "live" },
+                verdict.outcome.as_str(),
+                verdict.nodes,
+                elapsed
+            );
+        }
         let goal_name = match goal {
             Goal::Kill => "kill",
             Goal::Live => "live",

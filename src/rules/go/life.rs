@@ -13,7 +13,9 @@
 //! - moves go only on the **region**: the empty points the defender can reach from the
 //!   target without crossing the attacker's stones, and the attacker's chains next to them,
 //!   inside the problem's area (the stones near the target and a margin of one line).
-//!   Outside the area the board counts as the attacker's safe wall.
+//!   Outside the area the board counts as the attacker's safe wall; so do the points of the
+//!   **fence**, where the region, two points out from the defender's stones, meets points
+//!   the attacker guards (a loose wall's gap).
 //! - **ko**: the goal is first proven with the opponent as "ko master" (it may retake any
 //!   ko at once, as if it had endless ko threats): a proof is a [`Outcome::Win`]. Failing
 //!   that, with the side to play as ko master: a proof is a [`Outcome::Ko`]. Repetitions
@@ -207,6 +209,9 @@ pub struct Problem {
     attacker: Color,
     target: Vec<Point>,
     region: Vec<Point>,
+    /// Empty points outside the region held by the attacker on the search board (see
+    /// [`auto_region`]).
+    fence: Vec<Point>,
     /// The part of the board kept as it is: (first column, first row, last column, last
     /// row). Outside it the board is the attacker's wall.
     area: (u8, u8, u8, u8),
@@ -276,7 +281,7 @@ impl Problem {
         }
         let attacker = defender.opponent();
         let inferred = target_given.is_none();
-        let (region, area) = match region {
+        let (region, fence, group, area) = match region {
             Region::Points(points) => {
                 if points.is_empty() {
                     return Err(BadProblem::EmptyRegion);
@@ -289,22 +294,23 @@ impl Problem {
                 points.dedup();
                 let spread: Vec<Point> = points.iter().chain(target.iter()).copied().collect();
                 let area = widen(bounds(&spread), size);
-                (points, area)
+                let group = points
+                    .iter()
+                    .copied()
+                    .filter(|&p| board.get(p) == Some(defender))
+                    .collect();
+                (points, Vec::new(), group, area)
             }
             Region::Auto => {
                 let cluster = cluster(board, &target);
                 let area = widen(bounds(&cluster), size);
-                (auto_region(board, &target, attacker, area), area)
+                let auto = auto_region(board, &target, attacker, area);
+                (auto.region, auto.fence, auto.group, area)
             }
         };
         // An inferred target is the whole group: every defender stone in the region.
         let target = if inferred {
-            let mut group: Vec<Point> = region
-                .iter()
-                .copied()
-                .filter(|&p| board.get(p) == Some(defender))
-                .chain(target.iter().copied())
-                .collect();
+            let mut group: Vec<Point> = group.into_iter().chain(target.iter().copied()).collect();
             group.sort();
             group.dedup();
             group
@@ -315,6 +321,7 @@ impl Problem {
             attacker,
             target,
             region,
+            fence,
             area,
         })
     }
@@ -393,52 +400,177 @@ fn widen((c0, r0, c1, r1): (u8, u8, u8, u8), size: u8) -> (u8, u8, u8, u8) {
 /// into the region: the defender may fight to capture it.
 const SHORT_OF_LIBERTIES: usize = 3;
 
+/// How far, in empty points, the region reaches out from the defender's stones before the
+/// attacker's guarded points become the fence (see [`auto_region`]).
+const REACH: u8 = 2;
+
+/// The region of a problem and its fence.
+struct AutoRegion {
+    region: Vec<Point>,
+    /// Empty points just outside the region that the attacker guards: the search board
+    /// holds attacker stones there.
+    fence: Vec<Point>,
+    /// The defender's stones the region reaches from the target (an inferred target's
+    /// group).
+    group: Vec<Point>,
+}
+
 /// The empty points and defender stones reachable from the target without crossing the
 /// attacker's stones, inside `area`, and the attacker's chains next to them.
+///
+/// The reach into open space is limited: from the defender's stones the region goes
+/// [`REACH`] empty points out freely; beyond that an empty point the attacker guards (an
+/// attacker stone next to it or diagonally next to it, and no defender stone nearer) is the
+/// attacker's, and becomes the **fence**: an attacker stone on the search board, so that a
+/// defender running through a gap in a loose wall meets the wall the gap's guard stands
+/// for. A fence stone whose chain would have no liberty outside the region stays an open
+/// point of the region instead. The defender's chains next to a boundary chain short of
+/// liberties bring their liberties into the region (the attacker may capture them).
+///
+/// ```text
+///   . O . . O . .    Black to kill. White may run out at A17 and A16; A15 and B16
+///   O O O O X X .    (guarded by Black's B15 and B17, two points out) are the fence.
+///   . X X X . . .    Without it the region would hold all the open points of rows 14
+///   . . . . . . .    to 16.
+///   . X . . . . .
+/// ```
 fn auto_region(
     board: &super::Board,
     target: &[Point],
     attacker: Color,
     area: (u8, u8, u8, u8),
-) -> Vec<Point> {
+) -> AutoRegion {
     let (c0, r0, c1, r1) = area;
     let inside = |p: Point| (c0..=c1).contains(&p.col) && (r0..=r1).contains(&p.row);
-    let mut seen = std::collections::HashSet::new();
-    let mut stack: Vec<Point> = target.to_vec();
-    seen.extend(target.iter().copied());
+    let defender = attacker.opponent();
+    let reach = REACH;
+    let size = board.size() as i32;
+    // Manhattan distance to the nearest stone of each colour.
+    let stones: Vec<(Point, Color)> = board
+        .points()
+        .filter_map(|p| board.get(p).map(|c| (p, c)))
+        .collect();
+    let nearest = |p: Point, color: Color| {
+        stones
+            .iter()
+            .filter(|(_, c)| *c == color)
+            .map(|(q, _)| p.col.abs_diff(q.col) as u32 + p.row.abs_diff(q.row) as u32)
+            .min()
+            .unwrap_or(u32::MAX)
+    };
+    // An empty point the attacker guards: an attacker stone next to it or diagonally next
+    // to it, and no defender stone nearer.
+    let guarded = |p: Point| {
+        let (c, r) = (p.col as i32, p.row as i32);
+        let near = (-1..=1).any(|dc| {
+            (-1..=1).any(|dr| {
+                let (x, y) = (c + dc, r + dr);
+                (0..size).contains(&x)
+                    && (0..size).contains(&y)
+                    && board.get(Point::new(x as u8, y as u8)) == Some(attacker)
+            })
+        });
+        near && nearest(p, attacker) <= nearest(p, defender)
+    };
+    // From the target outwards: a defender stone is at distance 0, an empty point one more
+    // than the point it is reached from (shortest distances, by relaxation).
+    let mut distance: HashMap<Point, u8> = HashMap::new();
+    let mut queue = std::collections::VecDeque::new();
+    for &t in target {
+        distance.insert(t, 0);
+        queue.push_back(t);
+    }
     let mut walls = Vec::new();
-    while let Some(p) = stack.pop() {
+    while let Some(p) = queue.pop_front() {
+        let d = distance[&p];
         for n in board.neighbours(p) {
-            if !inside(n) || seen.contains(&n) {
+            if !inside(n) {
                 continue;
             }
-            if board.get(n) == Some(attacker) {
-                walls.push(n);
-            } else {
-                seen.insert(n);
-                stack.push(n);
+            let next = match board.get(n) {
+                Some(c) if c == attacker => {
+                    walls.push(n);
+                    continue;
+                }
+                Some(_) => 0,
+                None if reach > 0 && d >= reach && guarded(n) => {
+                    continue;
+                }
+                None => d.saturating_add(1),
+            };
+            if distance.get(&n).is_none_or(|&old| next < old) {
+                distance.insert(n, next);
+                queue.push_back(n);
             }
         }
     }
+    let mut seen: std::collections::HashSet<Point> = distance.keys().copied().collect();
+    let group: Vec<Point> = distance
+        .keys()
+        .copied()
+        .filter(|&p| board.get(p) == Some(defender))
+        .collect();
     // The attacker's chains on the boundary may be captured: their stones, and the
-    // liberties (in the area) of those short of liberties, are in the region too.
+    // liberties (in the area) of those short of liberties, are in the region too; so are
+    // the stones and liberties of the defender's other chains next to a short one (the
+    // attacker may capture them to save it).
     for w in walls {
         if seen.contains(&w) {
             continue;
         }
+        let chain = board.chain(w);
+        seen.extend(chain.iter().copied().filter(|&s| inside(s)));
         let liberties = board.liberties(w);
-        for s in board.chain(w) {
-            if inside(s) {
-                seen.insert(s);
+        if liberties.len() > SHORT_OF_LIBERTIES {
+            continue;
+        }
+        seen.extend(liberties.into_iter().filter(|&l| inside(l)));
+        for &s in &chain {
+            for n in board.neighbours(s) {
+                if board.get(n) == Some(defender) && !distance.contains_key(&n) {
+                    seen.extend(board.chain(n).into_iter().filter(|&q| inside(q)));
+                    seen.extend(board.liberties(n).into_iter().filter(|&l| inside(l)));
+                }
             }
         }
-        if liberties.len() <= SHORT_OF_LIBERTIES {
-            seen.extend(liberties.into_iter().filter(|&l| inside(l)));
+    }
+    // The fence: the empty points of the area next to the region's empty points, outside
+    // it, that the attacker guards.
+    let mut fence = std::collections::BTreeSet::new();
+    if reach > 0 {
+        for &p in &seen {
+            if board.get(p).is_some() {
+                continue;
+            }
+            for n in board.neighbours(p) {
+                if inside(n) && board.get(n).is_none() && !seen.contains(&n) && guarded(n) {
+                    fence.insert(n);
+                }
+            }
         }
+    }
+    // A fence stone must not be capturable: one whose chain (with the attacker's stones it
+    // joins) has no liberty outside the region is an open point of the region instead.
+    let mut fenced = board.clone();
+    for &f in &fence {
+        fenced.set(f, Some(attacker));
+    }
+    let open: Vec<Point> = fence
+        .iter()
+        .copied()
+        .filter(|&f| fenced.liberties(f).iter().all(|l| seen.contains(l)))
+        .collect();
+    for f in open {
+        fence.remove(&f);
+        seen.insert(f);
     }
     let mut region: Vec<Point> = seen.into_iter().collect();
     region.sort();
-    region
+    AutoRegion {
+        region,
+        group,
+        fence: fence.into_iter().collect(),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -514,6 +646,9 @@ fn problem_board(position: &Position, problem: &Problem) -> SearchBoard {
     let original = SearchBoard::new(position.board(), position.turn()).hash();
     for p in board.points().collect::<Vec<_>>() {
         if problem.in_area(p) {
+            if board.get(p).is_none() && problem.fence.binary_search(&p).is_ok() {
+                board.set(p, Some(problem.attacker));
+            }
             continue;
         }
         // Distance from the area, in lines.
@@ -784,6 +919,10 @@ impl<'a> Search<'a> {
         }
     }
 
+    fn undo(&mut self) {
+        self.board.undo();
+    }
+
     fn out_of_budget(&mut self) -> bool {
         if !self.aborted
             && (self.nodes >= self.node_limit
@@ -817,7 +956,7 @@ impl<'a> Search<'a> {
                 v
             }
         };
-        self.board.undo();
+        self.undo();
         value
     }
 
@@ -893,7 +1032,7 @@ impl<'a> Search<'a> {
             self.play(moves[best]);
             self.nodes += 1;
             values[best] = self.mid(child_pn, child_dn, depth + 1);
-            self.board.undo();
+            self.undo();
         }
     }
 
@@ -925,7 +1064,7 @@ impl<'a> Search<'a> {
             for &m in &moves {
                 self.play(m);
                 let e = self.tt.get(&self.key()).copied();
-                self.board.undo();
+                self.undo();
                 let Some(e) = e else { continue };
                 let proven = if prover_wins { e.pn == 0 } else { e.dn == 0 };
                 if !proven {
@@ -957,7 +1096,7 @@ impl<'a> Search<'a> {
             }
         }
         for _ in 0..line.len() {
-            self.board.undo();
+            self.undo();
         }
         line
     }
@@ -1056,7 +1195,7 @@ impl Attempt<'_> {
             let line = search.main_line(win, 40);
             (win, line.into_iter().map(|c| search.to_move(c)).collect())
         });
-        search.board.undo();
+        search.undo();
         out
     }
 }
