@@ -13,9 +13,9 @@
 //! - moves go only on the **region**: the empty points the defender can reach from the
 //!   target without crossing the attacker's stones, and the attacker's chains next to them,
 //!   inside the problem's area (the stones near the target and a margin of one line).
-//!   Outside the area the board counts as the attacker's safe wall; so do the points of the
-//!   **fence**, where the region, two points out from the defender's stones, meets points
-//!   the attacker guards (a loose wall's gap).
+//!   Outside the area the board counts as the attacker's safe wall. The **fence** closes a
+//!   loose wall's gaps: where the region, two points out from the defender's stones, meets
+//!   points the attacker guards, those points are open to the attacker's moves only.
 //! - **ko**: the goal is first proven with the opponent as "ko master" (it may retake any
 //!   ko at once, as if it had endless ko threats): a proof is a [`Outcome::Win`]. Failing
 //!   that, with the side to play as ko master: a proof is a [`Outcome::Ko`]. Repetitions
@@ -209,7 +209,7 @@ pub struct Problem {
     attacker: Color,
     target: Vec<Point>,
     region: Vec<Point>,
-    /// Empty points outside the region held by the attacker on the search board (see
+    /// Empty points outside the region where only the attacker may play (see
     /// [`auto_region`]).
     fence: Vec<Point>,
     /// The part of the board kept as it is: (first column, first row, last column, last
@@ -355,6 +355,16 @@ impl Problem {
         }
     }
 
+    /// The points where `color` may play: the region, and for the attacker the fence.
+    fn moves_of(&self, color: Color) -> impl Iterator<Item = Point> + '_ {
+        let fence: &[Point] = if color == self.attacker {
+            &self.fence
+        } else {
+            &[]
+        };
+        self.region.iter().chain(fence).copied()
+    }
+
     fn in_area(&self, p: Point) -> bool {
         let (c0, r0, c1, r1) = self.area;
         (c0..=c1).contains(&p.col) && (r0..=r1).contains(&p.row)
@@ -407,8 +417,8 @@ const REACH: u8 = 2;
 /// The region of a problem and its fence.
 struct AutoRegion {
     region: Vec<Point>,
-    /// Empty points just outside the region that the attacker guards: the search board
-    /// holds attacker stones there.
+    /// Empty points just outside the region that the attacker guards: only the attacker
+    /// plays there.
     fence: Vec<Point>,
     /// The defender's stones the region reaches from the target (an inferred target's
     /// group).
@@ -421,11 +431,12 @@ struct AutoRegion {
 /// The reach into open space is limited: from the defender's stones the region goes
 /// [`REACH`] empty points out freely; beyond that an empty point the attacker guards (an
 /// attacker stone next to it or diagonally next to it, and no defender stone nearer) is the
-/// attacker's, and becomes the **fence**: an attacker stone on the search board, so that a
-/// defender running through a gap in a loose wall meets the wall the gap's guard stands
-/// for. A fence stone whose chain would have no liberty outside the region stays an open
-/// point of the region instead. The defender's chains next to a boundary chain short of
-/// liberties bring their liberties into the region (the attacker may capture them).
+/// attacker's, and becomes the **fence**: an empty point where only the attacker may play,
+/// so that a defender running through a gap in a loose wall meets the wall the gap's guard
+/// stands for, while the attacker still spends the move that closes the gap (a stone put
+/// there for free would take a liberty of the fight without a move). The defender's chains
+/// next to a boundary chain short of liberties bring their liberties into the region (the
+/// attacker may capture them).
 ///
 /// ```text
 ///   . O . . O . .    Black to kill. White may run out at A17 and A16; A15 and B16
@@ -549,21 +560,6 @@ fn auto_region(
             }
         }
     }
-    // A fence stone must not be capturable: one whose chain (with the attacker's stones it
-    // joins) has no liberty outside the region is an open point of the region instead.
-    let mut fenced = board.clone();
-    for &f in &fence {
-        fenced.set(f, Some(attacker));
-    }
-    let open: Vec<Point> = fence
-        .iter()
-        .copied()
-        .filter(|&f| fenced.liberties(f).iter().all(|l| seen.contains(l)))
-        .collect();
-    for f in open {
-        fence.remove(&f);
-        seen.insert(f);
-    }
     let mut region: Vec<Point> = seen.into_iter().collect();
     region.sort();
     AutoRegion {
@@ -613,6 +609,8 @@ struct Search<'a> {
     region: Vec<usize>,
     /// The same points as `region`, as a set.
     region_set: PointSet,
+    /// The fence's grid indices: empty points only the attacker may play.
+    fence: Vec<usize>,
     area: PointSet,
     target: Vec<usize>,
     defender: Color,
@@ -646,9 +644,6 @@ fn problem_board(position: &Position, problem: &Problem) -> SearchBoard {
     let original = SearchBoard::new(position.board(), position.turn()).hash();
     for p in board.points().collect::<Vec<_>>() {
         if problem.in_area(p) {
-            if board.get(p).is_none() && problem.fence.binary_search(&p).is_ok() {
-                board.set(p, Some(problem.attacker));
-            }
             continue;
         }
         // Distance from the area, in lines.
@@ -682,6 +677,7 @@ impl<'a> Search<'a> {
     ) -> Search<'a> {
         let board = problem_board(position, problem);
         let region: Vec<usize> = problem.region.iter().map(|&p| board.vertex(p)).collect();
+        let fence: Vec<usize> = problem.fence.iter().map(|&p| board.vertex(p)).collect();
         let mut region_set = PointSet::EMPTY;
         for &v in &region {
             region_set.insert(v);
@@ -701,6 +697,7 @@ impl<'a> Search<'a> {
             problem,
             region,
             region_set,
+            fence,
             area,
             target,
             defender: problem.defender(),
@@ -780,7 +777,9 @@ impl<'a> Search<'a> {
             }
             shared = Some(liberty);
         }
-        shared.filter(|&l| self.region_set.contains(l) && self.may_play(l, attacker))
+        shared.filter(|&l| {
+            (self.region_set.contains(l) || self.fence.contains(&l)) && self.may_play(l, attacker)
+        })
     }
 
     /// The target's points that still hold a defender's stone.
@@ -836,7 +835,12 @@ impl<'a> Search<'a> {
         let mut scored: Vec<(i32, Candidate)> = Vec::with_capacity(self.region.len() + 1);
         // The vital point of a killing shape is both sides' first move.
         let vital = eyes::vital_point(&self.board, &self.region_set, &self.target, self.defender);
-        for &v in &self.region {
+        let fence: &[usize] = if color == self.problem.attacker {
+            &self.fence
+        } else {
+            &[]
+        };
+        for &v in self.region.iter().chain(fence) {
             if !self.board.is_empty_vertex(v) || self.fills_own_eye(v, color) {
                 continue;
             }
@@ -919,10 +923,6 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn undo(&mut self) {
-        self.board.undo();
-    }
-
     fn out_of_budget(&mut self) -> bool {
         if !self.aborted
             && (self.nodes >= self.node_limit
@@ -956,7 +956,7 @@ impl<'a> Search<'a> {
                 v
             }
         };
-        self.undo();
+        self.board.undo();
         value
     }
 
@@ -1032,7 +1032,7 @@ impl<'a> Search<'a> {
             self.play(moves[best]);
             self.nodes += 1;
             values[best] = self.mid(child_pn, child_dn, depth + 1);
-            self.undo();
+            self.board.undo();
         }
     }
 
@@ -1064,7 +1064,7 @@ impl<'a> Search<'a> {
             for &m in &moves {
                 self.play(m);
                 let e = self.tt.get(&self.key()).copied();
-                self.undo();
+                self.board.undo();
                 let Some(e) = e else { continue };
                 let proven = if prover_wins { e.pn == 0 } else { e.dn == 0 };
                 if !proven {
@@ -1096,7 +1096,7 @@ impl<'a> Search<'a> {
             }
         }
         for _ in 0..line.len() {
-            self.undo();
+            self.board.undo();
         }
         line
     }
@@ -1195,7 +1195,7 @@ impl Attempt<'_> {
             let line = search.main_line(win, 40);
             (win, line.into_iter().map(|c| search.to_move(c)).collect())
         });
-        search.undo();
+        search.board.undo();
         out
     }
 }
@@ -1400,10 +1400,9 @@ pub fn judge_all_moves(
     budget: Budget,
 ) -> Vec<(Move, Judgement)> {
     let mut moves: Vec<Move> = problem
-        .region
-        .iter()
-        .filter(|&&p| position.board().get(p).is_none())
-        .map(|&p| Move::Play(p))
+        .moves_of(position.turn())
+        .filter(|&p| position.board().get(p).is_none())
+        .map(Move::Play)
         .collect();
     moves.push(Move::Pass);
     moves
@@ -1621,5 +1620,37 @@ mod tests {
             time: Duration::from_secs(1),
         };
         assert_eq!(solve(&pos, &problem, tiny).outcome, Outcome::Unknown);
+    }
+
+    /// Cho Chikun Elementary 1 (Black to kill): White may run out along the edge at A17 and
+    /// A16; A15 and B16, guarded by Black's B15 and B17, are the fence.
+    ///   . . . O . . .
+    ///   O O O O X X .
+    ///   . X X X . . .
+    ///   . . . . . . .
+    ///   . X . . . . .
+    #[test]
+    fn fence_points_are_the_attackers_moves_only() {
+        let text = ". . . O . . .\nO O O O X X .\n. X X X . . .\n. . . . . . .\n. X . . . . .";
+        let board = Board::from_text_at(19, text, Point::new(0, 0), 7, 5).unwrap();
+        let pos = Position::new(board, Color::Black);
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let fence: Vec<String> = problem.fence.iter().map(|p| p.name(19)).collect();
+        assert_eq!(fence, ["A15", "B16"]);
+        let white: Vec<Point> = problem.moves_of(Color::White).collect();
+        let black: Vec<Point> = problem.moves_of(Color::Black).collect();
+        for p in &problem.fence {
+            assert!(!problem.region.contains(p) && !white.contains(p) && black.contains(p));
+        }
+        // The fence is empty on the search board: Black still spends the move that closes
+        // the gap (White's A17 A16 is answered there), and Black's B19 kills.
+        let verdict = solve(&pos, &problem, Budget::default());
+        assert_eq!(verdict.outcome, Outcome::Win, "{verdict:?}");
+        assert_eq!(verdict.best, Some(mv("B19")));
+        let after = pos.play_move(mv("B19")).unwrap();
+        let search = Search::new(&after, &problem, Color::Black, None);
+        assert!(search
+            .board
+            .is_empty_vertex(search.board.vertex(Point::parse("A15", 19).unwrap())));
     }
 }
