@@ -315,8 +315,9 @@ fn import_proves_the_books_answer_and_notes_where_the_solver_disagrees() {
         .collect();
     // Problems 1 to 6, and 40, whose book answer E19 fails (checked by hand, see
     // docs/performance.md: Black must capture first with A19). In 6 the book's D19 gives
-    // only a ko: White captures it at C19, and after Black's F19 the eye at D19 is a ko
-    // (checked by hand).
+    // only a ko: White captures it at C19, and White's eye at D19 stands until Black takes
+    // the ko there, White needing the first threat (checked by hand; GNU Go's owl, which
+    // calls it a kill, answers A17 and then takes the ko too).
     let mut sample: Vec<_> = imported
         .problems
         .into_iter()
