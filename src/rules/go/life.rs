@@ -454,7 +454,6 @@ fn auto_region(
     let (c0, r0, c1, r1) = area;
     let inside = |p: Point| (c0..=c1).contains(&p.col) && (r0..=r1).contains(&p.row);
     let defender = attacker.opponent();
-    let reach = REACH;
     let size = board.size() as i32;
     // Manhattan distance to the nearest stone of each colour.
     let stones: Vec<(Point, Color)> = board
@@ -504,7 +503,7 @@ fn auto_region(
                     continue;
                 }
                 Some(_) => 0,
-                None if reach > 0 && d >= reach && guarded(n) => {
+                None if d >= REACH && guarded(n) => {
                     continue;
                 }
                 None => d.saturating_add(1),
@@ -548,15 +547,13 @@ fn auto_region(
     // The fence: the empty points of the area next to the region's empty points, outside
     // it, that the attacker guards.
     let mut fence = std::collections::BTreeSet::new();
-    if reach > 0 {
-        for &p in &seen {
-            if board.get(p).is_some() {
-                continue;
-            }
-            for n in board.neighbours(p) {
-                if inside(n) && board.get(n).is_none() && !seen.contains(&n) && guarded(n) {
-                    fence.insert(n);
-                }
+    for &p in &seen {
+        if board.get(p).is_some() {
+            continue;
+        }
+        for n in board.neighbours(p) {
+            if inside(n) && board.get(n).is_none() && !seen.contains(&n) && guarded(n) {
+                fence.insert(n);
             }
         }
     }
