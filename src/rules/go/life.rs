@@ -14,8 +14,9 @@
 //!   target without crossing the attacker's stones, and the attacker's chains next to them,
 //!   inside the problem's area (the stones near the target and a margin of one line).
 //!   Outside the area the board counts as the attacker's safe wall. The **fence** closes a
-//!   loose wall's gaps: where the region, two points out from the defender's stones, meets
-//!   points the attacker guards, those points are open to the attacker's moves only.
+//!   loose wall's gaps: where the region, two points out from the defender's stones (three
+//!   when the defender is to play), meets points the attacker guards, those points are open
+//!   to the attacker's moves only.
 //! - **ko**: the goal is first proven with the opponent as "ko master" (it may retake any
 //!   ko at once, as if it had endless ko threats): a proof is a [`Outcome::Win`]. Failing
 //!   that, with the side to play as ko master: a proof is a [`Outcome::Ko`]. Repetitions
@@ -304,7 +305,12 @@ impl Problem {
             Region::Auto => {
                 let cluster = cluster(board, &target);
                 let area = widen(bounds(&cluster), size);
-                let auto = auto_region(board, &target, attacker, area);
+                let reach = if position.turn() == attacker {
+                    REACH_TO_KILL
+                } else {
+                    REACH_TO_LIVE
+                };
+                let auto = auto_region(board, &target, attacker, area, reach);
                 (auto.region, auto.fence, auto.group, area)
             }
         };
@@ -411,8 +417,14 @@ fn widen((c0, r0, c1, r1): (u8, u8, u8, u8), size: u8) -> (u8, u8, u8, u8) {
 const SHORT_OF_LIBERTIES: usize = 3;
 
 /// How far, in empty points, the region reaches out from the defender's stones before the
-/// attacker's guarded points become the fence (see [`auto_region`]).
-const REACH: u8 = 2;
+/// attacker's guarded points become the fence (see [`auto_region`]), when the attacker is
+/// to play.
+const REACH_TO_KILL: u8 = 2;
+
+/// The reach when the defender is to play: one point more, because a group that must live
+/// needs room to make its eyes (with two, Cho 133, 301, 317, 458 and 573 refute the book's
+/// living move for want of it).
+const REACH_TO_LIVE: u8 = 3;
 
 /// The region of a problem and its fence.
 struct AutoRegion {
@@ -429,7 +441,7 @@ struct AutoRegion {
 /// attacker's stones, inside `area`, and the attacker's chains next to them.
 ///
 /// The reach into open space is limited: from the defender's stones the region goes
-/// [`REACH`] empty points out freely; beyond that an empty point the attacker guards (an
+/// `reach` empty points out freely ([`REACH_TO_KILL`] or [`REACH_TO_LIVE`]); beyond that an empty point the attacker guards (an
 /// attacker stone next to it or diagonally next to it, and no defender stone nearer) is the
 /// attacker's, and becomes the **fence**: an empty point where only the attacker may play,
 /// so that a defender running through a gap in a loose wall meets the wall the gap's guard
@@ -450,6 +462,7 @@ fn auto_region(
     target: &[Point],
     attacker: Color,
     area: (u8, u8, u8, u8),
+    reach: u8,
 ) -> AutoRegion {
     let (c0, r0, c1, r1) = area;
     let inside = |p: Point| (c0..=c1).contains(&p.col) && (r0..=r1).contains(&p.row);
@@ -503,7 +516,7 @@ fn auto_region(
                     continue;
                 }
                 Some(_) => 0,
-                None if d >= REACH && guarded(n) => {
+                None if d >= reach && guarded(n) => {
                     continue;
                 }
                 None => d.saturating_add(1),
