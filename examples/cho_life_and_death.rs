@@ -4,8 +4,9 @@
 //!
 //! Run with `scripts/life-and-death.sh` (release build), or
 //! `cargo run --release --example cho_life_and_death -- [--gnugo] [--limit N] [--every N]
-//! [--ms N] [--nodes N] [--all]` (`--every 6`: the fixed sample of every sixth problem;
-//! `--all`: a line `= id goal outcome nodes time` for every problem).
+//! [--ms N] [--nodes N] [--all] [--only ID,ID]` (`--every 6`: the fixed sample of every
+//! sixth problem; `--all`: a line `= id goal outcome nodes time` for every problem;
+//! `--only 310,358`: just those problems).
 //! The corpus is read from `$QIYUAN_CORPUS` or `../shared/corpus`. Prints a summary and every
 //! problem where the solver, the book or GNU Go disagree.
 
@@ -139,6 +140,11 @@ fn main() {
             i += 1;
             (i - 1) % every == 0
         });
+    }
+    // Chosen problems by id: `--only 310,358`.
+    if let Some(i) = args.iter().position(|a| a == "--only") {
+        let ids: Vec<&str> = args.get(i + 1).map_or(vec![], |v| v.split(',').collect());
+        imported.problems.retain(|p| ids.contains(&p.id.as_str()));
     }
     let mut gnugo = flag("--gnugo").then(GnuGo::start);
 
