@@ -632,7 +632,11 @@ struct Search<'a> {
     node_limit: u64,
     deadline: Instant,
     aborted: bool,
-    depth_capped: bool,
+    /// A line met the depth limit or returned to a position of the line: the disproofs
+    /// may depend on the line that reached them, and do not count.
+    disproofs_untrusted: bool,
+    /// The keys of the positions on the line being searched, the root first.
+    path: Vec<u64>,
     ko_keys: Vec<u64>,
     /// Whether the static kills of [`eyes`] are used (off only to test them by search).
     static_kills: bool,
@@ -718,7 +722,8 @@ impl<'a> Search<'a> {
             node_limit: u64::MAX,
             deadline: Instant::now() + Duration::from_secs(3600),
             aborted: false,
-            depth_capped: false,
+            disproofs_untrusted: false,
+            path: Vec::with_capacity(MAX_DEPTH + 1),
             ko_keys,
             static_kills: true,
         }
@@ -734,7 +739,14 @@ impl<'a> Search<'a> {
             .board
             .ko_point()
             .map_or(0, |p| self.ko_keys[self.board.vertex(p)]);
-        self.board.hash() ^ side ^ ko
+        // A ko master's retake back to an earlier board is another node than that board
+        // was: the side to play there may no longer take the ko back.
+        let repeat = if self.board.repeated() {
+            0x7E9E_A7ED_0000_0000
+        } else {
+            0
+        };
+        self.board.hash() ^ side ^ ko ^ repeat
     }
 
     /// The winner if the game is decided on the board now.
@@ -948,6 +960,14 @@ impl<'a> Search<'a> {
         self.play(c);
         self.nodes += 1;
         let key = self.key();
+        if self.board.repeated() && self.path.contains(&key) {
+            // A ko master's retake back to a position of the line: a cycle, which the
+            // table cannot value. It counts as the prover's loss, so that no proof rests on
+            // it; disproofs no longer count.
+            self.disproofs_untrusted = true;
+            self.board.undo();
+            return (INF, 0);
+        }
         let value = match self.tt.get(&key) {
             Some(e) => (e.pn, e.dn),
             None => {
@@ -976,7 +996,7 @@ impl<'a> Search<'a> {
         let start_nodes = self.nodes;
         if depth >= MAX_DEPTH {
             // Not proven, whoever is to move; a disproof that met the cap is not trusted.
-            self.depth_capped = true;
+            self.disproofs_untrusted = true;
             return (INF, 0);
         }
         let moves = self.candidates();
@@ -994,6 +1014,7 @@ impl<'a> Search<'a> {
             return v;
         }
         let or_node = self.board.turn() == self.prover;
+        self.path.push(key);
         let mut values: Vec<(u32, u32)> = Vec::with_capacity(moves.len());
         for &m in &moves {
             values.push(self.child_value(m));
@@ -1011,6 +1032,7 @@ impl<'a> Search<'a> {
                         work: work.saturating_add(old),
                     },
                 );
+                self.path.pop();
                 return (pn, dn);
             }
             // The most proving child and the second best value.
@@ -1055,7 +1077,7 @@ impl<'a> Search<'a> {
         let (pn, dn) = self.mid(INF - 1, INF - 1, 0);
         if pn == 0 {
             Some(true)
-        } else if dn == 0 && !self.depth_capped {
+        } else if dn == 0 && !self.disproofs_untrusted {
             Some(false)
         } else {
             None
@@ -1198,7 +1220,7 @@ impl Attempt<'_> {
         let entry = search.tt.get(&search.key()).copied();
         let known = match entry {
             Some(e) if e.pn == 0 => Some(true),
-            Some(e) if e.dn == 0 && !search.depth_capped => Some(false),
+            Some(e) if e.dn == 0 && !search.disproofs_untrusted => Some(false),
             _ => None,
         };
         let out = known.map(|win| {
@@ -1326,8 +1348,11 @@ pub fn solve_keeping<'a>(
             let line = std::mem::take(&mut strict.line);
             (finish(Outcome::Win, line, nodes), Some((strict, true)))
         }
-        None => (finish(Outcome::Unknown, Vec::new(), nodes), None),
-        Some(false) => {
+        // Out of budget; not proven (a disproof, trusted or not) goes on to the ko.
+        None if strict.search.aborted => (finish(Outcome::Unknown, Vec::new(), nodes), None),
+        strict_result => {
+            // Only a trusted disproof shows that a ko is the best the side to play gets.
+            let no_strict_win = strict_result == Some(false);
             // A position proven with the opponent as ko master stays proven with the side
             // to play as ko master, or with none: the prover may only gain moves, the
             // opponent only lose them. Disproofs carry over the other way.
@@ -1343,9 +1368,12 @@ pub fn solve_keeping<'a>(
                     (finish(Outcome::Loss, line, nodes), Some((master, false)))
                 }
                 None => (finish(Outcome::Unknown, Vec::new(), nodes), None),
+                Some(true) if !no_strict_win => {
+                    (finish(Outcome::Unknown, Vec::new(), nodes), None)
+                }
                 Some(true) => {
                     // (Disproofs only if no line met the depth limit: those are untrusted.)
-                    let mut known = if master.search.depth_capped {
+                    let mut known = if master.search.disproofs_untrusted {
                         Table::default()
                     } else {
                         entries_where(&master.search.tt, |e| e.dn == 0)
@@ -1601,6 +1629,27 @@ mod tests {
         assert!(matches!(v.outcome, Outcome::Ko { .. }), "{v:?}");
         let take = evaluate_move(&pos, &problem, mv("C1"), Budget::default()).unwrap();
         assert!(matches!(take.outcome, Outcome::Ko { .. }), "{take:?}");
+    }
+
+    #[test]
+    fn a_ko_masters_retake_to_an_earlier_board_is_searched_on() {
+        // Cho Chikun, Elementary 448: Black A2 leads to a ko (White takes at D1 after
+        // Black C1 captures D1's stone). White's retakes as ko master bring back boards of
+        // the line; the search must not read them as the same, unfinished node.
+        let pos = corner(
+            19,
+            ". X . . . .
+             . . . . . .
+             X X X X . .
+             . O O O X X
+             . . . . O X
+             . O . O . X",
+            Color::Black,
+        );
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let v = solve(&pos, &problem, Budget::default());
+        assert!(matches!(v.outcome, Outcome::Ko { .. }), "{v:?}");
+        assert_eq!(v.best, Some(mv("A2")));
     }
 
     #[test]
