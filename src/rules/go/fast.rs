@@ -617,7 +617,9 @@ impl SearchBoard {
     /// Whether the last move was a stone that brought back a whole-board position of the
     /// history (only a move [`check_vertex`] refuses can: a search's ko master plays them).
     pub(crate) fn repeated(&self) -> bool {
-        self.records.last().is_some_and(|r| r.vertex != 0 && !r.pushed)
+        self.records
+            .last()
+            .is_some_and(|r| r.vertex != 0 && !r.pushed)
     }
 
     /// Plays a stone on `v`, which must be legal for the side to play ([`check_vertex`]).

@@ -1368,9 +1368,7 @@ pub fn solve_keeping<'a>(
                     (finish(Outcome::Loss, line, nodes), Some((master, false)))
                 }
                 None => (finish(Outcome::Unknown, Vec::new(), nodes), None),
-                Some(true) if !no_strict_win => {
-                    (finish(Outcome::Unknown, Vec::new(), nodes), None)
-                }
+                Some(true) if !no_strict_win => (finish(Outcome::Unknown, Vec::new(), nodes), None),
                 Some(true) => {
                     // (Disproofs only if no line met the depth limit: those are untrusted.)
                     let mut known = if master.search.disproofs_untrusted {
