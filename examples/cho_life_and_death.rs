@@ -118,12 +118,13 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flag = |name: &str| args.iter().any(|a| a == name);
-    let value = |name: &str| {
+    // The word after `name`: `--only 310,358`.
+    let word = |name: &str| {
         args.iter()
             .position(|a| a == name)
             .and_then(|i| args.get(i + 1))
-            .and_then(|v| v.parse::<u64>().ok())
     };
+    let value = |name: &str| word(name).and_then(|v| v.parse::<u64>().ok());
     let limit = value("--limit").map(|n| n as usize);
     let budget = Budget {
         nodes: value("--nodes").unwrap_or(5_000_000),
@@ -142,8 +143,8 @@ fn main() {
         });
     }
     // Chosen problems by id: `--only 310,358`.
-    if let Some(i) = args.iter().position(|a| a == "--only") {
-        let ids: Vec<&str> = args.get(i + 1).map_or(vec![], |v| v.split(',').collect());
+    if flag("--only") {
+        let ids: Vec<&str> = word("--only").map_or(vec![], |v| v.split(',').collect());
         imported.problems.retain(|p| ids.contains(&p.id.as_str()));
     }
     let mut gnugo = flag("--gnugo").then(GnuGo::start);

@@ -1348,10 +1348,12 @@ pub fn solve_keeping<'a>(
             let line = std::mem::take(&mut strict.line);
             (finish(Outcome::Win, line, nodes), Some((strict, true)))
         }
-        // Out of budget; not proven (a disproof, trusted or not) goes on to the ko.
+        // Out of budget: nothing known.
         None if strict.search.aborted => (finish(Outcome::Unknown, Vec::new(), nodes), None),
+        // Disproven, or refuted only through a cycle (untrusted): on to the ko attempts.
         strict_result => {
-            // Only a trusted disproof shows that a ko is the best the side to play gets.
+            // Only a trusted disproof shows that a ko is the best the side to play gets;
+            // after an untrusted one a ko win is reported as unknown.
             let no_strict_win = strict_result == Some(false);
             // A position proven with the opponent as ko master stays proven with the side
             // to play as ko master, or with none: the prover may only gain moves, the
