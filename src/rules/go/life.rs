@@ -759,7 +759,9 @@ impl<'a> Search<'a> {
             .target_stones()
             .any(|v| self.board.chain_lib_count(v) >= 2);
         if hopeful {
-            let alive = self.board.benson(defender, Some(&self.area));
+            let alive = self
+                .board
+                .benson_of(defender, Some(&self.area), self.target_stones());
             if self.target_stones().any(|v| alive.contains(v)) {
                 return Some(defender);
             }
