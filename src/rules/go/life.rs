@@ -637,7 +637,18 @@ struct Search<'a> {
     disproofs_untrusted: bool,
     /// The keys of the positions on the line being searched, the root first.
     path: Vec<u64>,
+    /// The board hashes of the positions on the line being searched, by depth.
+    boards: Vec<u64>,
+    /// The shallowest depth of a position on the line whose presence made the superko
+    /// rule refuse a move in the subtree being searched (`usize::MAX`: none). A result
+    /// that rests on a position above it holds only for the line that reached it, and is
+    /// not stored.
+    refused_above: std::cell::Cell<usize>,
     ko_keys: Vec<u64>,
+    /// The ε of the 1+ε trick, in sixteenths: how much longer the search stays in the
+    /// chosen child than its second-best sibling's value asks (it changes the order of
+    /// the search, never a result).
+    stay: u64,
     /// Whether the static kills of [`eyes`] are used (off only to test them by search).
     static_kills: bool,
 }
@@ -724,7 +735,10 @@ impl<'a> Search<'a> {
             aborted: false,
             disproofs_untrusted: false,
             path: Vec::with_capacity(MAX_DEPTH + 1),
+            boards: Vec::with_capacity(MAX_DEPTH + 1),
+            refused_above: std::cell::Cell::new(usize::MAX),
             ko_keys,
+            stay: 4,
             static_kills: true,
         }
     }
@@ -839,11 +853,27 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Notes the depth of the position of the line that the superko rule keeps `color`
+    /// from bringing back with a stone on `v` (none for a position from before the
+    /// search: the same on every line).
+    fn note_superko(&self, v: usize, color: Color) {
+        let Some(hash) = self.board.hash_after(v, color) else {
+            return;
+        };
+        if let Some(depth) = self.boards.iter().rposition(|&b| b == hash) {
+            self.refused_above.set(self.refused_above.get().min(depth));
+        }
+    }
+
     /// Whether the side to play may put a stone on the empty `v`.
     fn may_play(&self, v: usize, color: Color) -> bool {
         match self.board.check_vertex(v, color) {
             Ok(()) => true,
             Err(Refusal::Suicide) => false,
+            Err(Refusal::Superko) if self.ko_master != Some(color) => {
+                self.note_superko(v, color);
+                false
+            }
             Err(Refusal::Ko | Refusal::Superko) => self.ko_master == Some(color),
         }
     }
@@ -973,7 +1003,12 @@ impl<'a> Search<'a> {
         let value = match self.tt.get(&key) {
             Some(e) => (e.pn, e.dn),
             None => {
-                let v = match self.decided() {
+                // (A capture the superko rule refuses here leaves an estimate, not a
+                // result: nothing to note.)
+                let outer = self.refused_above.get();
+                let decided = self.decided();
+                self.refused_above.set(outer);
+                let v = match decided {
                     Some(w) => self.value_of(w),
                     None => self.leaf_estimate(),
                 };
@@ -992,6 +1027,21 @@ impl<'a> Search<'a> {
         value
     }
 
+    /// Stores the value of the position at `depth`, unless it rests on a position of the
+    /// line above (a move the superko rule refused because of it).
+    fn store(&mut self, key: u64, (pn, dn): (u32, u32), work: u32, depth: usize) {
+        if self.refused_above.get() >= depth {
+            self.tt.insert(key, Entry { pn, dn, work });
+        }
+    }
+
+    /// Leaves the position the search is at: what it rests on counts for the line above
+    /// too.
+    fn leave(&mut self, outer: usize) {
+        self.boards.pop();
+        self.refused_above.set(self.refused_above.get().min(outer));
+    }
+
     /// Nagai's multiple-iterative deepening at the current position.
     fn mid(&mut self, th_pn: u32, th_dn: u32, depth: usize) -> (u32, u32) {
         let key = self.key();
@@ -1001,18 +1051,15 @@ impl<'a> Search<'a> {
             self.disproofs_untrusted = true;
             return (INF, 0);
         }
+        // What the line above this position kept from being played here and below.
+        let outer = self.refused_above.replace(usize::MAX);
+        self.boards.push(self.board.hash());
         let moves = self.candidates();
         if moves.is_empty() {
             // The attacker has nowhere to play: the defender keeps its stones.
             let v = self.value_of(self.defender);
-            self.tt.insert(
-                key,
-                Entry {
-                    pn: v.0,
-                    dn: v.1,
-                    work: 1,
-                },
-            );
+            self.store(key, v, 1, depth);
+            self.leave(outer);
             return v;
         }
         let or_node = self.board.turn() == self.prover;
@@ -1026,15 +1073,9 @@ impl<'a> Search<'a> {
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
                 let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
                 let old = self.tt.get(&key).map_or(0, |e| e.work);
-                self.tt.insert(
-                    key,
-                    Entry {
-                        pn,
-                        dn,
-                        work: work.saturating_add(old),
-                    },
-                );
+                self.store(key, (pn, dn), work.saturating_add(old), depth);
                 self.path.pop();
+                self.leave(outer);
                 return (pn, dn);
             }
             // The most proving child and the second best value.
@@ -1051,7 +1092,7 @@ impl<'a> Search<'a> {
             }
             let (cpn, cdn) = values[best];
             // The 1+ε trick (Pawlewicz and Lew): stay longer in the chosen child.
-            let second = cap(second as u64 + second as u64 / 4 + 1);
+            let second = cap(second as u64 + second as u64 * self.stay / 16 + 1);
             let (child_pn, child_dn) = if or_node {
                 (
                     th_pn.min(second),
@@ -1727,6 +1768,36 @@ mod tests {
         let v = solve(&pos, &problem, Budget::default());
         assert!(matches!(v.outcome, Outcome::Ko { .. }), "{v:?}");
         assert_eq!(v.best, Some(mv("A2")));
+    }
+
+    #[test]
+    fn a_value_resting_on_the_lines_superko_is_not_taken_to_another_line() {
+        // Cho Chikun, Elementary 270: Black E18 kills (each of White's answers, searched
+        // on its own, loses). Searched in other orders, a value found under a move the
+        // superko rule refused because of a board higher on the line was once stored
+        // and read on a line without that board: a false refutation, and "ko".
+        // (In the book's corner, top left: the order of the search is the benchmark's.)
+        let board = Board::from_text_at(
+            19,
+            ". O X . O X . .
+             O O . O . X . .
+             X X O O O X . .
+             . . X X X X . .
+             . X . . . . . .",
+            Point::new(0, 0),
+            8,
+            5,
+        )
+        .unwrap();
+        let pos = Position::new(board, Color::Black);
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        for stay in [4, 8, 16] {
+            // As `solve` tries first: White may retake every ko at once.
+            let mut search = Search::new(&pos, &problem, Color::Black, Some(Color::White));
+            search.stay = stay;
+            search.node_limit = 1_000_000;
+            assert_eq!(search.run(), Some(true), "ε = {stay}/16");
+        }
     }
 
     #[test]
