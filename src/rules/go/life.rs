@@ -635,10 +635,10 @@ struct Search<'a> {
     /// A line met the depth limit or returned to a position of the line: the disproofs
     /// may depend on the line that reached them, and do not count.
     disproofs_untrusted: bool,
-    /// The keys of the positions on the line being searched, the root first.
-    path: Vec<u64>,
-    /// The board hashes of the positions on the line being searched, by depth.
-    boards: Vec<u64>,
+    /// The positions on the line being searched, by depth from the root: the table key
+    /// (a ko master's cycle returns to one) and the board hash (what the superko rule
+    /// compares).
+    line: Vec<(u64, u64)>,
     /// The shallowest depth of a position on the line whose presence made the superko
     /// rule refuse a move in the subtree being searched (`usize::MAX`: none). A result
     /// that rests on a position above it holds only for the line that reached it, and is
@@ -734,8 +734,7 @@ impl<'a> Search<'a> {
             deadline: Instant::now() + Duration::from_secs(3600),
             aborted: false,
             disproofs_untrusted: false,
-            path: Vec::with_capacity(MAX_DEPTH + 1),
-            boards: Vec::with_capacity(MAX_DEPTH + 1),
+            line: Vec::with_capacity(MAX_DEPTH + 1),
             refused_above: std::cell::Cell::new(usize::MAX),
             ko_keys,
             stay: 4,
@@ -860,7 +859,7 @@ impl<'a> Search<'a> {
         let Some(hash) = self.board.hash_after(v, color) else {
             return;
         };
-        if let Some(depth) = self.boards.iter().rposition(|&b| b == hash) {
+        if let Some(depth) = self.line.iter().rposition(|&(_, b)| b == hash) {
             self.refused_above.set(self.refused_above.get().min(depth));
         }
     }
@@ -992,7 +991,7 @@ impl<'a> Search<'a> {
         self.play(c);
         self.nodes += 1;
         let key = self.key();
-        if self.board.repeated() && self.path.contains(&key) {
+        if self.board.repeated() && self.line.iter().any(|&(k, _)| k == key) {
             // A ko master's retake back to a position of the line: a cycle, which the
             // table cannot value. It counts as the prover's loss, so that no proof rests on
             // it; disproofs no longer count.
@@ -1038,7 +1037,7 @@ impl<'a> Search<'a> {
     /// Leaves the position the search is at: what it rests on counts for the line above
     /// too.
     fn leave(&mut self, outer: usize) {
-        self.boards.pop();
+        self.line.pop();
         self.refused_above.set(self.refused_above.get().min(outer));
     }
 
@@ -1053,7 +1052,7 @@ impl<'a> Search<'a> {
         }
         // What the line above this position kept from being played here and below.
         let outer = self.refused_above.replace(usize::MAX);
-        self.boards.push(self.board.hash());
+        self.line.push((key, self.board.hash()));
         let moves = self.candidates();
         if moves.is_empty() {
             // The attacker has nowhere to play: the defender keeps its stones.
@@ -1063,7 +1062,6 @@ impl<'a> Search<'a> {
             return v;
         }
         let or_node = self.board.turn() == self.prover;
-        self.path.push(key);
         let mut values: Vec<(u32, u32)> = Vec::with_capacity(moves.len());
         for &m in &moves {
             values.push(self.child_value(m));
@@ -1074,7 +1072,6 @@ impl<'a> Search<'a> {
                 let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
                 let old = self.tt.get(&key).map_or(0, |e| e.work);
                 self.store(key, (pn, dn), work.saturating_add(old), depth);
-                self.path.pop();
                 self.leave(outer);
                 return (pn, dn);
             }
@@ -1539,13 +1536,13 @@ fn enclosure(board: &super::Board) -> impl Fn(Color) -> f64 {
     for p in board.points() {
         if let Some(color) = board.get(p) {
             let d = distance.get(&p).map_or(ENCLOSED, |&d| d as f64);
-            let slot = &mut sums[(color == Color::White) as usize];
+            let slot = &mut sums[color.index()];
             slot.0 += d;
             slot.1 += 1;
         }
     }
     move |color: Color| {
-        let (sum, n) = sums[(color == Color::White) as usize];
+        let (sum, n) = sums[color.index()];
         if n == 0 {
             0.0
         } else {
