@@ -815,7 +815,7 @@ impl<'a> Search<'a> {
             shared = Some(liberty);
         }
         shared.filter(|&l| {
-            (self.region_set.contains(l) || self.fence.contains(&l)) && self.may_play(l, attacker)
+            (self.region_set.contains(l) || self.fence.contains(&l)) && self.allowed(l, attacker)
         })
     }
 
@@ -864,17 +864,29 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Whether the side to play may put a stone on the empty `v`.
-    fn may_play(&self, v: usize, color: Color) -> bool {
-        match self.board.check_vertex(v, color) {
+    /// Whether `color` may put a stone on the empty `v`, by the board's answer `check`:
+    /// a ko or superko refusal binds all but the ko master.
+    fn permits(&self, check: Result<(), Refusal>, color: Color) -> bool {
+        match check {
             Ok(()) => true,
             Err(Refusal::Suicide) => false,
-            Err(Refusal::Superko) if self.ko_master != Some(color) => {
-                self.note_superko(v, color);
-                false
-            }
             Err(Refusal::Ko | Refusal::Superko) => self.ko_master == Some(color),
         }
+    }
+
+    /// Whether `color` may put a stone on the empty `v`.
+    fn allowed(&self, v: usize, color: Color) -> bool {
+        self.permits(self.board.check_vertex(v, color), color)
+    }
+
+    /// [`Search::allowed`] for a move the search would play here: a superko refusal is
+    /// noted (see [`Search::note_superko`]), as the values below rest on it.
+    fn may_play(&self, v: usize, color: Color) -> bool {
+        let check = self.board.check_vertex(v, color);
+        if matches!(check, Err(Refusal::Superko)) && self.ko_master != Some(color) {
+            self.note_superko(v, color);
+        }
+        self.permits(check, color)
     }
 
     /// The moves of the side to play, most promising first.
@@ -1002,12 +1014,7 @@ impl<'a> Search<'a> {
         let value = match self.tt.get(&key) {
             Some(e) => (e.pn, e.dn),
             None => {
-                // (A capture the superko rule refuses here leaves an estimate, not a
-                // result: nothing to note.)
-                let outer = self.refused_above.get();
-                let decided = self.decided();
-                self.refused_above.set(outer);
-                let v = match decided {
+                let v = match self.decided() {
                     Some(w) => self.value_of(w),
                     None => self.leaf_estimate(),
                 };
