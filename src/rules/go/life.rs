@@ -784,10 +784,7 @@ impl<'a> Search<'a> {
             .target_stones()
             .any(|v| self.board.chain_lib_count(v) >= 2);
         if hopeful {
-            let alive = self
-                .board
-                .benson_of(defender, Some(&self.area), self.target_stones());
-            if self.target_stones().any(|v| alive.contains(v)) {
+            if self.target_alive() {
                 return Some(defender);
             }
         } else if self.capture_all_at().is_some() {
@@ -799,6 +796,15 @@ impl<'a> Search<'a> {
             return Some(self.problem.attacker);
         }
         None
+    }
+
+    /// Whether a target stone is unconditionally alive (Benson's test over the target's
+    /// chains and those their life depends on).
+    fn target_alive(&self) -> bool {
+        let alive = self
+            .board
+            .benson_of(self.defender, Some(&self.area), self.target_stones());
+        self.target_stones().any(|v| alive.contains(v))
     }
 
     /// With the defender to play, a move that leaves a target stone unconditionally alive
@@ -840,15 +846,7 @@ impl<'a> Search<'a> {
             }
             self.board.play_legal(v);
             self.nodes += 1;
-            let alive = self
-                .target_stones()
-                .any(|t| self.board.chain_lib_count(t) >= 2)
-                && {
-                    let alive =
-                        self.board
-                            .benson_of(defender, Some(&self.area), self.target_stones());
-                    self.target_stones().any(|t| alive.contains(t))
-                };
+            let alive = self.target_alive();
             self.board.undo();
             if alive {
                 self.last_living = v;
