@@ -820,40 +820,41 @@ impl<'a> Search<'a> {
     ///                  White without its moves being searched.
     /// ```
     fn living_move(&mut self) -> Option<usize> {
-        let defender = self.defender;
-        if self.board.turn() != defender {
+        if self.board.turn() != self.defender {
             return None;
         }
         let first = self.last_living;
-        for i in 0..=self.region.len() {
-            // The last move found first, then the region's points.
-            let v = match i {
-                0 => first,
-                _ => self.region[i - 1],
-            };
-            if v == PASS || (i > 0 && v == first) {
-                continue;
-            }
-            if !self.board.is_empty_vertex(v) || !self.allowed(v, defender) {
-                continue;
-            }
-            let touches = self.board.neighbours(v).iter().any(|&n| {
-                self.board.cell(n) == Some(defender)
-                    || (self.board.cell(n).is_some() && self.board.chain_lib_count(n) == 1)
-            });
-            if !touches {
-                continue;
-            }
-            self.board.play_legal(v);
-            self.nodes += 1;
-            let alive = self.target_alive();
-            self.board.undo();
-            if alive {
+        if first != PASS && self.lives_after(first) {
+            return Some(first);
+        }
+        for i in 0..self.region.len() {
+            let v = self.region[i];
+            if v != first && self.lives_after(v) {
                 self.last_living = v;
                 return Some(v);
             }
         }
         None
+    }
+
+    /// Whether the defender's stone on `v` (tried only next to a defender stone or to a
+    /// chain in atari, and where it is allowed) leaves a target stone Benson-alive; a move
+    /// tried counts as a position.
+    fn lives_after(&mut self, v: usize) -> bool {
+        let defender = self.defender;
+        let touches = self.board.is_empty_vertex(v)
+            && self.board.neighbours(v).iter().any(|&n| {
+                self.board.cell(n) == Some(defender)
+                    || (self.board.cell(n).is_some() && self.board.chain_lib_count(n) == 1)
+            });
+        if !touches || !self.allowed(v, defender) {
+            return false;
+        }
+        self.board.play_legal(v);
+        self.nodes += 1;
+        let alive = self.target_alive();
+        self.board.undo();
+        alive
     }
 
     /// With the attacker to play and every target chain left in atari on one and the same
@@ -1083,10 +1084,9 @@ impl<'a> Search<'a> {
         let value = match self.tt.get(&key) {
             Some(e) => (e.pn, e.dn),
             None => {
-                let winner = match self.decided() {
-                    Some(w) => Some(w),
-                    None => self.living_move().map(|_| self.defender),
-                };
+                let winner = self
+                    .decided()
+                    .or_else(|| self.living_move().map(|_| self.defender));
                 let v = match winner {
                     Some(w) => self.value_of(w),
                     None => self.leaf_estimate(depth),
@@ -1243,11 +1243,12 @@ impl<'a> Search<'a> {
         // A line that stops on a target as good as captured ends with the capture; one
         // that stops where the defender makes life in one move, with that move.
         if line.len() < limit {
-            if let Some(l) = self.capture_all_at().or_else(|| {
-                (self.decided().is_none())
-                    .then(|| self.living_move())
-                    .flatten()
-            }) {
+            let last = match self.capture_all_at() {
+                Some(capture) => Some(capture),
+                None if self.decided().is_none() => self.living_move(),
+                None => None,
+            };
+            if let Some(l) = last {
                 line.push(l);
                 self.play(l);
             }
