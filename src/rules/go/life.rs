@@ -51,7 +51,7 @@ use super::board::Color;
 use super::fast::{KeyHasher, PointSet, Refusal, SearchBoard};
 use super::point::Point;
 use super::position::{Move, Position};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::BuildHasherDefault;
 use std::time::{Duration, Instant};
@@ -662,6 +662,16 @@ struct Search<'a> {
     static_kills: bool,
     /// The last move [`Search::living_move`] found, tried first the next time.
     last_living: usize,
+    /// By depth, the move that last settled a position there (the prover's proving move
+    /// or the opponent's refutation), tried first at the next position of that depth.
+    killers: Vec<Candidate>,
+    /// The positions a simulation ([`Search::simulate`]) was tried from, tried only once.
+    simulated: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    /// Whether [`Search::simulate`] is tried (off to measure it).
+    simulation: bool,
+    /// During a simulation: the sibling's move and the move simulated, which change
+    /// places when the other side plays on the sibling's point.
+    swap: (Candidate, Candidate),
 }
 
 fn mix(x: u64) -> u64 {
@@ -751,27 +761,35 @@ impl<'a> Search<'a> {
             stay: 4,
             static_kills: true,
             last_living: PASS,
+            killers: vec![PASS; MAX_DEPTH + 1],
+            simulated: HashSet::default(),
+            simulation: true,
+            swap: (PASS, PASS),
         }
     }
 
     fn key(&self) -> u64 {
-        let side = if self.board.turn() == Color::White {
+        self.key_of(&self.board)
+    }
+
+    /// The table key of `board`'s position (see [`Search::key`]).
+    fn key_of(&self, board: &SearchBoard) -> u64 {
+        let side = if board.turn() == Color::White {
             0x5713_0000_0000_0001
         } else {
             0
         };
-        let ko = self
-            .board
+        let ko = board
             .ko_point()
-            .map_or(0, |p| self.ko_keys[self.board.vertex(p)]);
+            .map_or(0, |p| self.ko_keys[board.vertex(p)]);
         // A ko master's retake back to an earlier board is another node than that board
         // was: the side to play there may no longer take the ko back.
-        let repeat = if self.board.repeated() {
+        let repeat = if board.repeated() {
             0x7E9E_A7ED_0000_0000
         } else {
             0
         };
-        self.board.hash() ^ side ^ ko ^ repeat
+        board.hash() ^ side ^ ko ^ repeat
     }
 
     /// The winner if the game is decided on the board now.
@@ -1133,7 +1151,13 @@ impl<'a> Search<'a> {
         // What the line above this position kept from being played here and below.
         let outer = self.refused_above.replace(usize::MAX);
         self.line.push((key, self.board.hash()));
-        let moves = self.candidates();
+        let mut moves = self.candidates();
+        let killer = self.killers[depth];
+        if killer != PASS {
+            if let Some(i) = moves.iter().position(|&m| m == killer) {
+                moves[..=i].rotate_right(1);
+            }
+        }
         if moves.is_empty() {
             // The attacker has nowhere to play: the defender keeps its stones.
             let v = self.value_of(self.defender);
@@ -1142,6 +1166,7 @@ impl<'a> Search<'a> {
             return v;
         }
         let or_node = self.board.turn() == self.prover;
+        let settles = |v: &(u32, u32)| if or_node { v.1 == 0 } else { v.0 == 0 };
         let mut values: Vec<(u32, u32)> = Vec::with_capacity(moves.len());
         for &m in &moves {
             values.push(self.child_value(m, depth + 1));
@@ -1149,6 +1174,13 @@ impl<'a> Search<'a> {
         loop {
             let (pn, dn) = combine(&values, or_node);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
+                let settled = if or_node { pn == 0 } else { dn == 0 };
+                if settled {
+                    let zero = |v: &(u32, u32)| if or_node { v.0 == 0 } else { v.1 == 0 };
+                    if let Some(i) = values.iter().position(zero) {
+                        self.killers[depth] = moves[i];
+                    }
+                }
                 let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
                 let old = self.tt.get(&key).map_or(0, |e| e.work);
                 self.store(key, (pn, dn), work.saturating_add(old), depth);
@@ -1165,6 +1197,16 @@ impl<'a> Search<'a> {
                     best = i;
                 } else if pick(&values[i]) < second {
                     second = pick(&values[i]);
+                }
+            }
+            // The side that must answer every move here has settled a sibling: try to
+            // settle this one the same way before searching it.
+            if self.simulation && !settles(&values[best]) {
+                if let Some(r) = values.iter().position(settles) {
+                    if self.try_simulation(moves[r], moves[best], depth + 1, !or_node) {
+                        values[best] = if or_node { (INF, 0) } else { (0, INF) };
+                        continue;
+                    }
                 }
             }
             let (cpn, cdn) = values[best];
@@ -1186,6 +1228,177 @@ impl<'a> Search<'a> {
             values[best] = self.mid(child_pn, child_dn, depth + 1);
             self.board.undo();
         }
+    }
+
+    /// Plays `m` on `reference`, a board in step with the search's, if it may be played
+    /// there.
+    fn play_on(&self, reference: &mut SearchBoard, m: Candidate) -> bool {
+        if m == PASS {
+            reference.pass();
+            return true;
+        }
+        let color = reference.turn();
+        if !reference.is_empty_vertex(m) || !self.permits(reference.check_vertex(m, color), color) {
+            return false;
+        }
+        reference.play_legal(m);
+        true
+    }
+
+    /// Kawano's simulation: tries to settle the position after `m` for the side that
+    /// settled its sibling after `settled` (`for_prover`: the prover), by following the
+    /// sibling's proof: that side plays the move that won in the same place of the
+    /// sibling's tree, the other side every move it has. At most `budget` positions;
+    /// `false` when the sibling's tree does not carry over (the search then goes on as
+    /// before). Every position it settles is settled on its own board.
+    fn try_simulation(
+        &mut self,
+        settled: Candidate,
+        m: Candidate,
+        depth: usize,
+        for_prover: bool,
+    ) -> bool {
+        let mut reference = self.board.clone();
+        if !self.play_on(&mut reference, settled) {
+            return false;
+        }
+        let budget_of = |e: Option<&Entry>| e.map_or(0, |e| e.work as u64);
+        let mut budget = 2 * budget_of(self.tt.get(&self.key_of(&reference))).clamp(16, 20_000);
+        self.play(m);
+        self.nodes += 1;
+        let key = self.key();
+        let fresh = self.simulated.insert(key);
+        let cycle = self.board.repeated() && self.line.iter().any(|&(k, _)| k == key);
+        self.swap = (settled, m);
+        let ok =
+            fresh && !cycle && self.simulate(Some(&mut reference), depth, for_prover, &mut budget);
+        self.board.undo();
+        ok
+    }
+
+    /// The walk of [`Search::try_simulation`] at the position on the board, `reference`
+    /// at the same place of the sibling's tree (`None` where the sibling has no such
+    /// position).
+    fn simulate(
+        &mut self,
+        mut reference: Option<&mut SearchBoard>,
+        depth: usize,
+        for_prover: bool,
+        budget: &mut u64,
+    ) -> bool {
+        let done = |e: &Entry| if for_prover { e.pn == 0 } else { e.dn == 0 };
+        let lost = |e: &Entry| if for_prover { e.dn == 0 } else { e.pn == 0 };
+        let winner = if for_prover {
+            self.prover
+        } else {
+            self.prover.opponent()
+        };
+        let key = self.key();
+        match self.tt.get(&key) {
+            Some(e) if done(e) => return true,
+            Some(e) if lost(e) => return false,
+            Some(_) => {}
+            None => {
+                let decided = self
+                    .decided()
+                    .or_else(|| self.living_move().map(|_| self.defender));
+                if let Some(w) = decided {
+                    let (pn, dn) = self.value_of(w);
+                    self.tt.insert(key, Entry { pn, dn, work: 1 });
+                    return w == winner;
+                }
+            }
+        }
+        let Some(reference) = reference.as_deref_mut() else {
+            return false;
+        };
+        if depth >= MAX_DEPTH || *budget == 0 || self.out_of_budget() {
+            return false;
+        }
+        *budget -= 1;
+        match self.tt.get(&self.key_of(reference)) {
+            Some(e) if done(e) => {}
+            _ => return false,
+        }
+        let start = self.nodes;
+        let outer = self.refused_above.replace(usize::MAX);
+        self.line.push((key, self.board.hash()));
+        let moves = self.candidates();
+        let ok = if moves.is_empty() {
+            self.defender == winner
+        } else if self.board.turn() == winner {
+            // The move that won in the sibling's tree, the least work first.
+            let mut choice: Option<(u32, Candidate)> = None;
+            for &m in &moves {
+                if !self.play_on(reference, self.in_reference(m)) {
+                    continue;
+                }
+                let e = self.tt.get(&self.key_of(reference)).copied();
+                reference.undo();
+                if let Some(e) = e.filter(|e| done(e)) {
+                    if choice.map_or(true, |(w, _)| e.work < w) {
+                        choice = Some((e.work, m));
+                    }
+                }
+            }
+            match choice {
+                Some((_, m)) => self.simulate_child(reference, m, depth, for_prover, budget),
+                None => false,
+            }
+        } else {
+            moves
+                .iter()
+                .all(|&m| self.simulate_child(reference, m, depth, for_prover, budget))
+        };
+        if ok {
+            let work = (self.nodes - start).min(u32::MAX as u64) as u32;
+            let value = if for_prover { (0, INF) } else { (INF, 0) };
+            self.store(key, value, work.max(1), depth);
+        }
+        self.leave(outer);
+        ok
+    }
+
+    /// The move on the sibling's board that stands for `m` on the board: the sibling's
+    /// point stands for the point simulated.
+    fn in_reference(&self, m: Candidate) -> Candidate {
+        let (settled, simulated) = self.swap;
+        if m == settled && m != PASS {
+            simulated
+        } else {
+            m
+        }
+    }
+
+    /// [`Search::simulate`] after `m`, played on the board and, where it may be, on
+    /// `reference`.
+    fn simulate_child(
+        &mut self,
+        reference: &mut SearchBoard,
+        m: Candidate,
+        depth: usize,
+        for_prover: bool,
+        budget: &mut u64,
+    ) -> bool {
+        self.play(m);
+        self.nodes += 1;
+        let key = self.key();
+        if self.board.repeated() && self.line.iter().any(|&(k, _)| k == key) {
+            self.board.undo();
+            return false;
+        }
+        let stepped = self.play_on(reference, self.in_reference(m));
+        let ok = self.simulate(
+            stepped.then_some(&mut *reference),
+            depth + 1,
+            for_prover,
+            budget,
+        );
+        if stepped {
+            reference.undo();
+        }
+        self.board.undo();
+        ok
     }
 
     /// Proves or disproves the prover's goal at the root: `Some(true)` proven, `Some(false)`
@@ -1927,6 +2140,55 @@ mod tests {
                 defender: Color::White
             })
         );
+    }
+
+    #[test]
+    fn a_siblings_proof_carries_over_by_simulation() {
+        // Cho Chikun Elementary 1 after Black's B5, White to play. Once one White move is
+        // refuted, others are refuted by following that proof, and every position the
+        // simulation settles is settled the same by a search without it.
+        //   . X . O . . .
+        //   O O O O X X .
+        //   . X X X . . .
+        //   . . . . . . .
+        //   . X . . . . .
+        let cho = corner(
+            19,
+            ". . . O . . .\nO O O O X X .\n. X X X . . .\n. . . . . . .\n. X . . . . .",
+            Color::Black,
+        );
+        let dead = cho.play_move(mv("B5")).unwrap();
+        let problem = Problem::new(&dead, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let mut search = Search::new(&dead, &problem, Color::Black, None);
+        let moves = search.candidates();
+        assert!(moves.len() > 2);
+        let first = moves[0];
+        search.play(first);
+        assert_eq!(
+            search.mid(INF - 1, INF - 1, 1).0,
+            0,
+            "Black kills after any White move"
+        );
+        search.board.undo();
+        let mut carried = Vec::new();
+        for &m in &moves[1..] {
+            if carried.len() == 3 || !search.try_simulation(first, m, 1, true) {
+                continue;
+            }
+            carried.push(m);
+            let mut plain = Search::new(&dead, &problem, Color::Black, None);
+            plain.simulation = false;
+            plain.play(m);
+            assert_eq!(
+                plain.mid(INF - 1, INF - 1, 1).0,
+                0,
+                "{:?}",
+                search.to_move(m)
+            );
+        }
+        assert!(!carried.is_empty(), "no sibling proof carried over");
+        // Tried once from a position, not again.
+        assert!(!search.try_simulation(first, carried[0], 1, true));
     }
 
     #[test]
