@@ -5,8 +5,9 @@
 //! Run with `scripts/life-and-death.sh` (release build), or
 //! `cargo run --release --example cho_life_and_death -- [--gnugo] [--limit N] [--every N]
 //! [--ms N] [--nodes N] [--all] [--only ID,ID]` (`--every 6`: the fixed sample of every
-//! sixth problem; `--all`: a line `= id goal outcome nodes time` for every problem;
-//! `--only 310,358`: just those problems).
+//! sixth problem; `--all`: a line `= id goal outcome nodes time search-time` for every
+//! problem, the time with the book's moves judged and the search's own; `--only 310,358`:
+//! just those problems).
 //! The corpus is read from `$QIYUAN_CORPUS` or `../shared/corpus`. Prints a summary and every
 //! problem where the solver, the book or GNU Go disagree.
 
@@ -225,12 +226,13 @@ fn main() {
         let line: Vec<String> = verdict.line.iter().map(|m| m.name(size)).collect();
         if flag("--all") {
             println!(
-                "= {} {} {} {} {:?}",
+                "= {} {} {} {} {:?} {:?}",
                 p.id,
                 if goal == Goal::Kill { "kill" } else { "live" },
                 verdict.outcome.as_str(),
                 verdict.nodes,
-                elapsed
+                elapsed,
+                verdict.elapsed
             );
         }
         let goal_name = match goal {

@@ -1720,8 +1720,11 @@ pub fn solve_keeping<'a>(
                     known.extend(proofs);
                     drop(master.search);
                     // Who needs the first threat: with no ko master at all, the side that
-                    // takes the ko first wins it.
-                    let left = budget.nodes.saturating_sub(nodes);
+                    // takes the ko first wins it. The ko is decided already: this detail
+                    // gets at most as many positions as the two attempts before it, and
+                    // out of them the side to play is said to need the first threat (the
+                    // cautious answer).
+                    let left = budget.nodes.saturating_sub(nodes).min(nodes);
                     let plain = attempt(position, problem, None, left, deadline, known);
                     nodes += plain.nodes;
                     let first_threat = match plain.proven {
