@@ -667,7 +667,7 @@ struct Search<'a> {
     killers: Vec<Candidate>,
     /// The positions a simulation ([`Search::simulate`]) was tried from, tried only once.
     simulated: HashSet<u64, BuildHasherDefault<KeyHasher>>,
-    /// Whether [`Search::simulate`] is tried (off to measure it).
+    /// Whether [`Search::simulate`] is tried (off only in a test, to check its proofs).
     simulation: bool,
     /// During a simulation: the sibling's move and the move simulated, which change
     /// places when the other side plays on the sibling's point.
