@@ -816,6 +816,13 @@ impl<'a> Search<'a> {
         None
     }
 
+    /// The winner of a position the search meets for the first time: [`Search::decided`],
+    /// or the defender if it makes life in one move ([`Search::living_move`]).
+    fn winner_on_arrival(&mut self) -> Option<Color> {
+        self.decided()
+            .or_else(|| self.living_move().map(|_| self.defender))
+    }
+
     /// Whether a target stone is unconditionally alive (Benson's test over the target's
     /// chains and those their life depends on).
     fn target_alive(&self) -> bool {
@@ -1102,10 +1109,7 @@ impl<'a> Search<'a> {
         let value = match self.tt.get(&key) {
             Some(e) => (e.pn, e.dn),
             None => {
-                let winner = self
-                    .decided()
-                    .or_else(|| self.living_move().map(|_| self.defender));
-                let v = match winner {
+                let v = match self.winner_on_arrival() {
                     Some(w) => self.value_of(w),
                     None => self.leaf_estimate(depth),
                 };
@@ -1166,6 +1170,8 @@ impl<'a> Search<'a> {
             return v;
         }
         let or_node = self.board.turn() == self.prover;
+        // The number the side to play here wants small, and the one its opponent does.
+        let pick = |v: &(u32, u32)| if or_node { v.0 } else { v.1 };
         let settles = |v: &(u32, u32)| if or_node { v.1 == 0 } else { v.0 == 0 };
         let mut values: Vec<(u32, u32)> = Vec::with_capacity(moves.len());
         for &m in &moves {
@@ -1174,10 +1180,8 @@ impl<'a> Search<'a> {
         loop {
             let (pn, dn) = combine(&values, or_node);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
-                let settled = if or_node { pn == 0 } else { dn == 0 };
-                if settled {
-                    let zero = |v: &(u32, u32)| if or_node { v.0 == 0 } else { v.1 == 0 };
-                    if let Some(i) = values.iter().position(zero) {
+                if pick(&(pn, dn)) == 0 {
+                    if let Some(i) = values.iter().position(|v| pick(v) == 0) {
                         self.killers[depth] = moves[i];
                     }
                 }
@@ -1188,7 +1192,6 @@ impl<'a> Search<'a> {
                 return (pn, dn);
             }
             // The most proving child and the second best value.
-            let pick = |v: &(u32, u32)| if or_node { v.0 } else { v.1 };
             let mut best = 0;
             let mut second = INF;
             for i in 1..values.len() {
@@ -1258,6 +1261,17 @@ impl<'a> Search<'a> {
         depth: usize,
         for_prover: bool,
     ) -> bool {
+        // Once from a position, and never into a cycle: asked before the sibling's board
+        // is copied, as the search comes back here often.
+        self.play(m);
+        self.nodes += 1;
+        let key = self.key();
+        let fresh = self.simulated.insert(key);
+        let cycle = self.board.repeated() && self.line.iter().any(|&(k, _)| k == key);
+        self.board.undo();
+        if !fresh || cycle {
+            return false;
+        }
         let mut reference = self.board.clone();
         if !self.play_on(&mut reference, settled) {
             return false;
@@ -1265,13 +1279,8 @@ impl<'a> Search<'a> {
         let budget_of = |e: Option<&Entry>| e.map_or(0, |e| e.work as u64);
         let mut budget = 2 * budget_of(self.tt.get(&self.key_of(&reference))).clamp(16, 20_000);
         self.play(m);
-        self.nodes += 1;
-        let key = self.key();
-        let fresh = self.simulated.insert(key);
-        let cycle = self.board.repeated() && self.line.iter().any(|&(k, _)| k == key);
         self.swap = (settled, m);
-        let ok =
-            fresh && !cycle && self.simulate(Some(&mut reference), depth, for_prover, &mut budget);
+        let ok = self.simulate(Some(&mut reference), depth, for_prover, &mut budget);
         self.board.undo();
         ok
     }
@@ -1299,10 +1308,7 @@ impl<'a> Search<'a> {
             Some(e) if lost(e) => return false,
             Some(_) => {}
             None => {
-                let decided = self
-                    .decided()
-                    .or_else(|| self.living_move().map(|_| self.defender));
-                if let Some(w) = decided {
+                if let Some(w) = self.winner_on_arrival() {
                     let (pn, dn) = self.value_of(w);
                     self.tt.insert(key, Entry { pn, dn, work: 1 });
                     return w == winner;
