@@ -171,6 +171,21 @@ fn main() {
                 continue;
             }
         };
+        // `--book-first`: the book's first moves are searched first, as the importer and
+        // the trainer search an author's.
+        let problem = if flag("--book-first") {
+            let firsts: Vec<Point> = p
+                .solutions
+                .iter()
+                .filter_map(|line| match Move::parse(line.first()?, size) {
+                    Ok(Move::Play(point)) => Some(point),
+                    _ => None,
+                })
+                .collect();
+            problem.with_first_moves(start, &firsts)
+        } else {
+            problem
+        };
         let clock = Instant::now();
         let mut solution = solve_keeping(start, &problem, budget);
         let verdict = solution.verdict.clone();

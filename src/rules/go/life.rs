@@ -219,6 +219,17 @@ pub struct Problem {
     /// The part of the board kept as it is: (first column, first row, last column, last
     /// row). Outside it the board is the attacker's wall.
     area: (u8, u8, u8, u8),
+    /// The author's (or the book's) first moves and the position they are played from,
+    /// searched first there (see [`Problem::with_first_moves`]).
+    first_moves: Option<FirstMoves>,
+}
+
+/// The first moves an author gives for a problem's start, and that start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FirstMoves {
+    board: super::Board,
+    turn: Color,
+    moves: Vec<Point>,
 }
 
 impl Problem {
@@ -332,7 +343,30 @@ impl Problem {
             region,
             fence,
             area,
+            first_moves: None,
         })
+    }
+
+    /// The same problem, with `moves` (the author's or the book's answer from `start`)
+    /// searched first whenever the solver starts from `start`: the search stays in them
+    /// until their proof costs [`FIRST_MOVE_WEIGHT`] times more than another move's would.
+    /// It changes the order of the search only, never a result: a first move that does
+    /// not work is refuted, and the other moves are searched as before.
+    pub fn with_first_moves(mut self, start: &Position, moves: &[Point]) -> Problem {
+        self.first_moves = (!moves.is_empty()).then(|| FirstMoves {
+            board: start.board().clone(),
+            turn: start.turn(),
+            moves: moves.to_vec(),
+        });
+        self
+    }
+
+    /// The first moves to search first from `position`: the author's, if it is their start.
+    fn first_moves_from(&self, position: &Position) -> &[Point] {
+        match &self.first_moves {
+            Some(f) if f.turn == position.turn() && &f.board == position.board() => &f.moves,
+            _ => &[],
+        }
     }
 
     /// The side that kills.
@@ -595,6 +629,9 @@ const MAX_DEPTH: usize = 160;
 /// the search, never a result (20 measured best of 10, 15, 20, 30 and 45 on the Cho
 /// problems; docs/performance.md).
 const DEEP: u32 = 20;
+/// How many times more a move's proof may cost than the author's first move's before the
+/// search leaves the first move for it (see [`Problem::with_first_moves`]).
+const FIRST_MOVE_WEIGHT: u64 = 16;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -672,6 +709,9 @@ struct Search<'a> {
     /// During a simulation: the sibling's move and the move simulated, which change
     /// places when the other side plays on the sibling's point.
     swap: (Candidate, Candidate),
+    /// The author's first moves at the root, searched first (see
+    /// [`Problem::with_first_moves`]).
+    first_moves: Vec<Candidate>,
 }
 
 fn mix(x: u64) -> u64 {
@@ -724,6 +764,11 @@ impl<'a> Search<'a> {
         let board = problem_board(position, problem);
         let region: Vec<usize> = problem.region.iter().map(|&p| board.vertex(p)).collect();
         let fence: Vec<usize> = problem.fence.iter().map(|&p| board.vertex(p)).collect();
+        let first_moves = problem
+            .first_moves_from(position)
+            .iter()
+            .map(|&p| board.vertex(p))
+            .collect();
         let mut region_set = PointSet::EMPTY;
         for &v in &region {
             region_set.insert(v);
@@ -765,6 +810,7 @@ impl<'a> Search<'a> {
             simulated: HashSet::default(),
             simulation: true,
             swap: (PASS, PASS),
+            first_moves,
         }
     }
 
@@ -1162,6 +1208,22 @@ impl<'a> Search<'a> {
                 moves[..=i].rotate_right(1);
             }
         }
+        // At the root, the author's first moves are searched first: any other move's
+        // value counts `FIRST_MOVE_WEIGHT` times when the child to search is chosen.
+        let weights: Vec<u64> = moves
+            .iter()
+            .map(|m| {
+                let other = depth == 0
+                    && self.board.turn() == self.prover
+                    && !self.first_moves.is_empty()
+                    && !self.first_moves.contains(m);
+                if other {
+                    FIRST_MOVE_WEIGHT
+                } else {
+                    1
+                }
+            })
+            .collect();
         if moves.is_empty() {
             // The attacker has nowhere to play: the defender keeps its stones.
             let v = self.value_of(self.defender);
@@ -1191,15 +1253,16 @@ impl<'a> Search<'a> {
                 self.leave(outer);
                 return (pn, dn);
             }
-            // The most proving child and the second best value.
+            // The most proving child and the second best value (by weight).
+            let weighed = |i: usize| cap(pick(&values[i]) as u64 * weights[i]);
             let mut best = 0;
             let mut second = INF;
             for i in 1..values.len() {
-                if pick(&values[i]) < pick(&values[best]) {
-                    second = pick(&values[best]);
+                if weighed(i) < weighed(best) {
+                    second = weighed(best);
                     best = i;
-                } else if pick(&values[i]) < second {
-                    second = pick(&values[i]);
+                } else if weighed(i) < second {
+                    second = weighed(i);
                 }
             }
             // The side that must answer every move here has settled a sibling: try to
@@ -1213,8 +1276,14 @@ impl<'a> Search<'a> {
                 }
             }
             let (cpn, cdn) = values[best];
-            // The 1+ε trick (Pawlewicz and Lew): stay longer in the chosen child.
+            // The 1+ε trick (Pawlewicz and Lew): stay longer in the chosen child (until it
+            // is no longer the best by weight).
             let second = cap(second as u64 + second as u64 * self.stay / 16 + 1);
+            let second = if second >= INF {
+                INF
+            } else {
+                cap(second as u64 / weights[best])
+            };
             let (child_pn, child_dn) = if or_node {
                 (
                     th_pn.min(second),
@@ -1441,18 +1510,24 @@ impl<'a> Search<'a> {
                 if !proven {
                     continue;
                 }
+                // The author's first move, when it wins, is the line's first move.
+                let work = if line.is_empty() && winner_moves && self.first_moves.contains(&m) {
+                    0
+                } else {
+                    e.work
+                };
                 let better = match choice {
                     None => true,
                     Some((w, _)) => {
                         if winner_moves {
-                            e.work < w
+                            work < w
                         } else {
-                            e.work > w
+                            work > w
                         }
                     }
                 };
                 if better {
-                    choice = Some((e.work, m));
+                    choice = Some((work, m));
                 }
             }
             let Some((_, m)) = choice else { break };
@@ -1964,6 +2039,39 @@ mod tests {
         let wrong = evaluate_move(&pos, &problem, mv("B1"), Budget::default()).unwrap();
         assert_eq!(wrong.outcome, Outcome::Loss);
         assert_eq!(wrong.reply, Some(mv("A1")));
+    }
+
+    #[test]
+    fn the_authors_first_move_is_searched_first() {
+        // White's eye space A1 B1 holds one eye at most: either Black move kills.
+        //   X X X X . .
+        //   O O O X . .
+        //   . . O X . .
+        let text = "X X X X . .\nO O O X . .\n. . O X . .";
+        let pos = corner(19, text, Color::Black);
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        for first in ["A1", "B1"] {
+            let point = Point::parse(first, 19).unwrap();
+            let hinted = problem.clone().with_first_moves(&pos, &[point]);
+            let v = solve(&pos, &hinted, Budget::default());
+            assert_eq!((v.outcome, v.best), (Outcome::Win, Some(mv(first))));
+        }
+    }
+
+    #[test]
+    fn a_wrong_first_move_changes_no_verdict() {
+        let pos = bent_three();
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let plain = solve(&pos, &problem, Budget::default());
+        let b1 = Point::parse("B1", 19).unwrap();
+        let hinted = problem.clone().with_first_moves(&pos, &[b1]);
+        let v = solve(&pos, &hinted, Budget::default());
+        assert_eq!((v.outcome, v.best), (Outcome::Win, Some(mv("A1"))));
+        assert_eq!((v.outcome, v.best), (plain.outcome, plain.best));
+        // From another position (after a move) the first moves are not the author's.
+        let after = pos.play_move(mv("A1")).unwrap();
+        assert!(hinted.first_moves_from(&after).is_empty());
+        assert_eq!(hinted.first_moves_from(&pos), &[b1]);
     }
 
     #[test]
