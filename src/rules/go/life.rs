@@ -1802,11 +1802,14 @@ pub fn solve_keeping<'a>(
                     drop(master.search);
                     // Who needs the first threat: with no ko master at all, the side that
                     // takes the ko first wins it. The ko is decided already: this detail
-                    // gets at most as many positions as the two attempts before it, and
-                    // out of them the side to play is said to need the first threat (the
-                    // cautious answer).
+                    // gets at most as many positions as the two attempts before it and
+                    // half the time left, so that it never holds the verdict back to the
+                    // deadline; out of them the side to play is said to need the first
+                    // threat (the cautious answer).
                     let left = budget.nodes.saturating_sub(nodes).min(nodes);
-                    let plain = attempt(position, problem, None, left, deadline, known);
+                    let now = Instant::now();
+                    let half_left = now + deadline.saturating_duration_since(now) / 2;
+                    let plain = attempt(position, problem, None, left, half_left, known);
                     nodes += plain.nodes;
                     let first_threat = match plain.proven {
                         Some(true) => me.opponent(),
