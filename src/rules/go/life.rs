@@ -1209,21 +1209,21 @@ impl<'a> Search<'a> {
             }
         }
         // At the root, the author's first moves are searched first: any other move's
-        // value counts `FIRST_MOVE_WEIGHT` times when the child to search is chosen.
-        let weights: Vec<u64> = moves
-            .iter()
-            .map(|m| {
-                let other = depth == 0
-                    && self.board.turn() == self.prover
-                    && !self.first_moves.is_empty()
-                    && !self.first_moves.contains(m);
-                if other {
-                    FIRST_MOVE_WEIGHT
-                } else {
+        // value counts `FIRST_MOVE_WEIGHT` times when the child to search is chosen
+        // (elsewhere no weights: every move counts once).
+        let weights: Vec<u64> = if depth == 0 && self.board.turn() == self.prover {
+            let weight = |m: &Candidate| {
+                if self.first_moves.is_empty() || self.first_moves.contains(m) {
                     1
+                } else {
+                    FIRST_MOVE_WEIGHT
                 }
-            })
-            .collect();
+            };
+            moves.iter().map(weight).collect()
+        } else {
+            Vec::new()
+        };
+        let weight = |i: usize| weights.get(i).copied().unwrap_or(1);
         if moves.is_empty() {
             // The attacker has nowhere to play: the defender keeps its stones.
             let v = self.value_of(self.defender);
@@ -1254,7 +1254,7 @@ impl<'a> Search<'a> {
                 return (pn, dn);
             }
             // The most proving child and the second best value (by weight).
-            let weighed = |i: usize| cap(pick(&values[i]) as u64 * weights[i]);
+            let weighed = |i: usize| cap(pick(&values[i]) as u64 * weight(i));
             let mut best = 0;
             let mut second = INF;
             for i in 1..values.len() {
@@ -1282,7 +1282,7 @@ impl<'a> Search<'a> {
             let second = if second >= INF {
                 INF
             } else {
-                cap(second as u64 / weights[best])
+                cap(second as u64 / weight(best))
             };
             let (child_pn, child_dn) = if or_node {
                 (
