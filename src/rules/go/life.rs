@@ -349,7 +349,7 @@ impl Problem {
 
     /// The same problem, with `moves` (the author's or the book's answer from `start`)
     /// searched first whenever the solver starts from `start`: the search stays in them
-    /// until their proof costs [`FIRST_MOVE_WEIGHT`] times more than another move's would.
+    /// until their proof looks 16 times dearer than another move's.
     /// It changes the order of the search only, never a result: a first move that does
     /// not work is refuted, and the other moves are searched as before.
     pub fn with_first_moves(mut self, start: &Position, moves: &[Point]) -> Problem {
@@ -1279,10 +1279,12 @@ impl<'a> Search<'a> {
             // The 1+ε trick (Pawlewicz and Lew): stay longer in the chosen child (until it
             // is no longer the best by weight).
             let second = cap(second as u64 + second as u64 * self.stay / 16 + 1);
+            // (By weight: the threshold in the chosen child's own terms, above its value
+            // so that the child is searched.)
             let second = if second >= INF {
                 INF
             } else {
-                cap(second as u64 / weight(best))
+                cap(second as u64 / weight(best)).max(pick(&values[best]) + 1)
             };
             let (child_pn, child_dn) = if or_node {
                 (
