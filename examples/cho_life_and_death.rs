@@ -179,10 +179,7 @@ fn main() {
             let firsts: Vec<Point> = p
                 .solutions
                 .iter()
-                .filter_map(|line| match Move::parse(line.first()?, size) {
-                    Ok(Move::Play(point)) => Some(point),
-                    _ => None,
-                })
+                .filter_map(|line| start.board().point(line.first()?).ok())
                 .collect();
             problem.with_first_moves(start, &firsts)
         } else {

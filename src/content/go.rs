@@ -720,14 +720,15 @@ const LIFE_BUDGET: life::Budget = life::Budget {
 
 impl LifeJudge {
     /// The solver's view of a `live`/`kill`/`ko` problem starting at `start`, with the
-    /// author's `target` stones if given and the author's `first_moves` searched first.
+    /// author's `target` stones if given and the author's first moves (from `lines`)
+    /// searched first.
     /// `Ok(None)` for another goal, or for a problem without the defender's stones, which
     /// cannot be searched; `Err` for a target that is not the defender's.
     fn new(
         start: &Position,
         goal: &str,
         target: &[(Point, Range<usize>)],
-        first_moves: &[Point],
+        lines: &LineTree,
     ) -> Result<Option<LifeJudge>, life::BadProblem> {
         let aim = match goal {
             "live" => life::Goal::Live,
@@ -741,7 +742,14 @@ impl LifeJudge {
             life::Target::Stones(target.iter().map(|(p, _)| *p).collect())
         };
         let problem = match life::Problem::new(start, aim, stones, life::Region::Auto) {
-            Ok(problem) => problem.with_first_moves(start, first_moves),
+            Ok(problem) => {
+                // (A pass is no point: it is not searched first.)
+                let first: Vec<Point> = lines
+                    .first_moves()
+                    .filter_map(|name| start.board().point(name).ok())
+                    .collect();
+                problem.with_first_moves(start, &first)
+            }
             Err(life::BadProblem::NoDefenderStones { .. }) if target.is_empty() => return Ok(None),
             Err(e) => return Err(e),
         };
@@ -1073,16 +1081,7 @@ fn problem_from(ctx: &Ctx, spec: ProblemSpec, setup: Setup) -> Result<Problem, V
             &mut errors,
         );
     }
-    // The author's first moves, which the solver searches first from the start.
-    let first_moves: Vec<Point> = lines
-        .correct_lines()
-        .iter()
-        .filter_map(|line| match Move::parse(line.first()?, size) {
-            Ok(Move::Play(p)) => Some(p),
-            _ => None,
-        })
-        .collect();
-    let life = match LifeJudge::new(&start, goal_name, &life_target, &first_moves) {
+    let life = match LifeJudge::new(&start, goal_name, &life_target, &lines) {
         Ok(judge) => judge,
         Err(e) => {
             errors.push(target_error(ctx, size, &life_target, e));

@@ -229,6 +229,11 @@ impl LineTree {
         out
     }
 
+    /// The learner's correct first moves, in the order written.
+    pub fn first_moves(&self) -> impl Iterator<Item = &str> {
+        self.nodes[0].children.iter().map(|(mv, _)| mv.as_str())
+    }
+
     /// Whether the tree has no line at all.
     pub fn is_empty(&self) -> bool {
         self.nodes[0].children.is_empty()
@@ -310,6 +315,15 @@ mod tests {
             zh: "不对".into(),
             en: "no".into(),
         }
+    }
+
+    #[test]
+    fn first_moves_are_the_roots_in_order_written() {
+        let mut t = LineTree::new();
+        t.add_correct(&line("E4 D5 F5")).unwrap();
+        t.add_correct(&line("D6")).unwrap();
+        t.add_correct(&line("E4 D5 C6")).unwrap();
+        assert_eq!(t.first_moves().collect::<Vec<_>>(), ["E4", "D6"]);
     }
 
     #[test]

@@ -1211,9 +1211,9 @@ impl<'a> Search<'a> {
         // At the root, the author's first moves are searched first: any other move's
         // value counts `FIRST_MOVE_WEIGHT` times when the child to search is chosen
         // (elsewhere no weights: every move counts once).
-        let weights: Vec<u64> = if depth == 0 && self.board.turn() == self.prover {
+        let weights: Vec<u64> = if depth == 0 && !self.first_moves.is_empty() {
             let weight = |m: &Candidate| {
-                if self.first_moves.is_empty() || self.first_moves.contains(m) {
+                if self.first_moves.contains(m) {
                     1
                 } else {
                     FIRST_MOVE_WEIGHT
