@@ -132,6 +132,7 @@ fn main() {
     let budget = Budget {
         nodes: value("--nodes").unwrap_or(5_000_000),
         time: Duration::from_millis(value("--ms").unwrap_or(1000)),
+        threads: value("--threads").unwrap_or(1).max(1) as usize,
     };
     let corpus = std::env::var("QIYUAN_CORPUS").unwrap_or_else(|_| "../shared/corpus".into());
     let path = format!("{corpus}/go/cho-elementary.jsonl");

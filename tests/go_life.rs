@@ -21,6 +21,7 @@ fn budget(nodes: u64) -> Budget {
     Budget {
         nodes,
         time: Duration::from_secs(3600),
+        threads: 1,
     }
 }
 

@@ -716,6 +716,7 @@ pub struct LifeJudge {
 const LIFE_BUDGET: life::Budget = life::Budget {
     nodes: 300_000,
     time: std::time::Duration::from_millis(800),
+    threads: 1,
 };
 
 impl LifeJudge {

@@ -54,6 +54,8 @@ use super::position::{Move, Position};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::BuildHasherDefault;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 mod eyes;
@@ -93,14 +95,19 @@ pub struct Budget {
     pub nodes: u64,
     /// The most time to take.
     pub time: Duration,
+    /// How many threads search each proof attempt at once, sharing one table (1: the same
+    /// search, position for position, every time; more: faster on as many cores, in an
+    /// order that depends on the threads' timing, with the same results).
+    pub threads: usize,
 }
 
 impl Default for Budget {
-    /// 2,000,000 positions or one second, whichever comes first.
+    /// 2,000,000 positions or one second, whichever comes first, on one thread.
     fn default() -> Budget {
         Budget {
             nodes: 2_000_000,
             time: Duration::from_secs(1),
+            threads: 1,
         }
     }
 }
@@ -632,6 +639,9 @@ const DEEP: u32 = 20;
 /// How many times more a move's proof may cost than the author's first move's before the
 /// search leaves the first move for it (see [`Problem::with_first_moves`]).
 const FIRST_MOVE_WEIGHT: u64 = 16;
+/// The ε of the 1+ε trick, in sixteenths, of the first helper thread (more for each next
+/// one): larger than the main thread's, so that the threads part.
+const HELPER_STAY: u64 = 12;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -644,20 +654,111 @@ struct Entry {
 /// The transposition table: (pn, dn) for the prover by position key.
 type Table = HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>;
 
-/// The entries of `table` that `keep` selects (proofs or disproofs, to carry over to an
-/// attempt under another ko rule where they still hold).
-fn entries_where(table: &Table, keep: impl Fn(&Entry) -> bool) -> Table {
-    table
-        .iter()
-        .filter(|(_, e)| keep(e))
-        .map(|(k, e)| (*k, *e))
-        .collect()
+/// How many pieces [`Shared`]'s table is locked in.
+const SHARDS: usize = 64;
+/// How many slots [`Shared::busy`] has.
+const BUSY_SLOTS: usize = 1 << 16;
+
+/// What the threads of one proof attempt share: the table, split in [`SHARDS`] pieces
+/// locked one at a time (by bits of the key that neither the map's bucket nor its tag
+/// uses); the positions all threads have counted; and the flag that stops them.
+struct Shared {
+    shards: Vec<Mutex<Table>>,
+    /// The positions the threads have reported (each reports every 1,024 or so).
+    nodes: AtomicU64,
+    /// Set when one thread has settled the root or run out of budget: the others stop.
+    stop: AtomicBool,
+    /// How many threads are searching below each position, by key (in as many slots as
+    /// [`BUSY_SLOTS`], so positions may share one); empty with one thread.
+    busy: Vec<AtomicU8>,
+}
+
+impl Shared {
+    /// A table that starts with `known`, for `threads` threads.
+    fn new(known: Table, threads: usize) -> Shared {
+        let mut shards: Vec<Table> = (0..SHARDS).map(|_| Table::default()).collect();
+        for (key, entry) in known {
+            shards[Shared::shard_of(key)].insert(key, entry);
+        }
+        Shared {
+            shards: shards.into_iter().map(Mutex::new).collect(),
+            nodes: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            busy: if threads > 1 {
+                (0..BUSY_SLOTS).map(|_| AtomicU8::new(0)).collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// How many threads are searching below the position `key` (or one sharing its slot).
+    fn busy(&self, key: u64) -> u8 {
+        self.busy
+            .get(key as usize % BUSY_SLOTS)
+            .map_or(0, |b| b.load(Ordering::Relaxed))
+    }
+
+    /// Notes that a thread starts (`true`) or ends (`false`) searching below `key`.
+    fn mark(&self, key: u64, arrives: bool) {
+        if let Some(b) = self.busy.get(key as usize % BUSY_SLOTS) {
+            if arrives {
+                b.fetch_add(1, Ordering::Relaxed);
+            } else {
+                b.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn shard_of(key: u64) -> usize {
+        (key >> 40) as usize % SHARDS
+    }
+
+    fn shard(&self, key: u64) -> MutexGuard<'_, Table> {
+        // A thread that panicked leaves its shard as it was: entries stay whole.
+        self.shards[Shared::shard_of(key)]
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn get(&self, key: u64) -> Option<Entry> {
+        self.shard(key).get(&key).copied()
+    }
+
+    /// Stores `entry`, except over a settled entry (a proof or disproof another thread
+    /// found while this one still searched with older values).
+    fn insert(&self, key: u64, entry: Entry) {
+        let mut shard = self.shard(key);
+        match shard.get_mut(&key) {
+            Some(old) if (old.pn == 0 || old.dn == 0) && entry.pn != 0 && entry.dn != 0 => {
+                old.work = old.work.max(entry.work);
+            }
+            Some(old) => *old = entry,
+            None => {
+                shard.insert(key, entry);
+            }
+        }
+    }
+
+    /// The entries that `keep` selects (proofs or disproofs, to carry over to an attempt
+    /// under another ko rule where they still hold).
+    fn entries_where(&self, keep: impl Fn(&Entry) -> bool) -> Table {
+        let mut table = Table::default();
+        for shard in &self.shards {
+            let shard = shard
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            table.extend(shard.iter().filter(|(_, e)| keep(e)).map(|(k, e)| (*k, *e)));
+        }
+        table
+    }
 }
 
 /// A candidate move: a grid index, or `PASS`.
 type Candidate = usize;
 const PASS: Candidate = 0;
 
+#[derive(Clone)]
 struct Search<'a> {
     board: SearchBoard,
     problem: &'a Problem,
@@ -673,8 +774,13 @@ struct Search<'a> {
     /// The side whose goal is being proven (the OR player).
     prover: Color,
     ko_master: Option<Color>,
-    tt: Table,
+    /// The table and budget this search shares with the attempt's other threads.
+    tt: Arc<Shared>,
     nodes: u64,
+    /// The positions this search has reported to [`Shared::nodes`].
+    reported: u64,
+    /// The other threads' positions, as last read from [`Shared::nodes`].
+    others: u64,
     node_limit: u64,
     deadline: Instant,
     aborted: bool,
@@ -712,6 +818,8 @@ struct Search<'a> {
     /// The author's first moves at the root, searched first (see
     /// [`Problem::with_first_moves`]).
     first_moves: Vec<Candidate>,
+    /// Whether other threads search the same root ([`Search::run_with_helpers`]).
+    helped: bool,
 }
 
 fn mix(x: u64) -> u64 {
@@ -794,8 +902,10 @@ impl<'a> Search<'a> {
             defender: problem.defender(),
             prover,
             ko_master,
-            tt: HashMap::default(),
+            tt: Arc::new(Shared::new(Table::default(), 1)),
             nodes: 0,
+            reported: 0,
+            others: 0,
             node_limit: u64::MAX,
             deadline: Instant::now() + Duration::from_secs(3600),
             aborted: false,
@@ -811,6 +921,7 @@ impl<'a> Search<'a> {
             simulation: true,
             swap: (PASS, PASS),
             first_moves,
+            helped: false,
         }
     }
 
@@ -1130,17 +1241,31 @@ impl<'a> Search<'a> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if !self.aborted
-            && (self.nodes >= self.node_limit
-                || (self.nodes & 1023 == 0 && Instant::now() >= self.deadline))
-        {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes - self.reported >= 1024 {
+            // Report this thread's positions, read the others', and look at the clock.
+            let all = self
+                .tt
+                .nodes
+                .fetch_add(self.nodes - self.reported, Ordering::Relaxed)
+                + (self.nodes - self.reported);
+            self.reported = self.nodes;
+            self.others = all - self.nodes;
+            if Instant::now() >= self.deadline {
+                self.aborted = true;
+            }
+        }
+        if self.nodes + self.others >= self.node_limit || self.tt.stop.load(Ordering::Relaxed) {
             self.aborted = true;
         }
         self.aborted
     }
 
-    /// (pn, dn) of the position after `c`, at `depth`, from the table or from the board.
-    fn child_value(&mut self, c: Candidate, depth: usize) -> (u32, u32) {
+    /// (pn, dn) of the position after `c`, at `depth`, from the table or from the board,
+    /// and the position's key.
+    fn child_value(&mut self, c: Candidate, depth: usize) -> ((u32, u32), u64) {
         self.play(c);
         self.nodes += 1;
         let key = self.key();
@@ -1150,9 +1275,9 @@ impl<'a> Search<'a> {
             // it; disproofs no longer count.
             self.disproofs_untrusted = true;
             self.board.undo();
-            return (INF, 0);
+            return ((INF, 0), key);
         }
-        let value = match self.tt.get(&key) {
+        let value = match self.tt.get(key) {
             Some(e) => (e.pn, e.dn),
             None => {
                 let v = match self.winner_on_arrival() {
@@ -1171,7 +1296,7 @@ impl<'a> Search<'a> {
             }
         };
         self.board.undo();
-        value
+        (value, key)
     }
 
     /// Stores the value of the position at `depth`, unless it rests on a position of the
@@ -1185,7 +1310,9 @@ impl<'a> Search<'a> {
     /// Leaves the position the search is at: what it rests on counts for the line above
     /// too.
     fn leave(&mut self, outer: usize) {
-        self.line.pop();
+        if let Some((key, _)) = self.line.pop() {
+            self.tt.mark(key, false);
+        }
         self.refused_above.set(self.refused_above.get().min(outer));
     }
 
@@ -1201,6 +1328,7 @@ impl<'a> Search<'a> {
         // What the line above this position kept from being played here and below.
         let outer = self.refused_above.replace(usize::MAX);
         self.line.push((key, self.board.hash()));
+        self.tt.mark(key, true);
         let mut moves = self.candidates();
         let killer = self.killers[depth];
         if killer != PASS {
@@ -1223,7 +1351,6 @@ impl<'a> Search<'a> {
         } else {
             Vec::new()
         };
-        let weight = |i: usize| weights.get(i).copied().unwrap_or(1);
         if moves.is_empty() {
             // The attacker has nowhere to play: the defender keeps its stones.
             let v = self.value_of(self.defender);
@@ -1236,10 +1363,21 @@ impl<'a> Search<'a> {
         let pick = |v: &(u32, u32)| if or_node { v.0 } else { v.1 };
         let settles = |v: &(u32, u32)| if or_node { v.1 == 0 } else { v.0 == 0 };
         let mut values: Vec<(u32, u32)> = Vec::with_capacity(moves.len());
+        let mut keys: Vec<u64> = Vec::with_capacity(moves.len());
         for &m in &moves {
-            values.push(self.child_value(m, depth + 1));
+            let (value, key) = self.child_value(m, depth + 1);
+            values.push(value);
+            keys.push(key);
         }
+        // With other threads: a child another thread is searching below counts twice
+        // (three times with two threads there...), so that the threads part.
+        let mut crowded: Vec<u64> = Vec::new();
         loop {
+            if depth == 0 && self.helped {
+                // The root is searched once, for the whole attempt: what the other
+                // threads found below it comes from the table.
+                self.refresh(&moves, &mut values);
+            }
             let (pn, dn) = combine(&values, or_node);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
                 if pick(&(pn, dn)) == 0 {
@@ -1248,23 +1386,45 @@ impl<'a> Search<'a> {
                     }
                 }
                 let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
-                let old = self.tt.get(&key).map_or(0, |e| e.work);
+                let old = self.tt.get(key).map_or(0, |e| e.work);
                 self.store(key, (pn, dn), work.saturating_add(old), depth);
                 self.leave(outer);
                 return (pn, dn);
             }
-            // The most proving child and the second best value (by weight).
-            let weighed = |i: usize| cap(pick(&values[i]) as u64 * weight(i));
-            let mut best = 0;
-            let mut second = INF;
-            for i in 1..values.len() {
-                if weighed(i) < weighed(best) {
-                    second = weighed(best);
-                    best = i;
-                } else if weighed(i) < second {
-                    second = weighed(i);
-                }
+            if self.helped {
+                crowded.clear();
+                crowded.extend(keys.iter().map(|&k| 1 + self.tt.busy(k) as u64));
             }
+            let weight = |i: usize| {
+                weights.get(i).copied().unwrap_or(1) * crowded.get(i).copied().unwrap_or(1)
+            };
+            // The most proving child and the second best value (by weight, unless the
+            // child the weights choose is past this position's own threshold: searching it
+            // would return at once, again and again).
+            let threshold = if or_node { th_pn } else { th_dn };
+            let mut weighted = true;
+            let (best, second) = loop {
+                let weighed = |i: usize| {
+                    let w = if weighted { weight(i) } else { 1 };
+                    cap(pick(&values[i]) as u64 * w)
+                };
+                let mut best = 0;
+                let mut second = INF;
+                for i in 1..values.len() {
+                    if weighed(i) < weighed(best) {
+                        second = weighed(best);
+                        best = i;
+                    } else if weighed(i) < second {
+                        second = weighed(i);
+                    }
+                }
+                if weighted && pick(&values[best]) >= threshold {
+                    weighted = false;
+                    continue;
+                }
+                break (best, second);
+            };
+            let weight = |i: usize| if weighted { weight(i) } else { 1 };
             // The side that must answer every move here has settled a sibling: try to
             // settle this one the same way before searching it.
             if self.simulation && !settles(&values[best]) {
@@ -1347,8 +1507,8 @@ impl<'a> Search<'a> {
         if !self.play_on(&mut reference, settled) {
             return false;
         }
-        let budget_of = |e: Option<&Entry>| e.map_or(0, |e| e.work as u64);
-        let mut budget = 2 * budget_of(self.tt.get(&self.key_of(&reference))).clamp(16, 20_000);
+        let budget_of = |e: Option<Entry>| e.map_or(0, |e| e.work as u64);
+        let mut budget = 2 * budget_of(self.tt.get(self.key_of(&reference))).clamp(16, 20_000);
         self.play(m);
         self.swap = (settled, m);
         let ok = self.simulate(Some(&mut reference), depth, for_prover, &mut budget);
@@ -1374,9 +1534,9 @@ impl<'a> Search<'a> {
             self.prover.opponent()
         };
         let key = self.key();
-        match self.tt.get(&key) {
-            Some(e) if done(e) => return true,
-            Some(e) if lost(e) => return false,
+        match self.tt.get(key) {
+            Some(e) if done(&e) => return true,
+            Some(e) if lost(&e) => return false,
             Some(_) => {}
             None => {
                 if let Some(w) = self.winner_on_arrival() {
@@ -1393,13 +1553,14 @@ impl<'a> Search<'a> {
             return false;
         }
         *budget -= 1;
-        match self.tt.get(&self.key_of(reference)) {
-            Some(e) if done(e) => {}
+        match self.tt.get(self.key_of(reference)) {
+            Some(e) if done(&e) => {}
             _ => return false,
         }
         let start = self.nodes;
         let outer = self.refused_above.replace(usize::MAX);
         self.line.push((key, self.board.hash()));
+        self.tt.mark(key, true);
         let moves = self.candidates();
         let ok = if moves.is_empty() {
             self.defender == winner
@@ -1410,7 +1571,7 @@ impl<'a> Search<'a> {
                 if !self.play_on(reference, self.in_reference(m)) {
                     continue;
                 }
-                let e = self.tt.get(&self.key_of(reference)).copied();
+                let e = self.tt.get(self.key_of(reference));
                 reference.undo();
                 if let Some(e) = e.filter(|e| done(e)) {
                     if choice.map_or(true, |(w, _)| e.work < w) {
@@ -1478,6 +1639,71 @@ impl<'a> Search<'a> {
         ok
     }
 
+    /// The values the table holds now for the positions after `moves` (a ko master's
+    /// return to a position of the line keeps its value).
+    fn refresh(&mut self, moves: &[Candidate], values: &mut [(u32, u32)]) {
+        for (i, &m) in moves.iter().enumerate() {
+            self.play(m);
+            let key = self.key();
+            let cycle = self.board.repeated() && self.line.iter().any(|&(k, _)| k == key);
+            if !cycle {
+                if let Some(e) = self.tt.get(key) {
+                    values[i] = (e.pn, e.dn);
+                }
+            }
+            self.board.undo();
+        }
+    }
+
+    /// [`Search::run`] on this thread and on `helpers` more, which share the table and
+    /// the budget and search in another order (a larger ε of the 1+ε trick, so that they
+    /// stay longer where they are and part from this thread's path). The first thread to
+    /// settle the root stops the others; the positions counted are all threads'.
+    fn run_with_helpers(&mut self, helpers: usize) -> Option<bool> {
+        self.helped = true;
+        let others: Vec<Search<'a>> = (0..helpers)
+            .map(|i| {
+                let mut helper = self.clone();
+                helper.stay = HELPER_STAY + 4 * i as u64;
+                helper
+            })
+            .collect();
+        let finished: Vec<(u64, bool)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = others
+                .into_iter()
+                .map(|mut helper| {
+                    scope.spawn(move || {
+                        helper.run();
+                        helper.tt.stop.store(true, Ordering::Relaxed);
+                        (helper.nodes, helper.disproofs_untrusted)
+                    })
+                })
+                .collect();
+            self.run();
+            self.tt.stop.store(true, Ordering::Relaxed);
+            // A helper that panicked has only left its part of the search undone (and
+            // counts as having met a cycle: its disproofs are not trusted).
+            handles
+                .into_iter()
+                .map(|handle| handle.join().unwrap_or((0, true)))
+                .collect()
+        });
+        for (nodes, untrusted) in finished {
+            self.nodes += nodes;
+            self.disproofs_untrusted |= untrusted;
+        }
+        let root = self.tt.get(self.key());
+        self.aborted = false;
+        match root {
+            Some(e) if e.pn == 0 => Some(true),
+            Some(e) if e.dn == 0 => (!self.disproofs_untrusted).then_some(false),
+            _ => {
+                self.aborted = true;
+                None
+            }
+        }
+    }
+
     /// Proves or disproves the prover's goal at the root: `Some(true)` proven, `Some(false)`
     /// disproven, `None` unknown.
     fn run(&mut self) -> Option<bool> {
@@ -1505,7 +1731,7 @@ impl<'a> Search<'a> {
             let mut choice: Option<(u32, Candidate)> = None;
             for &m in &moves {
                 self.play(m);
-                let e = self.tt.get(&self.key()).copied();
+                let e = self.tt.get(self.key());
                 self.board.undo();
                 let Some(e) = e else { continue };
                 let proven = if prover_wins { e.pn == 0 } else { e.dn == 0 };
@@ -1594,16 +1820,20 @@ fn attempt<'a>(
     position: &Position,
     problem: &'a Problem,
     ko_master: Option<Color>,
-    node_limit: u64,
+    budget: Budget,
     deadline: Instant,
     known: Table,
 ) -> Attempt<'a> {
     let prover = position.turn();
     let mut search = Search::new(position, problem, prover, ko_master);
-    search.tt = known;
-    search.node_limit = node_limit;
+    search.tt = Arc::new(Shared::new(known, budget.threads));
+    search.node_limit = budget.nodes;
     search.deadline = deadline;
-    let proven = search.run();
+    let proven = if budget.threads > 1 && search.decided().is_none() {
+        search.run_with_helpers(budget.threads - 1)
+    } else {
+        search.run()
+    };
     let line = match proven {
         Some(win) => {
             let line = search.main_line(win, 40);
@@ -1639,7 +1869,7 @@ impl Attempt<'_> {
             return None;
         }
         search.play(c);
-        let entry = search.tt.get(&search.key()).copied();
+        let entry = search.tt.get(search.key());
         let known = match entry {
             Some(e) if e.pn == 0 => Some(true),
             Some(e) if e.dn == 0 && !search.disproofs_untrusted => Some(false),
@@ -1760,7 +1990,7 @@ pub fn solve_keeping<'a>(
         position,
         problem,
         Some(me.opponent()),
-        budget.nodes,
+        budget,
         deadline,
         Table::default(),
     );
@@ -1780,10 +2010,13 @@ pub fn solve_keeping<'a>(
             // A position proven with the opponent as ko master stays proven with the side
             // to play as ko master, or with none: the prover may only gain moves, the
             // opponent only lose them. Disproofs carry over the other way.
-            let proofs = entries_where(&strict.search.tt, |e| e.pn == 0);
+            let proofs = strict.search.tt.entries_where(|e| e.pn == 0);
             drop(strict);
             // By ko: the side to play may retake every ko at once.
-            let left = budget.nodes.saturating_sub(nodes);
+            let left = Budget {
+                nodes: budget.nodes.saturating_sub(nodes),
+                ..budget
+            };
             let mut master = attempt(position, problem, Some(me), left, deadline, proofs.clone());
             nodes += master.nodes;
             match master.proven {
@@ -1798,7 +2031,7 @@ pub fn solve_keeping<'a>(
                     let mut known = if master.search.disproofs_untrusted {
                         Table::default()
                     } else {
-                        entries_where(&master.search.tt, |e| e.dn == 0)
+                        master.search.tt.entries_where(|e| e.dn == 0)
                     };
                     known.extend(proofs);
                     drop(master.search);
@@ -1808,7 +2041,10 @@ pub fn solve_keeping<'a>(
                     // half the time left, so that it never holds the verdict back to the
                     // deadline; out of them the side to play is said to need the first
                     // threat (the cautious answer).
-                    let left = budget.nodes.saturating_sub(nodes).min(nodes);
+                    let left = Budget {
+                        nodes: budget.nodes.saturating_sub(nodes).min(nodes),
+                        ..budget
+                    };
                     let now = Instant::now();
                     let half_left = now + deadline.saturating_duration_since(now) / 2;
                     let plain = attempt(position, problem, None, left, half_left, known);
@@ -2252,6 +2488,65 @@ mod tests {
     }
 
     #[test]
+    fn threads_sharing_the_table_reach_the_same_verdicts() {
+        // A kill without ko (Cho Chikun Elementary 270: E18), a ko (Elementary 448: A2)
+        // and a life, each searched on one thread and on two and three that share the
+        // table: the same outcome, and a best move that the one thread's proof accepts.
+        let kill = Board::from_text_at(
+            19,
+            ". O X . O X . .
+             O O . O . X . .
+             X X O O O X . .
+             . . X X X X . .
+             . X . . . . . .",
+            Point::new(0, 0),
+            8,
+            5,
+        )
+        .unwrap();
+        let ko = corner(
+            19,
+            ". X . . . .
+             . . . . . .
+             X X X X . .
+             . O O O X X
+             . . . . O X
+             . O . O . X",
+            Color::Black,
+        );
+        let live = corner(
+            19,
+            "X X X X X . .\nO O O O X . .\n. . . O X . .",
+            Color::White,
+        );
+        for (pos, goal) in [
+            (Position::new(kill, Color::Black), Goal::Kill),
+            (ko, Goal::Kill),
+            (live, Goal::Live),
+        ] {
+            let problem = Problem::new(&pos, goal, Target::Inferred, Region::Auto).unwrap();
+            let one = solve_keeping(&pos, &problem, Budget::default());
+            assert_ne!(one.verdict.outcome, Outcome::Unknown);
+            for threads in [2, 3] {
+                let budget = Budget {
+                    threads,
+                    ..Budget::default()
+                };
+                let many = solve(&pos, &problem, budget);
+                assert_eq!(many.outcome, one.verdict.outcome, "{threads} threads");
+                let best = many.best.expect("a proven problem has a best move");
+                let mut judge = solve_keeping(&pos, &problem, Budget::default());
+                let judged = judge.judge(best).unwrap();
+                assert_eq!(
+                    judged.outcome.as_str(),
+                    one.verdict.outcome.as_str(),
+                    "{threads} threads: {best:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn refuses_a_target_without_a_defender_stone() {
         let pos = corner(19, "X X . .\nO X . .", Color::Black);
         let a1 = Point::parse("C1", 19).unwrap();
@@ -2325,6 +2620,7 @@ mod tests {
         let tiny = Budget {
             nodes: 3,
             time: Duration::from_secs(1),
+            threads: 1,
         };
         assert_eq!(solve(&pos, &problem, tiny).outcome, Outcome::Unknown);
     }
