@@ -4,12 +4,13 @@
 //!
 //! Run with `scripts/life-and-death.sh` (release build), or
 //! `cargo run --release --example cho_life_and_death -- [--gnugo] [--limit N] [--every N]
-//! [--ms N] [--nodes N] [--all] [--only ID,ID] [--book-first]` (`--every 6`: the fixed
+//! [--ms N] [--nodes N] [--all] [--only ID,ID] [--book-first] [--threads N]` (`--every 6`: the fixed
 //! sample of every sixth problem; `--all`: a line `= id goal outcome nodes time
 //! search-time` for every problem, the time with the book's moves judged and the search's
 //! own; `--only 310,358`: just those problems; `--book-first`: the book's first moves are
 //! searched first, as the trainer searches an author's, which changes the order of the
-//! search and never a result).
+//! search and never a result; `--threads 2`: each proof attempt searched by two threads
+//! sharing one table, as on this machine's two cores; the default is one).
 //! The corpus is read from `$QIYUAN_CORPUS` or `../shared/corpus`. Prints a summary and every
 //! problem where the solver, the book or GNU Go disagree.
 

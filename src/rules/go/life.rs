@@ -668,14 +668,14 @@ struct Shared {
     nodes: AtomicU64,
     /// Set when one thread has settled the root or run out of budget: the others stop.
     stop: AtomicBool,
-    /// How many threads are searching below each position, by key (in as many slots as
-    /// [`BUSY_SLOTS`], so positions may share one); empty with one thread.
+    /// How many threads are searching below each position, by key (in [`BUSY_SLOTS`]
+    /// slots, so positions may share one).
     busy: Vec<AtomicU8>,
 }
 
 impl Shared {
-    /// A table that starts with `known`, for `threads` threads.
-    fn new(known: Table, threads: usize) -> Shared {
+    /// A shared table that starts with `known`.
+    fn new(known: Table) -> Shared {
         let mut shards: Vec<Table> = (0..SHARDS).map(|_| Table::default()).collect();
         for (key, entry) in known {
             shards[Shared::shard_of(key)].insert(key, entry);
@@ -684,29 +684,22 @@ impl Shared {
             shards: shards.into_iter().map(Mutex::new).collect(),
             nodes: AtomicU64::new(0),
             stop: AtomicBool::new(false),
-            busy: if threads > 1 {
-                (0..BUSY_SLOTS).map(|_| AtomicU8::new(0)).collect()
-            } else {
-                Vec::new()
-            },
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU8::new(0)).collect(),
         }
     }
 
     /// How many threads are searching below the position `key` (or one sharing its slot).
     fn busy(&self, key: u64) -> u8 {
-        self.busy
-            .get(key as usize % BUSY_SLOTS)
-            .map_or(0, |b| b.load(Ordering::Relaxed))
+        self.busy[key as usize % BUSY_SLOTS].load(Ordering::Relaxed)
     }
 
     /// Notes that a thread starts (`true`) or ends (`false`) searching below `key`.
     fn mark(&self, key: u64, arrives: bool) {
-        if let Some(b) = self.busy.get(key as usize % BUSY_SLOTS) {
-            if arrives {
-                b.fetch_add(1, Ordering::Relaxed);
-            } else {
-                b.fetch_sub(1, Ordering::Relaxed);
-            }
+        let slot = &self.busy[key as usize % BUSY_SLOTS];
+        if arrives {
+            slot.fetch_add(1, Ordering::Relaxed);
+        } else {
+            slot.fetch_sub(1, Ordering::Relaxed);
         }
     }
 
@@ -720,37 +713,72 @@ impl Shared {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
 
+/// The table of one search: its own (one thread, no locks), or one shared with other
+/// threads.
+#[derive(Clone)]
+enum Memory {
+    Own(Table),
+    Shared(Arc<Shared>),
+}
+
+impl Memory {
     fn get(&self, key: u64) -> Option<Entry> {
-        self.shard(key).get(&key).copied()
+        match self {
+            Memory::Own(table) => table.get(&key).copied(),
+            Memory::Shared(shared) => shared.shard(key).get(&key).copied(),
+        }
     }
 
-    /// Stores `entry`, except over a settled entry (a proof or disproof another thread
-    /// found while this one still searched with older values).
-    fn insert(&self, key: u64, entry: Entry) {
-        let mut shard = self.shard(key);
-        match shard.get_mut(&key) {
-            Some(old) if (old.pn == 0 || old.dn == 0) && entry.pn != 0 && entry.dn != 0 => {
-                old.work = old.work.max(entry.work);
-            }
-            Some(old) => *old = entry,
-            None => {
-                shard.insert(key, entry);
-            }
+    /// Stores `entry`, except over a settled entry (a proof or disproof that another
+    /// thread found while this one still searched with older values).
+    fn insert(&mut self, key: u64, entry: Entry) {
+        match self {
+            Memory::Own(table) => keep_settled(table, key, entry),
+            Memory::Shared(shared) => keep_settled(&mut shared.shard(key), key, entry),
         }
     }
 
     /// The entries that `keep` selects (proofs or disproofs, to carry over to an attempt
     /// under another ko rule where they still hold).
     fn entries_where(&self, keep: impl Fn(&Entry) -> bool) -> Table {
-        let mut table = Table::default();
-        for shard in &self.shards {
-            let shard = shard
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            table.extend(shard.iter().filter(|(_, e)| keep(e)).map(|(k, e)| (*k, *e)));
+        let pick = |table: &Table| -> Vec<(u64, Entry)> {
+            table
+                .iter()
+                .filter(|(_, e)| keep(e))
+                .map(|(k, e)| (*k, *e))
+                .collect()
+        };
+        match self {
+            Memory::Own(table) => pick(table).into_iter().collect(),
+            Memory::Shared(shared) => shared
+                .shards
+                .iter()
+                .flat_map(|shard| pick(&shard.lock().unwrap_or_else(|p| p.into_inner())))
+                .collect(),
         }
-        table
+    }
+
+    /// What the threads share, if there are others.
+    fn shared(&self) -> Option<&Shared> {
+        match self {
+            Memory::Own(_) => None,
+            Memory::Shared(shared) => Some(shared),
+        }
+    }
+}
+
+/// Stores `entry` in `table`, except an unsettled entry over a settled one.
+fn keep_settled(table: &mut Table, key: u64, entry: Entry) {
+    match table.get_mut(&key) {
+        Some(old) if (old.pn == 0 || old.dn == 0) && entry.pn != 0 && entry.dn != 0 => {
+            old.work = old.work.max(entry.work);
+        }
+        Some(old) => *old = entry,
+        None => {
+            table.insert(key, entry);
+        }
     }
 }
 
@@ -774,8 +802,8 @@ struct Search<'a> {
     /// The side whose goal is being proven (the OR player).
     prover: Color,
     ko_master: Option<Color>,
-    /// The table and budget this search shares with the attempt's other threads.
-    tt: Arc<Shared>,
+    /// The table (shared with the attempt's other threads, if any).
+    tt: Memory,
     nodes: u64,
     /// The positions this search has reported to [`Shared::nodes`].
     reported: u64,
@@ -818,8 +846,6 @@ struct Search<'a> {
     /// The author's first moves at the root, searched first (see
     /// [`Problem::with_first_moves`]).
     first_moves: Vec<Candidate>,
-    /// Whether other threads search the same root ([`Search::run_with_helpers`]).
-    helped: bool,
 }
 
 fn mix(x: u64) -> u64 {
@@ -902,7 +928,7 @@ impl<'a> Search<'a> {
             defender: problem.defender(),
             prover,
             ko_master,
-            tt: Arc::new(Shared::new(Table::default(), 1)),
+            tt: Memory::Own(Table::default()),
             nodes: 0,
             reported: 0,
             others: 0,
@@ -921,7 +947,6 @@ impl<'a> Search<'a> {
             simulation: true,
             swap: (PASS, PASS),
             first_moves,
-            helped: false,
         }
     }
 
@@ -1245,19 +1270,23 @@ impl<'a> Search<'a> {
             return true;
         }
         if self.nodes - self.reported >= 1024 {
-            // Report this thread's positions, read the others', and look at the clock.
-            let all = self
-                .tt
-                .nodes
-                .fetch_add(self.nodes - self.reported, Ordering::Relaxed)
-                + (self.nodes - self.reported);
+            // Look at the clock; report this thread's positions and read the others'.
+            let fresh = self.nodes - self.reported;
             self.reported = self.nodes;
-            self.others = all - self.nodes;
+            if let Some(shared) = self.tt.shared() {
+                let all = shared.nodes.fetch_add(fresh, Ordering::Relaxed) + fresh;
+                self.others = all - self.nodes;
+            }
             if Instant::now() >= self.deadline {
                 self.aborted = true;
             }
         }
-        if self.nodes + self.others >= self.node_limit || self.tt.stop.load(Ordering::Relaxed) {
+        let stopped = || {
+            self.tt
+                .shared()
+                .is_some_and(|s| s.stop.load(Ordering::Relaxed))
+        };
+        if self.nodes + self.others >= self.node_limit || stopped() {
             self.aborted = true;
         }
         self.aborted
@@ -1311,7 +1340,9 @@ impl<'a> Search<'a> {
     /// too.
     fn leave(&mut self, outer: usize) {
         if let Some((key, _)) = self.line.pop() {
-            self.tt.mark(key, false);
+            if let Some(shared) = self.tt.shared() {
+                shared.mark(key, false);
+            }
         }
         self.refused_above.set(self.refused_above.get().min(outer));
     }
@@ -1328,7 +1359,9 @@ impl<'a> Search<'a> {
         // What the line above this position kept from being played here and below.
         let outer = self.refused_above.replace(usize::MAX);
         self.line.push((key, self.board.hash()));
-        self.tt.mark(key, true);
+        if let Some(shared) = self.tt.shared() {
+            shared.mark(key, true);
+        }
         let mut moves = self.candidates();
         let killer = self.killers[depth];
         if killer != PASS {
@@ -1373,7 +1406,7 @@ impl<'a> Search<'a> {
         // (three times with two threads there...), so that the threads part.
         let mut crowded: Vec<u64> = Vec::new();
         loop {
-            if depth == 0 && self.helped {
+            if depth == 0 && self.tt.shared().is_some() {
                 // The root is searched once, for the whole attempt: what the other
                 // threads found below it comes from the table.
                 self.refresh(&moves, &mut values);
@@ -1391,9 +1424,9 @@ impl<'a> Search<'a> {
                 self.leave(outer);
                 return (pn, dn);
             }
-            if self.helped {
+            if let Some(shared) = self.tt.shared() {
                 crowded.clear();
-                crowded.extend(keys.iter().map(|&k| 1 + self.tt.busy(k) as u64));
+                crowded.extend(keys.iter().map(|&k| 1 + shared.busy(k) as u64));
             }
             let weight = |i: usize| {
                 weights.get(i).copied().unwrap_or(1) * crowded.get(i).copied().unwrap_or(1)
@@ -1560,7 +1593,9 @@ impl<'a> Search<'a> {
         let start = self.nodes;
         let outer = self.refused_above.replace(usize::MAX);
         self.line.push((key, self.board.hash()));
-        self.tt.mark(key, true);
+        if let Some(shared) = self.tt.shared() {
+            shared.mark(key, true);
+        }
         let moves = self.candidates();
         let ok = if moves.is_empty() {
             self.defender == winner
@@ -1655,12 +1690,24 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Tells the other threads to stop.
+    fn stop_all(&self) {
+        if let Some(shared) = self.tt.shared() {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// [`Search::run`] on this thread and on `helpers` more, which share the table and
     /// the budget and search in another order (a larger ε of the 1+ε trick, so that they
     /// stay longer where they are and part from this thread's path). The first thread to
     /// settle the root stops the others; the positions counted are all threads'.
     fn run_with_helpers(&mut self, helpers: usize) -> Option<bool> {
-        self.helped = true;
+        if let Memory::Own(table) = &mut self.tt {
+            let shared = Shared::new(std::mem::take(table));
+            shared.nodes.store(self.nodes, Ordering::Relaxed);
+            self.reported = self.nodes;
+            self.tt = Memory::Shared(Arc::new(shared));
+        }
         let others: Vec<Search<'a>> = (0..helpers)
             .map(|i| {
                 let mut helper = self.clone();
@@ -1674,13 +1721,13 @@ impl<'a> Search<'a> {
                 .map(|mut helper| {
                     scope.spawn(move || {
                         helper.run();
-                        helper.tt.stop.store(true, Ordering::Relaxed);
+                        helper.stop_all();
                         (helper.nodes, helper.disproofs_untrusted)
                     })
                 })
                 .collect();
             self.run();
-            self.tt.stop.store(true, Ordering::Relaxed);
+            self.stop_all();
             // A helper that panicked has only left its part of the search undone (and
             // counts as having met a cycle: its disproofs are not trusted).
             handles
@@ -1826,7 +1873,7 @@ fn attempt<'a>(
 ) -> Attempt<'a> {
     let prover = position.turn();
     let mut search = Search::new(position, problem, prover, ko_master);
-    search.tt = Arc::new(Shared::new(known, budget.threads));
+    search.tt = Memory::Own(known);
     search.node_limit = budget.nodes;
     search.deadline = deadline;
     let proven = if budget.threads > 1 && search.decided().is_none() {
