@@ -4,8 +4,8 @@
 //!
 //! Run with `scripts/life-and-death.sh` (release build), or
 //! `cargo run --release --example cho_life_and_death -- [--gnugo] [--limit N] [--every N]
-//! [--ms N] [--nodes N] [--all] [--only ID,ID] [--book-first] [--threads N]` (`--every 6`: the fixed
-//! sample of every sixth problem; `--all`: a line `= id goal outcome nodes time
+//! [--ms N] [--nodes N] [--all] [--only ID,ID] [--book-first] [--threads N]` (`--every 6`:
+//! the fixed sample of every sixth problem; `--all`: a line `= id goal outcome nodes time
 //! search-time` for every problem, the time with the book's moves judged and the search's
 //! own; `--only 310,358`: just those problems; `--book-first`: the book's first moves are
 //! searched first, as the trainer searches an author's, which changes the order of the
