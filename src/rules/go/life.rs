@@ -2488,29 +2488,15 @@ mod tests {
         // Cho Chikun, Elementary 448: Black A2 leads to a ko (White takes at D1 after
         // Black C1 captures D1's stone). White's retakes as ko master bring back boards of
         // the line; the search must not read them as the same, unfinished node.
-        let pos = corner(
-            19,
-            ". X . . . .
-             . . . . . .
-             X X X X . .
-             . O O O X X
-             . . . . O X
-             . O . O . X",
-            Color::Black,
-        );
+        let pos = cho_448();
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
         let v = solve(&pos, &problem, Budget::default());
         assert!(matches!(v.outcome, Outcome::Ko { .. }), "{v:?}");
         assert_eq!(v.best, Some(mv("A2")));
     }
 
-    #[test]
-    fn a_value_resting_on_the_lines_superko_is_not_taken_to_another_line() {
-        // Cho Chikun, Elementary 270: Black E18 kills (each of White's answers, searched
-        // on its own, loses). Searched in other orders, a value found under a move the
-        // superko rule refused because of a board higher on the line was once stored
-        // and read on a line without that board: a false refutation, and "ko".
-        // (In the book's corner, top left: the order of the search is the benchmark's.)
+    /// Cho Chikun, Elementary 270 (in the book's corner, top left): Black E18 kills.
+    fn cho_270() -> Position {
         let board = Board::from_text_at(
             19,
             ". O X . O X . .
@@ -2523,7 +2509,31 @@ mod tests {
             5,
         )
         .unwrap();
-        let pos = Position::new(board, Color::Black);
+        Position::new(board, Color::Black)
+    }
+
+    /// Cho Chikun, Elementary 448: Black A2 leads to a ko.
+    fn cho_448() -> Position {
+        corner(
+            19,
+            ". X . . . .
+             . . . . . .
+             X X X X . .
+             . O O O X X
+             . . . . O X
+             . O . O . X",
+            Color::Black,
+        )
+    }
+
+    #[test]
+    fn a_value_resting_on_the_lines_superko_is_not_taken_to_another_line() {
+        // Cho Chikun, Elementary 270: Black E18 kills (each of White's answers, searched
+        // on its own, loses). Searched in other orders, a value found under a move the
+        // superko rule refused because of a board higher on the line was once stored
+        // and read on a line without that board: a false refutation, and "ko".
+        // (In the book's corner, top left: the order of the search is the benchmark's.)
+        let pos = cho_270();
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
         for stay in [4, 8, 16] {
             // As `solve` tries first: White may retake every ko at once.
@@ -2539,36 +2549,14 @@ mod tests {
         // A kill without ko (Cho Chikun Elementary 270: E18), a ko (Elementary 448: A2)
         // and a life, each searched on one thread and on two and three that share the
         // table: the same outcome, and a best move that the one thread's proof accepts.
-        let kill = Board::from_text_at(
-            19,
-            ". O X . O X . .
-             O O . O . X . .
-             X X O O O X . .
-             . . X X X X . .
-             . X . . . . . .",
-            Point::new(0, 0),
-            8,
-            5,
-        )
-        .unwrap();
-        let ko = corner(
-            19,
-            ". X . . . .
-             . . . . . .
-             X X X X . .
-             . O O O X X
-             . . . . O X
-             . O . O . X",
-            Color::Black,
-        );
         let live = corner(
             19,
             "X X X X X . .\nO O O O X . .\n. . . O X . .",
             Color::White,
         );
         for (pos, goal) in [
-            (Position::new(kill, Color::Black), Goal::Kill),
-            (ko, Goal::Kill),
+            (cho_270(), Goal::Kill),
+            (cho_448(), Goal::Kill),
             (live, Goal::Live),
         ] {
             let problem = Problem::new(&pos, goal, Target::Inferred, Region::Auto).unwrap();
