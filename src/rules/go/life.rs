@@ -731,8 +731,9 @@ impl Memory {
         }
     }
 
-    /// Stores `entry`, except over a settled entry (a proof or disproof that another
-    /// thread found while this one still searched with older values).
+    /// Stores `entry`, except over a settled entry (a proof or disproof found, by another
+    /// thread or by a simulation below, while the search of this position still held
+    /// older values).
     fn insert(&mut self, key: u64, entry: Entry) {
         match self {
             Memory::Own(table) => keep_settled(table, key, entry),
