@@ -15,8 +15,12 @@
 //!   "AB": ["ep", "eq", "er", "es"], "AW": ["dp", "aq", "bq", "cq", "dq", "ds"],
 //!   "C": "Black to play", "SOL": [["B", "bs", "Correct.", ""]]}"#.replace('\n', " ");
 //! let mut got = tsumego_json::import("t.jsonl", &line, None);
-//! // A node budget, so that the answer does not depend on the machine's speed.
-//! let budget = Budget { nodes: 2_000_000, time: std::time::Duration::from_secs(600) };
+//! // A node budget on one thread, so that the answer does not depend on the machine.
+//! let budget = Budget {
+//!     nodes: 2_000_000,
+//!     time: std::time::Duration::from_secs(600),
+//!     threads: 1,
+//! };
 //! let summary = prove_life_and_death(&mut got.problems, budget);
 //! assert_eq!(summary.proven, 1);
 //! assert_eq!(got.problems[0].goal, Goal::Kill);
