@@ -708,11 +708,16 @@ impl Shared {
     }
 
     fn shard(&self, key: u64) -> MutexGuard<'_, Table> {
-        // A thread that panicked leaves its shard as it was: entries stay whole.
-        self.shards[Shared::shard_of(key)]
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.shards[Shared::shard_of(key)])
     }
+}
+
+/// Locks one shard of the table; a thread that panicked leaves it as it was (its entries
+/// stay whole), so it is used on.
+fn lock(shard: &Mutex<Table>) -> MutexGuard<'_, Table> {
+    shard
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The table of one search: its own (one thread, no locks), or one shared with other
@@ -744,21 +749,15 @@ impl Memory {
     /// The entries that `keep` selects (proofs or disproofs, to carry over to an attempt
     /// under another ko rule where they still hold).
     fn entries_where(&self, keep: impl Fn(&Entry) -> bool) -> Table {
-        let pick = |table: &Table| -> Vec<(u64, Entry)> {
-            table
-                .iter()
-                .filter(|(_, e)| keep(e))
-                .map(|(k, e)| (*k, *e))
-                .collect()
+        let mut out = Table::default();
+        let mut add = |table: &Table| {
+            out.extend(table.iter().filter(|(_, e)| keep(e)).map(|(k, e)| (*k, *e)));
         };
         match self {
-            Memory::Own(table) => pick(table).into_iter().collect(),
-            Memory::Shared(shared) => shared
-                .shards
-                .iter()
-                .flat_map(|shard| pick(&shard.lock().unwrap_or_else(|p| p.into_inner())))
-                .collect(),
+            Memory::Own(table) => add(table),
+            Memory::Shared(shared) => shared.shards.iter().for_each(|shard| add(&lock(shard))),
         }
+        out
     }
 
     /// What the threads share, if there are others.
@@ -1396,21 +1395,30 @@ impl<'a> Search<'a> {
         // The number the side to play here wants small, and the one its opponent does.
         let pick = |v: &(u32, u32)| if or_node { v.0 } else { v.1 };
         let settles = |v: &(u32, u32)| if or_node { v.1 == 0 } else { v.0 == 0 };
+        let threaded = self.tt.shared().is_some();
         let mut values: Vec<(u32, u32)> = Vec::with_capacity(moves.len());
-        let mut keys: Vec<u64> = Vec::with_capacity(moves.len());
+        // The children's keys, kept only when other threads share the table.
+        let mut keys: Vec<u64> = Vec::new();
         for &m in &moves {
             let (value, key) = self.child_value(m, depth + 1);
             values.push(value);
-            keys.push(key);
+            if threaded {
+                keys.push(key);
+            }
         }
         // With other threads: a child another thread is searching below counts twice
         // (three times with two threads there...), so that the threads part.
         let mut crowded: Vec<u64> = Vec::new();
         loop {
-            if depth == 0 && self.tt.shared().is_some() {
+            if depth == 0 && threaded {
                 // The root is searched once, for the whole attempt: what the other
-                // threads found below it comes from the table.
-                self.refresh(&moves, &mut values);
+                // threads found below it comes from the table. (One move cannot bring
+                // the root's board back, so no child here is a cycle.)
+                for (value, &k) in values.iter_mut().zip(&keys) {
+                    if let Some(e) = self.tt.get(k) {
+                        *value = (e.pn, e.dn);
+                    }
+                }
             }
             let (pn, dn) = combine(&values, or_node);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
@@ -1432,32 +1440,15 @@ impl<'a> Search<'a> {
             let weight = |i: usize| {
                 weights.get(i).copied().unwrap_or(1) * crowded.get(i).copied().unwrap_or(1)
             };
-            // The most proving child and the second best value (by weight, unless the
-            // child the weights choose is past this position's own threshold: searching it
-            // would return at once, again and again).
+            // The most proving child and the second best value, by weight, unless the
+            // child the weights choose is past this position's own threshold (searching it
+            // would return at once, again and again): then by value alone.
             let threshold = if or_node { th_pn } else { th_dn };
-            let mut weighted = true;
-            let (best, second) = loop {
-                let weighed = |i: usize| {
-                    let w = if weighted { weight(i) } else { 1 };
-                    cap(pick(&values[i]) as u64 * w)
-                };
-                let mut best = 0;
-                let mut second = INF;
-                for i in 1..values.len() {
-                    if weighed(i) < weighed(best) {
-                        second = weighed(best);
-                        best = i;
-                    } else if weighed(i) < second {
-                        second = weighed(i);
-                    }
-                }
-                if weighted && pick(&values[best]) >= threshold {
-                    weighted = false;
-                    continue;
-                }
-                break (best, second);
-            };
+            let (mut best, mut second) = most_proving(&values, pick, weight);
+            let weighted = pick(&values[best]) < threshold;
+            if !weighted {
+                (best, second) = most_proving(&values, pick, |_| 1);
+            }
             let weight = |i: usize| if weighted { weight(i) } else { 1 };
             // The side that must answer every move here has settled a sibling: try to
             // settle this one the same way before searching it.
@@ -1675,22 +1666,6 @@ impl<'a> Search<'a> {
         ok
     }
 
-    /// The values the table holds now for the positions after `moves` (a ko master's
-    /// return to a position of the line keeps its value).
-    fn refresh(&mut self, moves: &[Candidate], values: &mut [(u32, u32)]) {
-        for (i, &m) in moves.iter().enumerate() {
-            self.play(m);
-            let key = self.key();
-            let cycle = self.board.repeated() && self.line.iter().any(|&(k, _)| k == key);
-            if !cycle {
-                if let Some(e) = self.tt.get(key) {
-                    values[i] = (e.pn, e.dn);
-                }
-            }
-            self.board.undo();
-        }
-    }
-
     /// Tells the other threads to stop.
     fn stop_all(&self) {
         if let Some(shared) = self.tt.shared() {
@@ -1840,6 +1815,27 @@ impl<'a> Search<'a> {
 
 fn cap(x: u64) -> u32 {
     x.min(INF as u64) as u32
+}
+
+/// The child to search among `values`: the smallest `pick` times its weight, and the
+/// second smallest such product (`INF` for an only child).
+fn most_proving(
+    values: &[(u32, u32)],
+    pick: impl Fn(&(u32, u32)) -> u32,
+    weight: impl Fn(usize) -> u64,
+) -> (usize, u32) {
+    let weighed = |i: usize| cap(pick(&values[i]) as u64 * weight(i));
+    let mut best = 0;
+    let mut second = INF;
+    for i in 1..values.len() {
+        if weighed(i) < weighed(best) {
+            second = weighed(best);
+            best = i;
+        } else if weighed(i) < second {
+            second = weighed(i);
+        }
+    }
+    (best, second)
 }
 
 /// (pn, dn) of a node from its children's.
