@@ -26,6 +26,13 @@
 //!   chain around a pocket of two points, or of a nakade shape with the attacker on its
 //!   vital point, is dead without the capture being played out. **Life in one move**: with
 //!   the defender to play, a move that makes a target stone Benson-alive at once wins.
+//! - **the fight**: the points reached from the target through everything but the stones of
+//!   *safe* attacker chains (those with a liberty where no move is ever played, so never
+//!   captured). A move anywhere else cannot touch the fight: it is a pass in all but name.
+//!   So the defender's moves stay in the fight (it may pass), and the attacker's too, with
+//!   one move away from it kept only while a ko or superko refusal in the fight makes
+//!   waiting worth a move. (The one liberty: a pass and a move away leave different boards
+//!   behind, which only a repetition longer than a ko could tell apart.)
 //! - the order of the search: df-pn's first estimates come from the target's liberties and
 //!   the depth (deep df-pn, which goes on down a line begun before opening new ones).
 //!
@@ -797,6 +804,8 @@ struct Search<'a> {
     /// The fence's grid indices: empty points only the attacker may play.
     fence: Vec<usize>,
     area: PointSet,
+    /// The points where a move may ever be played: the region and the fence.
+    playable: PointSet,
     target: Vec<usize>,
     defender: Color,
     /// The side whose goal is being proven (the OR player).
@@ -831,6 +840,8 @@ struct Search<'a> {
     stay: u64,
     /// Whether the static kills of [`eyes`] are used (off only to test them by search).
     static_kills: bool,
+    /// Whether the moves are kept to [`Search::fight`] (off only to test that by search).
+    fight_only: bool,
     /// The last move [`Search::living_move`] found, tried first the next time.
     last_living: usize,
     /// By depth, the move that last settled a position there (the prover's proving move
@@ -914,6 +925,10 @@ impl<'a> Search<'a> {
             }
         }
         let target = problem.target.iter().map(|&p| board.vertex(p)).collect();
+        let mut playable = region_set;
+        for &v in &fence {
+            playable.insert(v);
+        }
         let ko_keys = (0..board.grid_len() as u64)
             .map(|v| mix(v ^ 0x6B6F))
             .collect();
@@ -924,6 +939,7 @@ impl<'a> Search<'a> {
             region_set,
             fence,
             area,
+            playable,
             target,
             defender: problem.defender(),
             prover,
@@ -941,6 +957,7 @@ impl<'a> Search<'a> {
             ko_keys,
             stay: 4,
             static_kills: true,
+            fight_only: true,
             last_living: PASS,
             killers: vec![PASS; MAX_DEPTH + 1],
             simulated: HashSet::default(),
@@ -1158,8 +1175,8 @@ impl<'a> Search<'a> {
 
     /// [`Search::allowed`] for a move the search would play here: a superko refusal is
     /// noted (see [`Search::note_superko`]), as the values below rest on it.
-    fn may_play(&self, v: usize, color: Color) -> bool {
-        let check = self.board.check_vertex(v, color);
+    /// `check` is the board's answer for the move.
+    fn may_play(&self, check: Result<(), Refusal>, v: usize, color: Color) -> bool {
         if matches!(check, Err(Refusal::Superko)) && self.ko_master != Some(color) {
             self.note_superko(v, color);
         }
@@ -1182,15 +1199,35 @@ impl<'a> Search<'a> {
         } else {
             &[]
         };
+        // A move away from the fight is a pass in all but name: the defender has its pass,
+        // the attacker keeps its best such move, to wait, only if the fight refuses it a
+        // point by ko or superko (waiting can lift that).
+        let fight = self.fight_only.then(|| self.fight());
+        let mut away: Option<(i32, Candidate)> = None;
+        let mut refused = false;
         for &v in self.region.iter().chain(fence) {
             if !self.board.is_empty_vertex(v) || self.fills_own_eye(v, color) {
                 continue;
             }
-            if !self.may_play(v, color) {
+            let in_fight = fight.is_none_or(|f| f.contains(v));
+            if !in_fight && color == self.defender {
+                continue;
+            }
+            let check = self.board.check_vertex(v, color);
+            if !self.may_play(check, v, color) {
+                refused |= in_fight && matches!(check, Err(Refusal::Ko | Refusal::Superko));
                 continue;
             }
             let bonus = if vital == Some(v) { 100 } else { 0 };
-            scored.push((self.score(v, color, &target_chains) + bonus, v));
+            let score = self.score(v, color, &target_chains) + bonus;
+            if in_fight {
+                scored.push((score, v));
+            } else if away.is_none_or(|(best, _)| best < score) {
+                away = Some((score, v));
+            }
+        }
+        if refused {
+            scored.extend(away);
         }
         scored.sort_by(|a, b| b.0.cmp(&a.0));
         let mut out: Vec<Candidate> = scored.into_iter().map(|(_, v)| v).collect();
@@ -1198,6 +1235,49 @@ impl<'a> Search<'a> {
             out.push(PASS);
         }
         out
+    }
+
+    /// The points of the fight: those reached from the target's stones through every point
+    /// but the stones of safe attacker chains, chains with a liberty off the region and
+    /// the fence, where no move is ever played. A safe chain is never captured, so a move
+    /// anywhere else can neither capture nor free anything in the fight: it changes the
+    /// fight no more than a pass does.
+    ///
+    /// ```text
+    ///   X X X X X . .    Black's wall A3-E1 is one chain with liberties off the region
+    ///   O O O O X . .    (A4 to E4): it is safe. White's fight is its stones and A1-C1;
+    ///   . . . O X . .    a stone on F1 or F2, by either side, changes nothing there.
+    /// ```
+    fn fight(&self) -> PointSet {
+        let attacker = self.problem.attacker;
+        let mut fight = PointSet::EMPTY;
+        // Attacker chains met, by representative, and whether they are safe.
+        let (mut safe, mut met) = (PointSet::EMPTY, PointSet::EMPTY);
+        let mut stack: Vec<usize> = Vec::with_capacity(64);
+        for t in self.target_stones() {
+            if fight.insert(t) {
+                stack.push(t);
+            }
+        }
+        while let Some(q) = stack.pop() {
+            for n in self.board.neighbours(q) {
+                if !self.board.on_board(n) || fight.contains(n) {
+                    continue;
+                }
+                if self.board.cell(n) == Some(attacker) {
+                    let chain = self.board.chain_id(n);
+                    if met.insert(chain) && !self.board.chain_libs(n).is_subset(&self.playable) {
+                        safe.insert(chain);
+                    }
+                    if safe.contains(chain) {
+                        continue;
+                    }
+                }
+                fight.insert(n);
+                stack.push(n);
+            }
+        }
+        fight
     }
 
     /// Filling a single-point eye of one own chain that has other liberties: never better
@@ -2538,6 +2618,100 @@ mod tests {
             search.stay = stay;
             search.node_limit = 1_000_000;
             assert_eq!(search.run(), Some(true), "ε = {stay}/16");
+        }
+    }
+
+    /// Black's wall A4-F1 is safe; White's group A2-C1 has the eye space A1 B1 and A3-C3,
+    /// and a way out to D1-E3 that Black closes with D2 and D1.
+    fn closable() -> Position {
+        corner(
+            19,
+            "X X X X X X .
+             . . . X . X .
+             O O O . . X .
+             . . O . . X .",
+            Color::Black,
+        )
+    }
+
+    #[test]
+    fn moves_away_from_the_fight_are_not_searched() {
+        let pos = closable();
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let names = |search: &Search| -> Vec<String> {
+            search
+                .candidates()
+                .into_iter()
+                .map(|c| search.to_move(c).name(19))
+                .collect()
+        };
+        let away = ["E1", "E2", "E3"];
+        let mut search = Search::new(&pos, &problem, Color::Black, Some(Color::White));
+        // Open: White's way out is part of the fight.
+        assert!(away.iter().all(|p| names(&search).contains(&p.to_string())));
+        for m in ["D2", "pass", "D1"] {
+            search.board.play_move(mv(m)).unwrap();
+        }
+        // Closed: Black's D1-D3 joins the safe wall; the points beyond are a pass to both.
+        let white = names(&search);
+        assert!(white.contains(&"pass".to_string()), "{white:?}");
+        assert!(
+            white.iter().all(|m| !away.contains(&m.as_str())),
+            "{white:?}"
+        );
+        search.board.play_move(Move::Pass).unwrap();
+        let black = names(&search);
+        assert!(
+            black.iter().all(|m| !away.contains(&m.as_str())),
+            "{black:?}"
+        );
+        // Without the rule, every point of the region is a candidate.
+        search.fight_only = false;
+        assert!(away.iter().all(|p| names(&search).contains(&p.to_string())));
+    }
+
+    #[test]
+    fn keeping_to_the_fight_changes_no_verdict() {
+        // A kill (Elementary 270), a ko (Elementary 448 and a corner ko), a life, and the
+        // group above once closed in: the same result with and without the rule.
+        let mut closed = closable();
+        for m in ["D2", "pass", "D1"] {
+            closed = closed.play_move(mv(m)).unwrap();
+        }
+        let ko = corner(19, "X X X X . .\nO O O X . .\n. O . O X .", Color::Black);
+        let live = corner(
+            19,
+            "X X X X X . .\nO O O O X . .\n. . . O X . .",
+            Color::White,
+        );
+        let cases = [
+            (cho_270(), Goal::Kill),
+            (cho_448(), Goal::Kill),
+            (ko, Goal::Kill),
+            (live, Goal::Live),
+            (closable(), Goal::Kill),
+            (closed.clone(), Goal::Kill),
+            (closed, Goal::Live),
+        ];
+        for (pos, goal) in cases {
+            let problem = Problem::new(&pos, goal, Target::Inferred, Region::Auto).unwrap();
+            let attacker = problem.attacker;
+            let prover = if goal == Goal::Kill {
+                attacker
+            } else {
+                attacker.opponent()
+            };
+            for ko_master in [Some(prover.opponent()), Some(prover)] {
+                let run = |fight_only: bool| {
+                    let mut search = Search::new(&pos, &problem, prover, ko_master);
+                    search.fight_only = fight_only;
+                    search.node_limit = 2_000_000;
+                    search.run()
+                };
+                let kept = run(true);
+                assert!(kept.is_some(), "{goal:?} {ko_master:?}: unknown");
+                assert_eq!(kept, run(false), "{goal:?}, ko master {ko_master:?}");
+            }
         }
     }
 
