@@ -25,7 +25,8 @@
 //! - **static kills** (the `eyes` module): with the defender to play, a target that is one
 //!   chain around a pocket of two points, or of a nakade shape with the attacker on its
 //!   vital point, is dead without the capture being played out. **Life in one move**: with
-//!   the defender to play, a move that makes a target stone Benson-alive at once wins.
+//!   the defender to play, a move that makes a target stone Benson-alive at once wins
+//!   (a move that cannot leave two possible eyes, by `eyes::EyeSpace`, is not played out).
 //! - **the fight**: the points reached from the target through everything but the stones of
 //!   *safe* attacker chains (those with a liberty where no move is ever played, so never
 //!   captured). A move anywhere else cannot touch the fight: it is a pass in all but name.
@@ -842,6 +843,8 @@ struct Search<'a> {
     static_kills: bool,
     /// Whether the moves are kept to [`Search::fight`] (off only to test that by search).
     fight_only: bool,
+    /// The defender's possible eyes at the position [`Search::living_move`] looks at.
+    eye_space: eyes::EyeSpace,
     /// The last move [`Search::living_move`] found, tried first the next time.
     last_living: usize,
     /// By depth, the move that last settled a position there (the prover's proving move
@@ -929,6 +932,7 @@ impl<'a> Search<'a> {
         for &v in &fence {
             playable.insert(v);
         }
+        let eye_space = eyes::EyeSpace::new(&board, &area);
         let ko_keys = (0..board.grid_len() as u64)
             .map(|v| mix(v ^ 0x6B6F))
             .collect();
@@ -959,6 +963,7 @@ impl<'a> Search<'a> {
             static_kills: true,
             fight_only: true,
             last_living: PASS,
+            eye_space,
             killers: vec![PASS; MAX_DEPTH + 1],
             simulated: HashSet::default(),
             simulation: true,
@@ -1047,6 +1052,14 @@ impl<'a> Search<'a> {
         if self.board.turn() != self.defender {
             return None;
         }
+        let mut liberties = PointSet::EMPTY;
+        for v in self.area.iter() {
+            if self.board.cell(v) == Some(self.defender) {
+                liberties.union_with(self.board.chain_libs(v));
+            }
+        }
+        self.eye_space
+            .rebuild(&self.board, &self.area, self.defender, &liberties);
         let first = self.last_living;
         if first != PASS && self.lives_after(first) {
             return Some(first);
@@ -1062,8 +1075,8 @@ impl<'a> Search<'a> {
     }
 
     /// Whether the defender's stone on `v` (tried only next to a defender stone or to a
-    /// chain in atari, and where it is allowed) leaves a target stone Benson-alive; a move
-    /// tried counts as a position.
+    /// chain in atari, where it is allowed, and where [`eyes::EyeSpace`] does not rule
+    /// life out) leaves a target stone Benson-alive; a move tried counts as a position.
     fn lives_after(&mut self, v: usize) -> bool {
         let defender = self.defender;
         let touches = self.board.is_empty_vertex(v)
@@ -1071,7 +1084,12 @@ impl<'a> Search<'a> {
                 self.board.cell(n) == Some(defender)
                     || (self.board.cell(n).is_some() && self.board.chain_lib_count(n) == 1)
             });
-        if !touches || !self.allowed(v, defender) {
+        if !touches
+            || !self.allowed(v, defender)
+            || !self
+                .eye_space
+                .may_live_after(&self.board, &self.area, defender, v)
+        {
             return false;
         }
         self.board.play_legal(v);

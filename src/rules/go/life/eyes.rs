@@ -1,5 +1,6 @@
 //! Static kills for the life-and-death search: a target whose whole remaining eye space is
-//! one small pocket of a known dead shape is dead, without playing the capture out.
+//! one small pocket of a known dead shape is dead, without playing the capture out; and
+//! [`EyeSpace`], which rules out life in one move without playing the move.
 //!
 //! The search's model (see [`super`]) keeps every attacker chain with a liberty outside the
 //! region alive for good: nobody ever plays outside the region, so that liberty is never
@@ -286,6 +287,144 @@ fn transform((c, r): (i8, i8), symmetry: u8) -> (i8, i8) {
     (c, r)
 }
 
+/// The defender's possible eyes before its move, for a quick "no" to "does this move leave
+/// a chain Benson-alive?" (the search asks it of most moves next to the defender's stones,
+/// at every new position with the defender to play, and most answers are no).
+///
+/// A chain is Benson-alive only with two regions vital to it (a *region*: connected points
+/// of the area that are not the defender's stones), and a vital region lies inside the
+/// area and has every empty point next to a defender stone. Call such a region *possible*.
+/// After a defender stone on `v`, the regions other than `v`'s own are as they were (a
+/// chain the stone captures touches `v`, so it lies in `v`'s region), and `v`'s region
+/// splits into the pieces that `v` separates. So with fewer than two possible regions
+/// besides `v`'s, and too few possible pieces, no chain lives after `v`.
+///
+/// ```text
+///   X X X X X .     White to play. White's one possible region is A1-C1 (the one
+///   O O O O X .     beyond Black's wall reaches out of the area). White A1 leaves
+///   . . . O X .     the piece B1-C1: one, so no chain lives; B1 leaves A1 and C1.
+/// ```
+#[derive(Clone)]
+pub(in crate::rules::go) struct EyeSpace {
+    /// The points of the possible regions.
+    possible: PointSet,
+    /// How many regions are possible.
+    count: usize,
+    /// By grid index: a point of the area next to a point off it (a region holding it
+    /// reaches out of the area: it is no eye).
+    escapes: Vec<bool>,
+    stack: Vec<usize>,
+}
+
+impl EyeSpace {
+    /// The eye space of a search over `area` on `board`'s grid (no regions yet: see
+    /// [`EyeSpace::rebuild`]).
+    pub(in crate::rules::go) fn new(board: &SearchBoard, area: &PointSet) -> EyeSpace {
+        let mut escapes = vec![false; board.grid_len()];
+        for v in area.iter() {
+            escapes[v] = board
+                .neighbours(v)
+                .iter()
+                .any(|&q| board.on_board(q) && !area.contains(q));
+        }
+        EyeSpace {
+            possible: PointSet::EMPTY,
+            count: 0,
+            escapes,
+            stack: Vec::with_capacity(64),
+        }
+    }
+
+    /// Finds the possible regions of `board` as it is, the defender to play: walked from
+    /// `liberties` (those of the defender's chains; a region with no liberty is vital to
+    /// no chain), each given up at its first point that rules it out.
+    pub(in crate::rules::go) fn rebuild(
+        &mut self,
+        board: &SearchBoard,
+        area: &PointSet,
+        defender: Color,
+        liberties: &PointSet,
+    ) {
+        self.possible = PointSet::EMPTY;
+        self.count = 0;
+        let mut walked = PointSet::EMPTY;
+        for l in liberties.iter() {
+            if walked.contains(l) || !area.contains(l) {
+                continue;
+            }
+            let mut seen = PointSet::EMPTY;
+            if self.walk(board, area, defender, l, None, &mut seen) {
+                self.possible.union_with(&seen);
+                self.count += 1;
+            }
+            walked.union_with(&seen);
+        }
+    }
+
+    /// False only if no chain can be Benson-alive after a defender stone on the empty
+    /// `v` (on the board [`EyeSpace::rebuild`] looked at).
+    pub(in crate::rules::go) fn may_live_after(
+        &mut self,
+        board: &SearchBoard,
+        area: &PointSet,
+        defender: Color,
+        v: usize,
+    ) -> bool {
+        let others = self.count - usize::from(self.possible.contains(v));
+        let mut pieces = PointSet::EMPTY;
+        let mut found = 0;
+        for start in board.neighbours(v) {
+            if others + found >= 2 {
+                break;
+            }
+            let open = area.contains(start) && board.cell(start) != Some(defender);
+            if !open || pieces.contains(start) {
+                continue;
+            }
+            let mut seen = PointSet::EMPTY;
+            if self.walk(board, area, defender, start, Some(v), &mut seen) {
+                found += 1;
+                pieces.union_with(&seen);
+            }
+        }
+        others + found >= 2
+    }
+
+    /// Walks the region of `start` (without `stone`, a defender stone to come) while it
+    /// stays possible, marking the points walked in `seen`: true if it is possible.
+    fn walk(
+        &mut self,
+        board: &SearchBoard,
+        area: &PointSet,
+        defender: Color,
+        start: usize,
+        stone: Option<usize>,
+        seen: &mut PointSet,
+    ) -> bool {
+        let is_stone = |q: usize| stone == Some(q);
+        self.stack.clear();
+        self.stack.push(start);
+        seen.insert(start);
+        while let Some(q) = self.stack.pop() {
+            let neighbours = board.neighbours(q);
+            let lonely = board.is_empty_vertex(q)
+                && neighbours
+                    .iter()
+                    .all(|&n| board.cell(n) != Some(defender) && !is_stone(n));
+            if self.escapes[q] || lonely {
+                return false;
+            }
+            for n in neighbours {
+                let open = area.contains(n) && board.cell(n) != Some(defender) && !is_stone(n);
+                if open && seen.insert(n) {
+                    self.stack.push(n);
+                }
+            }
+        }
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{solve, Budget, Outcome, Problem, Region, Search, Target};
@@ -514,5 +653,60 @@ mod tests {
             .clone();
         board.set(Point::parse("C2", 19).unwrap(), None);
         assert_eq!(rule(&Position::new(board, Color::White)), None);
+    }
+
+    /// Wherever [`EyeSpace`] says no chain can live after a move, Benson's test after the
+    /// move finds no living chain: on boards of random games stopped at many points, in a
+    /// box of the board, for both colours and every legal move in the box.
+    #[test]
+    fn eye_space_rules_out_life_only_where_benson_finds_none() {
+        use crate::rules::go::fast::SplitMix64;
+        let mut rng = SplitMix64(11);
+        let (mut ruled_out, mut tried, mut alive_after) = (0, 0, 0);
+        for game in 0..60 {
+            let size = [7, 9, 13][game % 3];
+            let mut s = SearchBoard::new(&Board::new(size).unwrap(), Color::Black);
+            for _ in 0..6 {
+                let moves = 40 + rng.below(60);
+                s.random_playout(&mut rng, moves);
+                let (c0, r0) = (rng.below(3) as u8, rng.below(3) as u8);
+                let (c1, r1) = (size - 1 - rng.below(3) as u8, size - 1 - rng.below(3) as u8);
+                let mut area = PointSet::EMPTY;
+                for c in c0..=c1 {
+                    for r in r0..=r1 {
+                        area.insert(s.vertex(Point::new(c, r)));
+                    }
+                }
+                for _ in 0..2 {
+                    let defender = s.turn();
+                    let mut liberties = PointSet::EMPTY;
+                    for v in 0..s.grid_len() {
+                        if s.cell(v) == Some(defender) {
+                            liberties.union_with(s.chain_libs(v));
+                        }
+                    }
+                    let mut space = EyeSpace::new(&s, &area);
+                    space.rebuild(&s, &area, defender, &liberties);
+                    for v in area.iter() {
+                        if !s.is_empty_vertex(v) || s.check_vertex(v, defender).is_err() {
+                            continue;
+                        }
+                        let may = space.may_live_after(&s, &area, defender, v);
+                        s.play_legal(v);
+                        let alive = !s.benson(defender, Some(&area)).is_empty();
+                        s.undo();
+                        assert!(may || !alive, "game {game}: {defender:?} at {v}");
+                        tried += 1;
+                        ruled_out += usize::from(!may);
+                        alive_after += usize::from(alive);
+                    }
+                    s.pass();
+                }
+            }
+        }
+        assert!(
+            tried > 5_000 && ruled_out > 1_000 && alive_after > 200,
+            "{tried} {ruled_out} {alive_after}"
+        );
     }
 }
