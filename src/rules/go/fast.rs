@@ -1124,6 +1124,36 @@ impl SplitMix64 {
 
 const _: () = assert!((MAX_SIZE as usize + 2) * (MAX_SIZE as usize + 2) <= WORDS * 64);
 
+/// Runs `check` on boards of random games on 7, 9 and 13 lines (`games` games, each
+/// stopped six times, `min_moves` plus up to `spread` moves apart), each with a random box
+/// covering most of the board: the boards the tests of the search's static rules use.
+#[cfg(test)]
+pub(crate) fn for_random_boards(
+    seed: u64,
+    games: usize,
+    (min_moves, spread): (usize, usize),
+    mut check: impl FnMut(usize, &mut SearchBoard, &PointSet),
+) {
+    let mut rng = SplitMix64(seed);
+    for game in 0..games {
+        let size = [7, 9, 13][game % 3];
+        let mut s = SearchBoard::new(&Board::new(size).unwrap(), Color::Black);
+        for _ in 0..6 {
+            let moves = min_moves + rng.below(spread);
+            s.random_playout(&mut rng, moves);
+            let (c0, r0) = (rng.below(3) as u8, rng.below(3) as u8);
+            let (c1, r1) = (size - 1 - rng.below(3) as u8, size - 1 - rng.below(3) as u8);
+            let mut area = PointSet::EMPTY;
+            for c in c0..=c1 {
+                for r in r0..=r1 {
+                    area.insert(s.vertex(Point::new(c, r)));
+                }
+            }
+            check(game, &mut s, &area);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1177,39 +1207,23 @@ mod tests {
     /// chains).
     #[test]
     fn benson_of_a_chain_agrees_with_benson_over_the_board() {
-        let mut rng = SplitMix64(7);
         let (mut compared, mut alive_seen) = (0, 0);
-        for game in 0..60 {
-            let size = [7, 9, 13][game % 3];
-            let mut s = SearchBoard::new(&Board::new(size).unwrap(), Color::Black);
-            for _ in 0..6 {
-                let moves = 40 + rng.below(40);
-                s.random_playout(&mut rng, moves);
-                // A box covering part of the board, or none.
-                let (c0, r0) = (rng.below(3) as u8, rng.below(3) as u8);
-                let (c1, r1) = (size - 1 - rng.below(3) as u8, size - 1 - rng.below(3) as u8);
-                let mut area = PointSet::EMPTY;
-                for c in c0..=c1 {
-                    for r in r0..=r1 {
-                        area.insert(s.vertex(Point::new(c, r)));
-                    }
-                }
-                for color in [Color::Black, Color::White] {
-                    for area in [None, Some(&area)] {
-                        let all = s.benson(color, area);
-                        for v in 0..s.grid_len() {
-                            if s.cell(v) != Some(color) || area.is_some_and(|a| !a.contains(v)) {
-                                continue;
-                            }
-                            let one = s.benson_of(color, area, [v]);
-                            assert_eq!(one.contains(v), all.contains(v), "game {game} at {v}");
-                            compared += 1;
-                            alive_seen += all.contains(v) as usize;
+        super::for_random_boards(7, 60, (40, 40), |game, s, area| {
+            for color in [Color::Black, Color::White] {
+                for area in [None, Some(area)] {
+                    let all = s.benson(color, area);
+                    for v in 0..s.grid_len() {
+                        if s.cell(v) != Some(color) || area.is_some_and(|a| !a.contains(v)) {
+                            continue;
                         }
+                        let one = s.benson_of(color, area, [v]);
+                        assert_eq!(one.contains(v), all.contains(v), "game {game} at {v}");
+                        compared += 1;
+                        alive_seen += all.contains(v) as usize;
                     }
                 }
             }
-        }
+        });
         assert!(
             compared > 10_000 && alive_seen > 1_000,
             "{compared} {alive_seen}"

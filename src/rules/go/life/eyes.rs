@@ -429,6 +429,7 @@ impl EyeSpace {
 mod tests {
     use super::super::{solve, Budget, Outcome, Problem, Region, Search, Target};
     use super::*;
+    use crate::rules::go::fast::for_random_boards;
     use crate::rules::go::{Board, Move, Point, Position};
 
     /// A White group whose only eye space is `pocket` (points `(x, y)` from the lower left
@@ -660,50 +661,34 @@ mod tests {
     /// box of the board, for both colours and every legal move in the box.
     #[test]
     fn eye_space_rules_out_life_only_where_benson_finds_none() {
-        use crate::rules::go::fast::SplitMix64;
-        let mut rng = SplitMix64(11);
         let (mut ruled_out, mut tried, mut alive_after) = (0, 0, 0);
-        for game in 0..60 {
-            let size = [7, 9, 13][game % 3];
-            let mut s = SearchBoard::new(&Board::new(size).unwrap(), Color::Black);
-            for _ in 0..6 {
-                let moves = 40 + rng.below(60);
-                s.random_playout(&mut rng, moves);
-                let (c0, r0) = (rng.below(3) as u8, rng.below(3) as u8);
-                let (c1, r1) = (size - 1 - rng.below(3) as u8, size - 1 - rng.below(3) as u8);
-                let mut area = PointSet::EMPTY;
-                for c in c0..=c1 {
-                    for r in r0..=r1 {
-                        area.insert(s.vertex(Point::new(c, r)));
+        for_random_boards(11, 60, (40, 60), |game, s, area| {
+            for _ in 0..2 {
+                let defender = s.turn();
+                let mut liberties = PointSet::EMPTY;
+                for v in 0..s.grid_len() {
+                    if s.cell(v) == Some(defender) {
+                        liberties.union_with(s.chain_libs(v));
                     }
                 }
-                for _ in 0..2 {
-                    let defender = s.turn();
-                    let mut liberties = PointSet::EMPTY;
-                    for v in 0..s.grid_len() {
-                        if s.cell(v) == Some(defender) {
-                            liberties.union_with(s.chain_libs(v));
-                        }
+                let mut space = EyeSpace::new(s, area);
+                space.rebuild(s, area, defender, &liberties);
+                for v in area.iter() {
+                    if !s.is_empty_vertex(v) || s.check_vertex(v, defender).is_err() {
+                        continue;
                     }
-                    let mut space = EyeSpace::new(&s, &area);
-                    space.rebuild(&s, &area, defender, &liberties);
-                    for v in area.iter() {
-                        if !s.is_empty_vertex(v) || s.check_vertex(v, defender).is_err() {
-                            continue;
-                        }
-                        let may = space.may_live_after(&s, &area, defender, v);
-                        s.play_legal(v);
-                        let alive = !s.benson(defender, Some(&area)).is_empty();
-                        s.undo();
-                        assert!(may || !alive, "game {game}: {defender:?} at {v}");
-                        tried += 1;
-                        ruled_out += usize::from(!may);
-                        alive_after += usize::from(alive);
-                    }
-                    s.pass();
+                    let may = space.may_live_after(s, area, defender, v);
+                    s.play_legal(v);
+                    let alive = !s.benson(defender, Some(area)).is_empty();
+                    s.undo();
+                    assert!(may || !alive, "game {game}: {defender:?} at {v}");
+                    tried += 1;
+                    ruled_out += usize::from(!may);
+                    alive_after += usize::from(alive);
                 }
+                s.pass();
             }
-        }
+        });
         assert!(
             tried > 5_000 && ruled_out > 1_000 && alive_after > 200,
             "{tried} {ruled_out} {alive_after}"
