@@ -1052,9 +1052,10 @@ impl<'a> Search<'a> {
         if self.board.turn() != self.defender {
             return None;
         }
+        // The defender's liberties, once a chain (at its representative stone).
         let mut liberties = PointSet::EMPTY;
         for v in self.area.iter() {
-            if self.board.cell(v) == Some(self.defender) {
+            if self.board.cell(v) == Some(self.defender) && self.board.chain_id(v) == v {
                 liberties.union_with(self.board.chain_libs(v));
             }
         }
