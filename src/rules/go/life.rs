@@ -1052,15 +1052,8 @@ impl<'a> Search<'a> {
         if self.board.turn() != self.defender {
             return None;
         }
-        // The defender's liberties, once a chain (at its representative stone).
-        let mut liberties = PointSet::EMPTY;
-        for v in self.area.iter() {
-            if self.board.cell(v) == Some(self.defender) && self.board.chain_id(v) == v {
-                liberties.union_with(self.board.chain_libs(v));
-            }
-        }
         self.eye_space
-            .rebuild(&self.board, &self.area, self.defender, &liberties);
+            .rebuild(&self.board, &self.area, self.defender);
         let first = self.last_living;
         if first != PASS && self.lives_after(first) {
             return Some(first);

@@ -336,17 +336,23 @@ impl EyeSpace {
     }
 
     /// Finds the possible regions of `board` as it is, the defender to play: walked from
-    /// `liberties` (those of the defender's chains; a region with no liberty is vital to
-    /// no chain), each given up at its first point that rules it out.
+    /// the liberties of the defender's chains with a stone in `area` (the chains Benson's
+    /// test there looks at; a region with no liberty is vital to no chain), each given up
+    /// at its first point that rules it out.
     pub(in crate::rules::go) fn rebuild(
         &mut self,
         board: &SearchBoard,
         area: &PointSet,
         defender: Color,
-        liberties: &PointSet,
     ) {
         self.possible = PointSet::EMPTY;
         self.count = 0;
+        let (mut chains, mut liberties) = (PointSet::EMPTY, PointSet::EMPTY);
+        for v in area.iter() {
+            if board.cell(v) == Some(defender) && chains.insert(board.chain_id(v)) {
+                liberties.union_with(board.chain_libs(v));
+            }
+        }
         let mut walked = PointSet::EMPTY;
         for l in liberties.iter() {
             if walked.contains(l) || !area.contains(l) {
@@ -665,14 +671,8 @@ mod tests {
         for_random_boards(11, 60, (40, 60), |game, s, area| {
             for _ in 0..2 {
                 let defender = s.turn();
-                let mut liberties = PointSet::EMPTY;
-                for v in 0..s.grid_len() {
-                    if s.cell(v) == Some(defender) {
-                        liberties.union_with(s.chain_libs(v));
-                    }
-                }
                 let mut space = EyeSpace::new(s, area);
-                space.rebuild(s, area, defender, &liberties);
+                space.rebuild(s, area, defender);
                 for v in area.iter() {
                     if !s.is_empty_vertex(v) || s.check_vertex(v, defender).is_err() {
                         continue;
