@@ -300,8 +300,11 @@ fn fairy_stockfish_plays_shogi_forty_plies_even_and_with_a_handicap() {
         sfen: shogi::START_SFEN.to_string(),
         handicap: None,
     };
-    let (moves, _, stopped) = self_play(&mut fairy, &start, shogi::Position::start(), 40, level);
-    assert!(moves.len() == 40 || stopped.is_some(), "{moves:?}");
+    let (moves, pos, stopped) = self_play(&mut fairy, &start, shogi::Position::start(), 40, level);
+    assert!(
+        moves.len() == 40 || pos.ending().is_some() || stopped.is_some(),
+        "{moves:?}"
+    );
     assert!(moves.len() >= 20, "{moves:?}");
 
     let handicap = ShogiHandicap::TwoPieces;
@@ -310,8 +313,11 @@ fn fairy_stockfish_plays_shogi_forty_plies_even_and_with_a_handicap() {
         handicap: Some(handicap),
     };
     let first = shogi::Position::from_sfen(handicap.sfen()).unwrap();
-    let (moves, _, stopped) = self_play(&mut fairy, &start, first, 40, level);
-    assert!(moves.len() == 40 || stopped.is_some(), "{moves:?}");
+    let (moves, pos, stopped) = self_play(&mut fairy, &start, first, 40, level);
+    assert!(
+        moves.len() == 40 || pos.ending().is_some() || stopped.is_some(),
+        "{moves:?}"
+    );
     assert!(moves.len() >= 20, "{moves:?}");
 }
 
