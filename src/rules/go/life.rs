@@ -843,6 +843,9 @@ struct Search<'a> {
     static_kills: bool,
     /// Whether the moves are kept to [`Search::fight`] (off only to test that by search).
     fight_only: bool,
+    /// Whether the side that is not ko master leaves out kos the master would take straight
+    /// back ([`Search::retaken_at_once`]; off only to test that by search).
+    kos_left_to_master: bool,
     /// The defender's possible eyes at the position [`Search::living_move`] looks at.
     eye_space: eyes::EyeSpace,
     /// The last move [`Search::living_move`] found, tried first the next time.
@@ -962,6 +965,7 @@ impl<'a> Search<'a> {
             stay: 4,
             static_kills: true,
             fight_only: true,
+            kos_left_to_master: true,
             last_living: PASS,
             eye_space,
             killers: vec![PASS; MAX_DEPTH + 1],
@@ -1230,6 +1234,9 @@ impl<'a> Search<'a> {
                 refused |= in_fight && matches!(check, Err(Refusal::Ko | Refusal::Superko));
                 continue;
             }
+            if self.kos_left_to_master && self.retaken_at_once(v, color) {
+                continue;
+            }
             let bonus = if vital == Some(v) { 100 } else { 0 };
             let score = self.score(v, color, &target_chains) + bonus;
             if in_fight {
@@ -1247,6 +1254,49 @@ impl<'a> Search<'a> {
             out.push(PASS);
         }
         out
+    }
+
+    /// Whether `color`'s stone on `v` takes a ko that the opponent, as ko master, may take
+    /// straight back, without capturing the whole target. Such a move is never searched: the
+    /// master's retake brings back the same board with the same side to play, which may
+    /// no longer take the ko (the superko rule binds it), so the ko capture gives it
+    /// nothing it has not already got by playing elsewhere, while the master keeps every
+    /// move. (The capture that takes the target's last stone wins at once and is kept.)
+    ///
+    /// ```text
+    ///   X X X X . .    White to play with Black as ko master: White D1 would take
+    ///   . O O X . .    Black's C1, and Black takes back at C1 at once. Not searched;
+    ///   . O X . X .    with White as ko master (or none), it is.
+    /// ```
+    fn retaken_at_once(&self, v: usize, color: Color) -> bool {
+        if self.ko_master != Some(color.opponent()) {
+            return false;
+        }
+        // Every neighbour a stone of the master's, exactly one chain of them in atari.
+        let mut taken = None;
+        for n in self.board.neighbours(v) {
+            if !self.board.on_board(n) {
+                continue;
+            }
+            if self.board.cell(n) != Some(color.opponent()) {
+                return false;
+            }
+            if self.board.chain_lib_count(n) == 1 {
+                let chain = self.board.chain_id(n);
+                if taken.is_some_and(|t| t != chain) {
+                    return false;
+                }
+                taken = Some(chain);
+            }
+        }
+        // That chain a single stone, not the target's last.
+        let Some(stone) = taken else {
+            return false;
+        };
+        let single = self.board.chain_stones(stone).nth(1).is_none();
+        let last_of_target =
+            self.target.contains(&stone) && self.target_stones().nth(1).is_none();
+        single && !last_of_target
     }
 
     /// The points of the fight: those reached from the target's stones through every point
@@ -2683,9 +2733,28 @@ mod tests {
     }
 
     #[test]
+    fn a_ko_the_master_takes_back_at_once_is_not_searched() {
+        // Black C1 takes D1 in a ko. With White as ko master, White takes back at D1 at
+        // once, so Black's C1 is left out; as ko master (or with none) Black searches it.
+        let pos = corner(19, "X X X X . .\nO O O X . .\n. O . O X .", Color::Black);
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let has_c1 = |ko_master: Option<Color>, left: bool| {
+            let mut search = Search::new(&pos, &problem, Color::Black, ko_master);
+            search.kos_left_to_master = left;
+            let c1 = search.board.vertex(Point::new(2, 18));
+            search.candidates().contains(&c1)
+        };
+        assert!(!has_c1(Some(Color::White), true));
+        assert!(has_c1(Some(Color::White), false));
+        assert!(has_c1(Some(Color::Black), true));
+        assert!(has_c1(None, true));
+    }
+
+    #[test]
     fn keeping_to_the_fight_changes_no_verdict() {
         // A kill (Elementary 270), a ko (Elementary 448 and a corner ko), a life, and the
-        // group above once closed in: the same result with and without the rule.
+        // group above once closed in: the same result with and without the rule, and
+        // without leaving kos to the ko master.
         let mut closed = closable();
         for m in ["D2", "pass", "D1"] {
             closed = closed.play_move(mv(m)).unwrap();
@@ -2714,15 +2783,17 @@ mod tests {
                 attacker.opponent()
             };
             for ko_master in [Some(prover.opponent()), Some(prover)] {
-                let run = |fight_only: bool| {
+                let run = |fight_only: bool, kos_left_to_master: bool| {
                     let mut search = Search::new(&pos, &problem, prover, ko_master);
                     search.fight_only = fight_only;
+                    search.kos_left_to_master = kos_left_to_master;
                     search.node_limit = 2_000_000;
                     search.run()
                 };
-                let kept = run(true);
+                let kept = run(true, true);
                 assert!(kept.is_some(), "{goal:?} {ko_master:?}: unknown");
-                assert_eq!(kept, run(false), "{goal:?}, ko master {ko_master:?}");
+                assert_eq!(kept, run(false, true), "{goal:?}, ko master {ko_master:?}");
+                assert_eq!(kept, run(true, false), "{goal:?}, ko master {ko_master:?}");
             }
         }
     }
