@@ -1294,8 +1294,7 @@ impl<'a> Search<'a> {
             return false;
         };
         let single = self.board.chain_stones(stone).nth(1).is_none();
-        let last_of_target =
-            self.target.contains(&stone) && self.target_stones().nth(1).is_none();
+        let last_of_target = self.target.contains(&stone) && self.target_stones().nth(1).is_none();
         single && !last_of_target
     }
 
