@@ -480,6 +480,36 @@ impl SearchBoard {
         self.chains[self.chain_of[v] as usize].lib_count as usize
     }
 
+    /// The stone that `color`'s stone on the empty `v` would take in a ko: the one stone
+    /// captured, after which the new stone stands alone with that point as its only
+    /// liberty, so that the opponent could take straight back (the shape whose retake the
+    /// ko rule refuses). `None` for any other move.
+    ///
+    /// ```text
+    ///   . O X .    White C2 takes Black's B2 (and only it); C2 is then alone with B2 as
+    ///   O X . X    its one liberty: a ko capture. White A3 takes nothing.
+    ///   . O X .
+    /// ```
+    pub(crate) fn ko_capture(&self, v: usize, color: Color) -> Option<usize> {
+        let foe = cell_of(color.opponent());
+        let mut taken = None;
+        for n in self.neighbours(v) {
+            match self.cells[n] {
+                EDGE => continue,
+                c if c != foe => return None,
+                _ => {}
+            }
+            let r = self.chain_of[n] as usize;
+            if self.chains[r].lib_count == 1 {
+                if taken.is_some_and(|t| t != r) {
+                    return None;
+                }
+                taken = Some(r);
+            }
+        }
+        taken.filter(|&r| self.chains[r].size == 1)
+    }
+
     /// The stones of the chain through stone `v`, starting with `v`.
     pub(crate) fn chain_stones(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
         let mut at = v;
@@ -1176,6 +1206,19 @@ mod tests {
         assert_eq!(s.hash(), before);
         assert_eq!(s.liberty_count(b.point("B4").unwrap()), Some(1));
         assert_eq!(s.prisoners(Color::Black), 0);
+    }
+
+    #[test]
+    fn finds_the_stone_a_ko_capture_takes() {
+        let b = board(4, ". . . .\n. O X .\nO X . X\n. O X .");
+        let s = SearchBoard::new(&b, Color::White);
+        let vertex = |name: &str| s.vertex(b.point(name).unwrap());
+        // White C2 takes B2 alone and is left with B2 as its one liberty.
+        assert_eq!(s.ko_capture(vertex("C2"), Color::White), Some(vertex("B2")));
+        // Not for Black there, nor where nothing is captured or the stone keeps a liberty.
+        assert_eq!(s.ko_capture(vertex("C2"), Color::Black), None);
+        assert_eq!(s.ko_capture(vertex("A1"), Color::White), None);
+        assert_eq!(s.ko_capture(vertex("D4"), Color::White), None);
     }
 
     #[test]

@@ -1272,30 +1272,11 @@ impl<'a> Search<'a> {
         if self.ko_master != Some(color.opponent()) {
             return false;
         }
-        // Every neighbour a stone of the master's, exactly one chain of them in atari.
-        let mut taken = None;
-        for n in self.board.neighbours(v) {
-            if !self.board.on_board(n) {
-                continue;
-            }
-            if self.board.cell(n) != Some(color.opponent()) {
-                return false;
-            }
-            if self.board.chain_lib_count(n) == 1 {
-                let chain = self.board.chain_id(n);
-                if taken.is_some_and(|t| t != chain) {
-                    return false;
-                }
-                taken = Some(chain);
-            }
-        }
-        // That chain a single stone, not the target's last.
-        let Some(stone) = taken else {
+        // A ko capture (of one stone), not of the target's last stone.
+        let Some(stone) = self.board.ko_capture(v, color) else {
             return false;
         };
-        let single = self.board.chain_stones(stone).nth(1).is_none();
-        let last_of_target = self.target.contains(&stone) && self.target_stones().nth(1).is_none();
-        single && !last_of_target
+        !(self.target.contains(&stone) && self.target_stones().nth(1).is_none())
     }
 
     /// The points of the fight: those reached from the target's stones through every point
