@@ -392,6 +392,17 @@ impl SearchBoard {
         (self.ko != 0).then(|| self.point(self.ko as usize))
     }
 
+    /// The grid index of [`SearchBoard::ko_point`] (0 for none).
+    pub(crate) fn ko_vertex(&self) -> usize {
+        self.ko as usize
+    }
+
+    /// Whether the whole-board position `hash` is in the history (a stone that brings it
+    /// back is refused by superko).
+    pub(crate) fn seen(&self, hash: u64) -> bool {
+        self.history.contains(&hash)
+    }
+
     /// How many passes were played in a row just now.
     pub fn consecutive_passes(&self) -> u8 {
         self.passes

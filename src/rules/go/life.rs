@@ -99,7 +99,8 @@ pub enum Region {
 /// How much search a question may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// The most positions to visit (moves made on the search board).
+    /// The most positions to visit (each position after a move that the search values,
+    /// from its table or on the board).
     pub nodes: u64,
     /// The most time to take.
     pub time: Duration,
@@ -982,26 +983,53 @@ impl<'a> Search<'a> {
 
     /// The table key of `board`'s position (see [`Search::key`]).
     fn key_of(&self, board: &SearchBoard) -> u64 {
-        let side = if board.turn() == Color::White {
+        self.key_from(
+            board.hash(),
+            board.turn(),
+            board.ko_vertex(),
+            board.repeated(),
+        )
+    }
+
+    /// The table key of the position after `c`, and whether its board repeats one of the
+    /// history (a ko master's retake), read off the board without playing the move: the
+    /// same as [`Search::key`] after [`Search::play`].
+    fn key_after(&self, c: Candidate) -> (u64, bool) {
+        let board = &self.board;
+        let next = board.turn().opponent();
+        if c == PASS {
+            return (self.key_from(board.hash(), next, 0, false), false);
+        }
+        let color = board.turn();
+        let hash = board.hash_after(c, color).expect("a legal move");
+        let ko = board.ko_capture(c, color).unwrap_or(0);
+        let repeated = board.seen(hash);
+        (self.key_from(hash, next, ko, repeated), repeated)
+    }
+
+    /// The table key of a position by its parts: the board hash, the side to play, the ko
+    /// point (0: none) and whether the board repeats one of the history.
+    fn key_from(&self, hash: u64, turn: Color, ko: usize, repeated: bool) -> u64 {
+        let side = if turn == Color::White {
             0x5713_0000_0000_0001
         } else {
             0
         };
-        let ko = board
-            .ko_point()
-            .map_or(0, |p| self.ko_keys[board.vertex(p)]);
+        let ko = if ko == 0 { 0 } else { self.ko_keys[ko] };
         // A ko master's retake back to an earlier board is another node than that board
         // was: the side to play there may no longer take the ko back.
-        let repeat = if board.repeated() {
-            0x7E9E_A7ED_0000_0000
-        } else {
-            0
-        };
-        board.hash() ^ side ^ ko ^ repeat
+        let repeat = if repeated { 0x7E9E_A7ED_0000_0000 } else { 0 };
+        hash ^ side ^ ko ^ repeat
     }
 
     /// The winner if the game is decided on the board now.
     fn decided(&self) -> Option<Color> {
+        self.decided_unless(false)
+    }
+
+    /// [`Search::decided`], with Benson's test left out when `not_alive`: the caller
+    /// knows that no target stone is unconditionally alive.
+    fn decided_unless(&self, not_alive: bool) -> Option<Color> {
         let defender = self.defender;
         if self.target_stones().next().is_none() {
             return Some(self.problem.attacker);
@@ -1010,7 +1038,7 @@ impl<'a> Search<'a> {
             .target_stones()
             .any(|v| self.board.chain_lib_count(v) >= 2);
         if hopeful {
-            if self.target_alive() {
+            if !not_alive && self.target_alive() {
                 return Some(defender);
             }
         } else if self.capture_all_at().is_some() {
@@ -1027,8 +1055,41 @@ impl<'a> Search<'a> {
     /// The winner of a position the search meets for the first time: [`Search::decided`],
     /// or the defender if it makes life in one move ([`Search::living_move`]).
     fn winner_on_arrival(&mut self) -> Option<Color> {
-        self.decided()
+        self.arrive(false)
+    }
+
+    /// [`Search::winner_on_arrival`], with Benson's test left out when `not_alive` (see
+    /// [`Search::alive_ruled_out`]).
+    fn arrive(&mut self, not_alive: bool) -> Option<Color> {
+        self.decided_unless(not_alive)
             .or_else(|| self.living_move().map(|_| self.defender))
+    }
+
+    /// Whether the position after `c` (at `depth`, one below this one) is known to leave
+    /// no target stone unconditionally alive, so that Benson's test need not be asked
+    /// there: after a pass (this position was not alive); below the root's children,
+    /// after a defender stone that [`Search::living_move`] tried here on arrival (it found
+    /// no life), and after an attacker stone, which hardly ever gives the defender life
+    /// (where it does, the defender's next position finds it: leaving the test out never
+    /// changes what is proven, only, there, the search's order).
+    fn alive_ruled_out(&self, c: Candidate, depth: usize) -> bool {
+        if c == PASS {
+            return true;
+        }
+        if depth < 2 {
+            return false;
+        }
+        self.board.turn() != self.defender || self.may_make_life(c)
+    }
+
+    /// Whether the defender's stone on `v` is one [`Search::living_move`] tries: next to
+    /// a defender stone or to a chain in atari.
+    fn may_make_life(&self, v: usize) -> bool {
+        let defender = self.defender;
+        self.board.neighbours(v).iter().any(|&n| {
+            self.board.cell(n) == Some(defender)
+                || (self.board.cell(n).is_some() && self.board.chain_lib_count(n) == 1)
+        })
     }
 
     /// Whether a target stone is unconditionally alive (Benson's test over the target's
@@ -1077,11 +1138,7 @@ impl<'a> Search<'a> {
     /// life out) leaves a target stone Benson-alive; a move tried counts as a position.
     fn lives_after(&mut self, v: usize) -> bool {
         let defender = self.defender;
-        let touches = self.board.is_empty_vertex(v)
-            && self.board.neighbours(v).iter().any(|&n| {
-                self.board.cell(n) == Some(defender)
-                    || (self.board.cell(n).is_some() && self.board.chain_lib_count(n) == 1)
-            });
+        let touches = self.board.is_empty_vertex(v) && self.may_make_life(v);
         if !touches
             || !self.allowed(v, defender)
             || !self
@@ -1417,35 +1474,32 @@ impl<'a> Search<'a> {
     /// (pn, dn) of the position after `c`, at `depth`, from the table or from the board,
     /// and the position's key.
     fn child_value(&mut self, c: Candidate, depth: usize) -> ((u32, u32), u64) {
-        self.play(c);
         self.nodes += 1;
-        let key = self.key();
-        if self.board.repeated() && self.line.iter().any(|&(k, _)| k == key) {
+        let (key, repeated) = self.key_after(c);
+        if repeated && self.line.iter().any(|&(k, _)| k == key) {
             // A ko master's retake back to a position of the line: a cycle, which the
             // table cannot value. It counts as the prover's loss, so that no proof rests on
             // it; disproofs no longer count.
             self.disproofs_untrusted = true;
-            self.board.undo();
             return ((INF, 0), key);
         }
-        let value = match self.tt.get(key) {
-            Some(e) => (e.pn, e.dn),
-            None => {
-                let v = match self.winner_on_arrival() {
-                    Some(w) => self.value_of(w),
-                    None => self.leaf_estimate(depth),
-                };
-                self.tt.insert(
-                    key,
-                    Entry {
-                        pn: v.0,
-                        dn: v.1,
-                        work: 1,
-                    },
-                );
-                v
-            }
+        // A position the table knows is valued without playing the move.
+        if let Some(e) = self.tt.get(key) {
+            return ((e.pn, e.dn), key);
+        }
+        let not_alive = self.alive_ruled_out(c, depth);
+        self.play(c);
+        debug_assert_eq!(
+            key,
+            self.key(),
+            "the key read off the board before the move"
+        );
+        let value = match self.arrive(not_alive) {
+            Some(w) => self.value_of(w),
+            None => self.leaf_estimate(depth),
         };
+        let (pn, dn) = value;
+        self.tt.insert(key, Entry { pn, dn, work: 1 });
         self.board.undo();
         (value, key)
     }
@@ -2710,6 +2764,79 @@ mod tests {
         // Without the rule, every point of the region is a candidate.
         search.fight_only = false;
         assert!(away.iter().all(|p| names(&search).contains(&p.to_string())));
+    }
+
+    /// Walks random lines of the search from `pos` (the ko master retaking kos, so that
+    /// boards repeat), calling `check` at every position with its depth.
+    fn walk_lines(pos: &Position, ko_master: Color, mut check: impl FnMut(&mut Search, usize)) {
+        let problem = Problem::new(pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let mut search = Search::new(pos, &problem, pos.turn(), Some(ko_master));
+        let mut rng = super::super::fast::SplitMix64(7);
+        for _ in 0..60 {
+            let mut depth = 0;
+            while depth < 30 && search.decided().is_none() {
+                check(&mut search, depth);
+                let moves = search.candidates();
+                if moves.is_empty() {
+                    break;
+                }
+                search.play(moves[rng.below(moves.len())]);
+                depth += 1;
+            }
+            for _ in 0..depth {
+                search.board.undo();
+            }
+        }
+    }
+
+    #[test]
+    fn a_childs_key_read_off_the_board_is_its_key_after_the_move() {
+        let (mut moves, mut repeats) = (0, 0);
+        for (pos, master) in [(cho_270(), Color::Black), (cho_448(), Color::White)] {
+            walk_lines(&pos, master, |search, _| {
+                for c in search.candidates() {
+                    let (key, repeated) = search.key_after(c);
+                    search.play(c);
+                    assert_eq!((key, repeated), (search.key(), search.board.repeated()));
+                    search.board.undo();
+                    moves += 1;
+                    repeats += usize::from(repeated);
+                }
+            });
+        }
+        // Kos were taken back to earlier boards on the way.
+        assert!(
+            moves > 1000 && repeats > 0,
+            "{moves} moves, {repeats} repeats"
+        );
+    }
+
+    #[test]
+    fn benson_is_left_out_only_where_life_is_ruled_out() {
+        // After a pass or a defender stone that the position's living move tried, no
+        // target stone is alive (the attacker's stones are not checked: they only nearly
+        // never give life).
+        let mut checked = 0;
+        for (pos, master) in [(cho_270(), Color::Black), (cho_448(), Color::White)] {
+            walk_lines(&pos, master, |search, depth| {
+                if depth == 0 || search.board.turn() != search.defender {
+                    return;
+                }
+                if search.living_move().is_some() {
+                    return;
+                }
+                for c in search.candidates() {
+                    if !search.alive_ruled_out(c, depth + 1) {
+                        continue;
+                    }
+                    search.play(c);
+                    assert!(!search.target_alive());
+                    search.board.undo();
+                    checked += 1;
+                }
+            });
+        }
+        assert!(checked > 100, "{checked} moves checked");
     }
 
     #[test]
