@@ -12,7 +12,8 @@
 //!   pass too and keep its stones.
 //! - moves go only on the **region**: the empty points the defender can reach from the
 //!   target without crossing the attacker's stones, and the attacker's chains next to them,
-//!   inside the problem's area (the stones near the target and a margin of one line).
+//!   inside the problem's area (the stones near the target and a margin of one line), and
+//!   the empty points they enclose.
 //!   Outside the area the board counts as the attacker's safe wall. The **fence** closes a
 //!   loose wall's gaps: where the region, two points out from the defender's stones (three
 //!   when the defender is to play), meets points the attacker guards, those points are open
@@ -501,7 +502,9 @@ struct AutoRegion {
 /// stands for, while the attacker still spends the move that closes the gap (a stone put
 /// there for free would take a liberty of the fight without a move). The defender's chains
 /// next to a boundary chain short of liberties bring their liberties into the region (the
-/// attacker may capture them).
+/// attacker may capture them). Last, the region takes in its **holes**: connected empty
+/// points the attacker does not guard whose every neighbour is in the region (a liberty
+/// two racing chains share, cut off from the target by one of them).
 ///
 /// ```text
 ///   . O . . O . .    Black to kill. White may run out at A17 and A16; A15 and B16
@@ -610,6 +613,46 @@ fn auto_region(
             }
         }
     }
+    // A hole: empty points of the area that the attacker does not guard, connected, with
+    // every neighbour in the region. Nothing reaches them from the target (a wall cuts
+    // them off), yet the fight is all around them: they are the region's too.
+    //
+    //   . . O . X    White's C19-C17 chain (short of liberties) brings B19, and Black's
+    //   . X O . .    B18-B17 chain next to it brings its liberties A18 and A17; A19, next
+    //   . X O X X    to A18 and B19 only, is the race's shared liberty.
+    let mut holes = Vec::new();
+    let mut looked = std::collections::HashSet::new();
+    for &p in &seen {
+        for start in board.neighbours(p) {
+            if !inside(start) || board.get(start).is_some() || seen.contains(&start) {
+                continue;
+            }
+            if !looked.insert(start) {
+                continue;
+            }
+            let mut hole = vec![start];
+            let mut enclosed = !guarded(start);
+            let mut i = 0;
+            while i < hole.len() {
+                for n in board.neighbours(hole[i]) {
+                    if seen.contains(&n) || hole.contains(&n) {
+                        continue;
+                    }
+                    if !inside(n) || board.get(n).is_some() || guarded(n) {
+                        enclosed = false;
+                        continue;
+                    }
+                    looked.insert(n);
+                    hole.push(n);
+                }
+                i += 1;
+            }
+            if enclosed {
+                holes.extend(hole);
+            }
+        }
+    }
+    seen.extend(holes);
     // The fence: the empty points of the area next to the region's empty points, outside
     // it, that the attacker guards.
     let mut fence = std::collections::BTreeSet::new();
@@ -3028,6 +3071,41 @@ mod tests {
     ///   . X X X . . .
     ///   . . . . . . .
     ///   . X . . . . .
+    /// Cho 772, Black to live: A18 is the book's answer. After it, Black's B18-A18 chain
+    /// and White's C19-C17 chain race, and A19 is a liberty both need; nothing reaches it
+    /// from Black's group (White's chain is in the way), but the region is all around it.
+    ///
+    /// ```text
+    ///   . . O . X . .
+    ///   . X O . . O O
+    ///   . X O X X . .
+    ///   X O X X . O .
+    ///   . O O . . O .
+    ///   . . . . O . .
+    ///   . . O . . . .
+    /// ```
+    #[test]
+    fn a_hole_the_fight_surrounds_is_in_the_region() {
+        let text = ". . O . X . .
+                    . X O . . O O
+                    . X O X X . .
+                    X O X X . O .
+                    . O O . . O .
+                    . . . . O . .
+                    . . O . . . .";
+        let board = Board::from_text_at(19, text, Point::new(0, 0), 7, 7).unwrap();
+        let pos = Position::new(board, Color::Black);
+        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
+        assert!(problem.region().contains(&Point::parse("A19", 19).unwrap()));
+        let budget = Budget {
+            nodes: 2_000_000,
+            time: Duration::from_secs(60),
+            threads: 1,
+        };
+        let judgement = evaluate_move(&pos, &problem, mv("A18"), budget).unwrap();
+        assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
+    }
+
     #[test]
     fn fence_points_are_the_attackers_moves_only() {
         let text = ". . . O . . .\nO O O O X X .\n. X X X . . .\n. . . . . . .\n. X . . . . .";
