@@ -3064,13 +3064,6 @@ mod tests {
         assert_eq!(solve(&pos, &problem, tiny).outcome, Outcome::Unknown);
     }
 
-    /// Cho Chikun Elementary 1 (Black to kill): White may run out along the edge at A17 and
-    /// A16; A15 and B16, guarded by Black's B15 and B17, are the fence.
-    ///   . . . O . . .
-    ///   O O O O X X .
-    ///   . X X X . . .
-    ///   . . . . . . .
-    ///   . X . . . . .
     /// Cho 772, Black to live: A18 is the book's answer. After it, Black's B18-A18 chain
     /// and White's C19-C17 chain race, and A19 is a liberty both need; nothing reaches it
     /// from Black's group (White's chain is in the way), but the region is all around it.
@@ -3106,6 +3099,13 @@ mod tests {
         assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
     }
 
+    /// Cho Chikun Elementary 1 (Black to kill): White may run out along the edge at A17 and
+    /// A16; A15 and B16, guarded by Black's B15 and B17, are the fence.
+    ///   . . . O . . .
+    ///   O O O O X X .
+    ///   . X X X . . .
+    ///   . . . . . . .
+    ///   . X . . . . .
     #[test]
     fn fence_points_are_the_attackers_moves_only() {
         let text = ". . . O . . .\nO O O O X X .\n. X X X . . .\n. . . . . . .\n. X . . . . .";
