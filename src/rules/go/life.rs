@@ -613,45 +613,7 @@ fn auto_region(
             }
         }
     }
-    // A hole: empty points of the area that the attacker does not guard, connected, with
-    // every neighbour in the region. Nothing reaches them from the target (a wall cuts
-    // them off), yet the fight is all around them: they are the region's too.
-    //
-    //   . . O . X    White's C19-C17 chain (short of liberties) brings B19, and Black's
-    //   . X O . .    B18-B17 chain next to it brings its liberties A18 and A17; A19, next
-    //   . X O X X    to A18 and B19 only, is the race's shared liberty.
-    let mut holes = Vec::new();
-    let mut looked = std::collections::HashSet::new();
-    for &p in &seen {
-        for start in board.neighbours(p) {
-            if !inside(start) || board.get(start).is_some() || seen.contains(&start) {
-                continue;
-            }
-            if !looked.insert(start) {
-                continue;
-            }
-            let mut hole = vec![start];
-            let mut enclosed = !guarded(start);
-            let mut i = 0;
-            while i < hole.len() {
-                for n in board.neighbours(hole[i]) {
-                    if seen.contains(&n) || hole.contains(&n) {
-                        continue;
-                    }
-                    if !inside(n) || board.get(n).is_some() || guarded(n) {
-                        enclosed = false;
-                        continue;
-                    }
-                    looked.insert(n);
-                    hole.push(n);
-                }
-                i += 1;
-            }
-            if enclosed {
-                holes.extend(hole);
-            }
-        }
-    }
+    let holes = holes(board, &seen, inside, guarded);
     seen.extend(holes);
     // The fence: the empty points of the area next to the region's empty points, outside
     // it, that the attacker guards.
@@ -673,6 +635,55 @@ fn auto_region(
         group,
         fence: fence.into_iter().collect(),
     }
+}
+
+/// The region's holes: connected empty points inside the area, none guarded by the
+/// attacker, whose every neighbour outside them is in `region`. Nothing reaches them from
+/// the target (a wall cuts them off), yet the fight is all around them.
+///
+/// ```text
+///   . . O . X    White's C19-C17 chain (short of liberties) brings B19, and Black's
+///   . X O . .    B18-B17 chain next to it brings its liberties A18 and A17; A19, next
+///   . X O X X    to A18 and B19 only, is the race's shared liberty: a hole.
+/// ```
+fn holes(
+    board: &super::Board,
+    region: &HashSet<Point>,
+    inside: impl Fn(Point) -> bool,
+    guarded: impl Fn(Point) -> bool,
+) -> Vec<Point> {
+    let open = |p: Point| inside(p) && board.get(p).is_none() && !guarded(p);
+    let mut holes = Vec::new();
+    // Every empty point outside the region met so far (a flood takes its whole piece).
+    let mut looked = HashSet::new();
+    for &p in region {
+        for start in board.neighbours(p) {
+            let outside = inside(start) && board.get(start).is_none() && !region.contains(&start);
+            if !outside || !looked.insert(start) {
+                continue;
+            }
+            let mut piece = vec![start];
+            let mut enclosed = open(start);
+            let mut i = 0;
+            while i < piece.len() {
+                for n in board.neighbours(piece[i]) {
+                    if region.contains(&n) {
+                        continue;
+                    }
+                    if !open(n) {
+                        enclosed = false;
+                    } else if looked.insert(n) {
+                        piece.push(n);
+                    }
+                }
+                i += 1;
+            }
+            if enclosed {
+                holes.extend(piece);
+            }
+        }
+    }
+    holes
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1096,14 +1107,9 @@ impl<'a> Search<'a> {
     }
 
     /// The winner of a position the search meets for the first time: [`Search::decided`],
-    /// or the defender if it makes life in one move ([`Search::living_move`]).
-    fn winner_on_arrival(&mut self) -> Option<Color> {
-        self.arrive(false)
-    }
-
-    /// [`Search::winner_on_arrival`], with Benson's test left out when `not_alive` (see
-    /// [`Search::alive_ruled_out`]).
-    fn arrive(&mut self, not_alive: bool) -> Option<Color> {
+    /// or the defender if it makes life in one move ([`Search::living_move`]); Benson's
+    /// test is left out when `not_alive` (see [`Search::alive_ruled_out`]).
+    fn winner_on_arrival(&mut self, not_alive: bool) -> Option<Color> {
         self.decided_unless(not_alive)
             .or_else(|| self.living_move().map(|_| self.defender))
     }
@@ -1537,7 +1543,7 @@ impl<'a> Search<'a> {
             self.key(),
             "the key read off the board before the move"
         );
-        let value = match self.arrive(not_alive) {
+        let value = match self.winner_on_arrival(not_alive) {
             Some(w) => self.value_of(w),
             None => self.leaf_estimate(depth),
         };
@@ -1783,7 +1789,7 @@ impl<'a> Search<'a> {
             Some(e) if lost(&e) => return false,
             Some(_) => {}
             None => {
-                if let Some(w) = self.winner_on_arrival() {
+                if let Some(w) = self.winner_on_arrival(false) {
                     let (pn, dn) = self.value_of(w);
                     self.tt.insert(key, Entry { pn, dn, work: 1 });
                     return w == winner;
