@@ -25,8 +25,112 @@ fn budget(nodes: u64) -> Budget {
     }
 }
 
-/// Cho problems whose book answer the solver refutes (each examined in docs/performance.md).
-const BOOK_ERRORS: &[&str] = &["39", "40"];
+/// A Cho problem whose book answer fails: the book's first move, the reply that refutes it,
+/// and the rectangle (two corners) searched to show it.
+struct BookError {
+    id: &'static str,
+    book: &'static str,
+    reply: &'static str,
+    corner: (&'static str, &'static str),
+}
+
+/// The book errors of docs/cho-book-errors.md, each with the rectangle that holds the whole
+/// corner (every stone of the problem and a line more, unless a narrower one is named there).
+const BOOK_ERRORS: &[BookError] = &[
+    BookError {
+        id: "96",
+        book: "E19",
+        reply: "G19",
+        corner: ("A19", "L17"),
+    },
+    BookError {
+        id: "341",
+        book: "C18",
+        reply: "C17",
+        corner: ("A19", "G15"),
+    },
+    BookError {
+        id: "372",
+        book: "A19",
+        reply: "B19",
+        corner: ("A19", "H12"),
+    },
+    BookError {
+        id: "533",
+        book: "D19",
+        reply: "A17",
+        corner: ("A19", "G15"),
+    },
+    BookError {
+        id: "619",
+        book: "C18",
+        reply: "D19",
+        corner: ("A19", "G14"),
+    },
+    BookError {
+        id: "704",
+        book: "E16",
+        reply: "D18",
+        corner: ("B19", "K14"),
+    },
+];
+
+/// Every documented book error holds when the solver may play anywhere in the corner, not
+/// only in the region it derives: after the book's move and the reply, the book's side
+/// cannot reach its goal (not even by ko). The target is the one the solver infers.
+#[test]
+fn the_books_errors_hold_with_the_whole_corner_as_the_region() {
+    let text = std::fs::read_to_string(
+        common::corpus("go/cho-elementary.jsonl").join("go/cho-elementary.jsonl"),
+    )
+    .unwrap();
+    let imported = tsumego_json::import("cho-elementary.jsonl", &text, None);
+    for error in BOOK_ERRORS {
+        let p = imported.problems.iter().find(|p| p.id == error.id).unwrap();
+        let Setup::Go { start, .. } = &p.setup else {
+            panic!("Cho {} is a Go problem", error.id);
+        };
+        assert!(
+            p.solutions.iter().any(|line| line[0] == error.book),
+            "Cho {}: {} is not among the book's moves",
+            error.id,
+            error.book
+        );
+        let goal = infer_goal(start);
+        let derived = Problem::new(start, goal, Target::Inferred, Region::Auto).unwrap();
+        let (a, b) = (
+            Point::parse(error.corner.0, 19).unwrap(),
+            Point::parse(error.corner.1, 19).unwrap(),
+        );
+        let corner: Vec<Point> = (a.col.min(b.col)..=a.col.max(b.col))
+            .flat_map(|col| {
+                (a.row.min(b.row)..=a.row.max(b.row)).map(move |row| Point::new(col, row))
+            })
+            .collect();
+        let target = Target::Stones(derived.target().to_vec());
+        let problem = Problem::new(start, goal, target, Region::Points(corner)).unwrap();
+        let after = [error.book, error.reply]
+            .iter()
+            .fold(start.clone(), |pos, m| {
+                pos.play_move(Move::parse(m, 19).unwrap()).unwrap()
+            });
+        let v = solve(&after, &problem, budget(2_000_000));
+        assert_eq!(
+            v.outcome,
+            Outcome::Loss,
+            "Cho {}: after {} {} the book's side should fail ({goal:?}), the solver says {:?} ({})",
+            error.id,
+            error.book,
+            error.reply,
+            v.outcome,
+            v.line
+                .iter()
+                .map(|m| m.name(19))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+}
 
 #[test]
 fn proves_a_sample_of_cho_elementary_problems_as_the_book_answers() {
@@ -61,7 +165,7 @@ fn proves_a_sample_of_cho_elementary_problems_as_the_book_answers() {
         );
         let book = Move::parse(&p.solutions[0][0], start.size()).unwrap();
         let j = evaluate_move(start, &problem, book, budget(nodes)).unwrap();
-        if BOOK_ERRORS.contains(&p.id.as_str()) {
+        if BOOK_ERRORS.iter().any(|e| e.id == p.id) {
             assert_eq!(j.outcome, Outcome::Loss, "Cho {}: a known book error", p.id);
         } else if j.outcome != Outcome::Unknown {
             assert!(

@@ -502,7 +502,8 @@ struct AutoRegion {
 /// stands for, while the attacker still spends the move that closes the gap (a stone put
 /// there for free would take a liberty of the fight without a move). The defender's chains
 /// next to a boundary chain short of liberties bring their liberties into the region (the
-/// attacker may capture them). Last, the region takes in its **holes**: connected empty
+/// attacker may capture them), and their own attacker neighbours are boundary chains in
+/// turn (the defender may capture those to save them). Last, the region takes in its **holes**: connected empty
 /// points the attacker does not guard whose every neighbour is in the region (a liberty
 /// two racing chains share, cut off from the target by one of them).
 ///
@@ -592,8 +593,9 @@ fn auto_region(
     // The attacker's chains on the boundary may be captured: their stones, and the
     // liberties (in the area) of those short of liberties, are in the region too; so are
     // the stones and liberties of the defender's other chains next to a short one (the
-    // attacker may capture them to save it).
-    for w in walls {
+    // attacker may capture them to save it), and such a chain's own attacker neighbours
+    // are boundary chains in their turn (the fight goes on around it).
+    while let Some(w) = walls.pop() {
         if seen.contains(&w) {
             continue;
         }
@@ -606,10 +608,23 @@ fn auto_region(
         seen.extend(liberties.into_iter().filter(|&l| inside(l)));
         for &s in &chain {
             for n in board.neighbours(s) {
-                if board.get(n) == Some(defender) && !distance.contains_key(&n) {
-                    seen.extend(board.chain(n).into_iter().filter(|&q| inside(q)));
-                    seen.extend(board.liberties(n).into_iter().filter(|&l| inside(l)));
+                let other = board.get(n) == Some(defender)
+                    && !distance.contains_key(&n)
+                    && !seen.contains(&n);
+                if !other {
+                    continue;
                 }
+                let stones = board.chain(n);
+                walls.extend(
+                    stones
+                        .iter()
+                        .flat_map(|&q| board.neighbours(q))
+                        .filter(|&a| {
+                            inside(a) && board.get(a) == Some(attacker) && !seen.contains(&a)
+                        }),
+                );
+                seen.extend(stones.into_iter().filter(|&q| inside(q)));
+                seen.extend(board.liberties(n).into_iter().filter(|&l| inside(l)));
             }
         }
     }
@@ -3102,6 +3117,39 @@ mod tests {
             threads: 1,
         };
         let judgement = evaluate_move(&pos, &problem, mv("A18"), budget).unwrap();
+        assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
+    }
+
+    /// Cho Chikun Elementary 711 (Black to live): White's C18 is short of liberties, so
+    /// Black's B18 next to it is in the region; B18's own neighbour A18 (White, two
+    /// liberties) is then a boundary chain too, and its liberties A19 and A17 are in. The
+    /// book's B19 lives: White A19 is answered by A17, which captures two stones. Without
+    /// A17 in the region the solver refuted B19.
+    ///   . . . O . X O .
+    ///   O X O X . X O .
+    ///   . O X X X X O .
+    ///   . O O O O O O .
+    ///   . . . . . . . .
+    #[test]
+    fn a_chain_the_fight_brings_in_brings_its_own_neighbours() {
+        let text = ". . . O . X O .
+                    O X O X . X O .
+                    . O X X X X O .
+                    . O O O O O O .
+                    . . . . . . . .";
+        let board = Board::from_text_at(19, text, Point::new(0, 0), 8, 5).unwrap();
+        let pos = Position::new(board, Color::Black);
+        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
+        for point in ["A19", "A17"] {
+            let p = Point::parse(point, 19).unwrap();
+            assert!(problem.region().contains(&p), "{point} is in the region");
+        }
+        let budget = Budget {
+            nodes: 2_000_000,
+            time: Duration::from_secs(60),
+            threads: 1,
+        };
+        let judgement = evaluate_move(&pos, &problem, mv("B19"), budget).unwrap();
         assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
     }
 
