@@ -25,54 +25,16 @@ fn budget(nodes: u64) -> Budget {
     }
 }
 
-/// A Cho problem whose book answer fails: the book's first move, the reply that refutes it,
-/// and the rectangle (two corners) searched to show it.
-struct BookError {
-    id: &'static str,
-    book: &'static str,
-    reply: &'static str,
-    corner: (&'static str, &'static str),
-}
-
-/// The book errors of docs/cho-book-errors.md, each with the rectangle that holds the whole
-/// corner (every stone of the problem and a line more, unless a narrower one is named there).
-const BOOK_ERRORS: &[BookError] = &[
-    BookError {
-        id: "96",
-        book: "E19",
-        reply: "G19",
-        corner: ("A19", "L17"),
-    },
-    BookError {
-        id: "341",
-        book: "C18",
-        reply: "C17",
-        corner: ("A19", "G15"),
-    },
-    BookError {
-        id: "372",
-        book: "A19",
-        reply: "B19",
-        corner: ("A19", "H12"),
-    },
-    BookError {
-        id: "533",
-        book: "D19",
-        reply: "A17",
-        corner: ("A19", "G15"),
-    },
-    BookError {
-        id: "619",
-        book: "C18",
-        reply: "D19",
-        corner: ("A19", "G14"),
-    },
-    BookError {
-        id: "704",
-        book: "E16",
-        reply: "D18",
-        corner: ("B19", "K14"),
-    },
+/// The book errors of docs/cho-book-errors.md: the problem, the book's first move, the
+/// reply that refutes it, and two corners of the rectangle searched to show it (every
+/// stone of the problem and a line more, unless a narrower one is named there).
+const BOOK_ERRORS: &[(&str, &str, &str, (&str, &str))] = &[
+    ("96", "E19", "G19", ("A19", "L17")),
+    ("341", "C18", "C17", ("A19", "G15")),
+    ("372", "A19", "B19", ("A19", "H12")),
+    ("533", "D19", "A17", ("A19", "G15")),
+    ("619", "C18", "D19", ("A19", "G14")),
+    ("704", "E16", "D18", ("B19", "K14")),
 ];
 
 /// Every documented book error holds when the solver may play anywhere in the corner, not
@@ -85,22 +47,20 @@ fn the_books_errors_hold_with_the_whole_corner_as_the_region() {
     )
     .unwrap();
     let imported = tsumego_json::import("cho-elementary.jsonl", &text, None);
-    for error in BOOK_ERRORS {
-        let p = imported.problems.iter().find(|p| p.id == error.id).unwrap();
+    for &(id, book, reply, (from, to)) in BOOK_ERRORS {
+        let p = imported.problems.iter().find(|p| p.id == id).unwrap();
         let Setup::Go { start, .. } = &p.setup else {
-            panic!("Cho {} is a Go problem", error.id);
+            panic!("Cho {id} is a Go problem");
         };
         assert!(
-            p.solutions.iter().any(|line| line[0] == error.book),
-            "Cho {}: {} is not among the book's moves",
-            error.id,
-            error.book
+            p.solutions.iter().any(|line| line[0] == book),
+            "Cho {id}: {book} is not among the book's moves"
         );
         let goal = infer_goal(start);
         let derived = Problem::new(start, goal, Target::Inferred, Region::Auto).unwrap();
         let (a, b) = (
-            Point::parse(error.corner.0, 19).unwrap(),
-            Point::parse(error.corner.1, 19).unwrap(),
+            Point::parse(from, 19).unwrap(),
+            Point::parse(to, 19).unwrap(),
         );
         let corner: Vec<Point> = (a.col.min(b.col)..=a.col.max(b.col))
             .flat_map(|col| {
@@ -109,19 +69,14 @@ fn the_books_errors_hold_with_the_whole_corner_as_the_region() {
             .collect();
         let target = Target::Stones(derived.target().to_vec());
         let problem = Problem::new(start, goal, target, Region::Points(corner)).unwrap();
-        let after = [error.book, error.reply]
-            .iter()
-            .fold(start.clone(), |pos, m| {
-                pos.play_move(Move::parse(m, 19).unwrap()).unwrap()
-            });
+        let after = [book, reply].iter().fold(start.clone(), |pos, m| {
+            pos.play_move(Move::parse(m, 19).unwrap()).unwrap()
+        });
         let v = solve(&after, &problem, budget(2_000_000));
         assert_eq!(
             v.outcome,
             Outcome::Loss,
-            "Cho {}: after {} {} the book's side should fail ({goal:?}), the solver says {:?} ({})",
-            error.id,
-            error.book,
-            error.reply,
+            "Cho {id}: after {book} {reply} the book's side should fail ({goal:?}), the solver says {:?} ({})",
             v.outcome,
             v.line
                 .iter()
@@ -165,7 +120,7 @@ fn proves_a_sample_of_cho_elementary_problems_as_the_book_answers() {
         );
         let book = Move::parse(&p.solutions[0][0], start.size()).unwrap();
         let j = evaluate_move(start, &problem, book, budget(nodes)).unwrap();
-        if BOOK_ERRORS.iter().any(|e| e.id == p.id) {
+        if BOOK_ERRORS.iter().any(|e| e.0 == p.id) {
             assert_eq!(j.outcome, Outcome::Loss, "Cho {}: a known book error", p.id);
         } else if j.outcome != Outcome::Unknown {
             assert!(

@@ -81,8 +81,9 @@ pub enum Goal {
 /// Which stones the problem is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// The defender's group: its largest chain (most stones; then fewest liberties) and
-    /// every defender stone in the region around it.
+    /// The defender's group: its largest chain (most stones; then most liberties, so that
+    /// of two equal chains the one in atari, which the defender may give up, is not taken
+    /// for the group) and every defender stone in the region around it.
     Inferred,
     /// These stones of the defender (an author's `target`).
     Stones(Vec<Point>),
@@ -290,7 +291,7 @@ impl Problem {
                 points
             }
             Target::Inferred => {
-                let mut best: Option<(usize, std::cmp::Reverse<usize>, Vec<Point>)> = None;
+                let mut best: Option<(usize, usize, Vec<Point>)> = None;
                 let mut seen = std::collections::HashSet::new();
                 for p in board.stones(defender) {
                     if !seen.insert(p) {
@@ -298,7 +299,7 @@ impl Problem {
                     }
                     let chain = board.chain(p);
                     seen.extend(chain.iter().copied());
-                    let key = (chain.len(), std::cmp::Reverse(board.liberties(p).len()));
+                    let key = (chain.len(), board.liberties(p).len());
                     if best.as_ref().is_none_or(|b| key > (b.0, b.1)) {
                         best = Some((key.0, key.1, chain));
                     }
@@ -503,9 +504,10 @@ struct AutoRegion {
 /// there for free would take a liberty of the fight without a move). The defender's chains
 /// next to a boundary chain short of liberties bring their liberties into the region (the
 /// attacker may capture them), and their own attacker neighbours are boundary chains in
-/// turn (the defender may capture those to save them). Last, the region takes in its **holes**: connected empty
-/// points the attacker does not guard whose every neighbour is in the region (a liberty
-/// two racing chains share, cut off from the target by one of them).
+/// turn (the defender may capture those to save them). Last, the region takes in its
+/// **holes**: connected empty points the attacker does not guard whose every neighbour is
+/// in the region (a liberty two racing chains share, cut off from the target by one of
+/// them).
 ///
 /// ```text
 ///   . O . . O . .    Black to kill. White may run out at A17 and A16; A15 and B16
@@ -2541,6 +2543,15 @@ mod tests {
         Move::parse(name, 19).unwrap()
     }
 
+    /// 2,000,000 positions on one thread, and time enough for a debug build.
+    fn two_million() -> Budget {
+        Budget {
+            nodes: 2_000_000,
+            time: Duration::from_secs(60),
+            threads: 1,
+        }
+    }
+
     /// White's eye space A1 B1 A2 is a bent three, Black to play: Black kills at the bend.
     ///   X X X X . .
     ///   O O O X . .
@@ -3111,12 +3122,36 @@ mod tests {
         let pos = Position::new(board, Color::Black);
         let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
         assert!(problem.region().contains(&Point::parse("A19", 19).unwrap()));
-        let budget = Budget {
-            nodes: 2_000_000,
-            time: Duration::from_secs(60),
-            threads: 1,
-        };
+        let budget = two_million();
         let judgement = evaluate_move(&pos, &problem, mv("A18"), budget).unwrap();
+        assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
+    }
+
+    /// Cho Chikun Elementary 40 (Black to live): Black's A18-B16 chain and White's B19-B18
+    /// are in mutual atari. Black's two chains of four are equal; the target is the
+    /// C19-E18 chain with its liberties, not the one in atari, which the book gives up:
+    /// after its E19 White captures four stones at A19, and Black B17 lives.
+    ///   . O X . . . . . .
+    ///   X O X X X O . O .
+    ///   X X O . O O . . .
+    ///   O X O . . . . . .
+    ///   O O O . . . . . .
+    ///   . . . . . . . . .
+    #[test]
+    fn a_chain_in_atari_is_not_taken_for_the_group() {
+        let text = ". O X . . . . . .
+                    X O X X X O . O .
+                    X X O . O O . . .
+                    O X O . . . . . .
+                    O O O . . . . . .
+                    . . . . . . . . .";
+        let board = Board::from_text_at(19, text, Point::new(0, 0), 9, 6).unwrap();
+        let pos = Position::new(board, Color::Black);
+        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
+        let at = |name: &str| Point::parse(name, 19).unwrap();
+        assert!(problem.target().contains(&at("C18")));
+        assert!(!problem.target().contains(&at("A18")));
+        let judgement = evaluate_move(&pos, &problem, mv("E19"), two_million()).unwrap();
         assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
     }
 
@@ -3144,11 +3179,7 @@ mod tests {
             let p = Point::parse(point, 19).unwrap();
             assert!(problem.region().contains(&p), "{point} is in the region");
         }
-        let budget = Budget {
-            nodes: 2_000_000,
-            time: Duration::from_secs(60),
-            threads: 1,
-        };
+        let budget = two_million();
         let judgement = evaluate_move(&pos, &problem, mv("B19"), budget).unwrap();
         assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
     }
