@@ -505,9 +505,9 @@ struct AutoRegion {
 /// next to a boundary chain short of liberties bring their liberties into the region (the
 /// attacker may capture them), and their own attacker neighbours are boundary chains in
 /// turn (the defender may capture those to save them). Last, the region takes in its
-/// **holes**: connected empty points the attacker does not guard whose every neighbour is
-/// in the region (a liberty two racing chains share, cut off from the target by one of
-/// them).
+/// **holes**: connected empty points whose every neighbour is in the region (a liberty two
+/// racing chains share, cut off from the target by one of them), when the defender is to
+/// play all of them, else only those the attacker does not guard.
 ///
 /// ```text
 ///   . O . . O . .    Black to kill. White may run out at A17 and A16; A15 and B16
@@ -630,7 +630,10 @@ fn auto_region(
             }
         }
     }
-    let holes = holes(board, &seen, inside, guarded);
+    // A group that must live may make an eye in a hole the attacker guards (its reach is
+    // [`REACH_TO_LIVE`]); to kill, such a hole is the attacker's.
+    let must_live = reach == REACH_TO_LIVE;
+    let holes = holes(board, &seen, inside, |p| !must_live && guarded(p));
     seen.extend(holes);
     // The fence: the empty points of the area next to the region's empty points, outside
     // it, that the attacker guards.
@@ -3152,6 +3155,35 @@ mod tests {
         assert!(problem.target().contains(&at("C18")));
         assert!(!problem.target().contains(&at("A18")));
         let judgement = evaluate_move(&pos, &problem, mv("E19"), two_million()).unwrap();
+        assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
+    }
+
+    /// Cho Chikun Elementary 104 (Black to live): White's B18-B17 and C19-D19 are short of
+    /// liberties, so A18, A17 and B19 are in the region; A19, next to them only, is a hole
+    /// that White guards, taken in because Black must live. The book's A18 lives: White
+    /// B19 is answered by A17, and White's five stones, left with A19 alone, are captured
+    /// there. Without A19 the solver refuted A18.
+    ///   . . O O X O .
+    ///   . O X X X O .
+    ///   . O X . X O .
+    ///   . X O X X O .
+    ///   . . O . O O .
+    ///   . . O . . . .
+    ///   . . . . . . .
+    #[test]
+    fn a_hole_the_attacker_guards_is_in_the_region_of_a_group_that_must_live() {
+        let text = ". . O O X O .
+                    . O X X X O .
+                    . O X . X O .
+                    . X O X X O .
+                    . . O . O O .
+                    . . O . . . .
+                    . . . . . . .";
+        let board = Board::from_text_at(19, text, Point::new(0, 0), 7, 7).unwrap();
+        let pos = Position::new(board, Color::Black);
+        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
+        assert!(problem.region().contains(&Point::parse("A19", 19).unwrap()));
+        let judgement = evaluate_move(&pos, &problem, mv("A18"), two_million()).unwrap();
         assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
     }
 
