@@ -657,8 +657,8 @@ fn auto_region(
     }
 }
 
-/// The region's holes: connected empty points inside the area, none guarded by the
-/// attacker, whose every neighbour outside them is in `region`. Nothing reaches them from
+/// The region's holes: connected empty points inside the area, none of them `guarded`
+/// (the attacker's), whose every neighbour outside them is in `region`. Nothing reaches them from
 /// the target (a wall cuts them off), yet the fight is all around them.
 ///
 /// ```text
@@ -2526,7 +2526,20 @@ mod tests {
     use super::*;
     use crate::rules::go::Board;
 
+    /// `text` in the lower left corner of a `size` board, `to_play` to move.
     fn corner(size: u8, text: &str, to_play: Color) -> Position {
+        let rows = text.trim().lines().count() as u8;
+        diagram_at(size, text, size - rows, to_play)
+    }
+
+    /// `text` in the upper left corner of a 19×19 board (its first point is A19), `to_play`
+    /// to move.
+    fn upper_corner(text: &str, to_play: Color) -> Position {
+        diagram_at(19, text, 0, to_play)
+    }
+
+    /// `text` on a `size` board from column A and grid row `top` down.
+    fn diagram_at(size: u8, text: &str, top: u8, to_play: Color) -> Position {
         let rows = text.trim().lines().count() as u8;
         let cols = text
             .trim()
@@ -2535,11 +2548,32 @@ mod tests {
             .unwrap()
             .split_whitespace()
             .count() as u8;
-        let origin = Point::new(0, size - rows);
+        let origin = Point::new(0, top);
         Position::new(
             Board::from_text_at(size, text, origin, cols, rows).unwrap(),
             to_play,
         )
+    }
+
+    /// Black to live in `text` (the upper left corner): the position and its problem, with
+    /// the target and region the solver infers.
+    fn black_to_live(text: &str) -> (Position, Problem) {
+        let pos = upper_corner(text, Color::Black);
+        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
+        (pos, problem)
+    }
+
+    /// Whether every point named is in the problem's region.
+    fn in_region(problem: &Problem, points: &[&str]) -> bool {
+        points
+            .iter()
+            .all(|name| problem.region().contains(&Point::parse(name, 19).unwrap()))
+    }
+
+    /// Asserts that `first` wins for the side to play (two million positions at most).
+    fn assert_wins(pos: &Position, problem: &Problem, first: &str) {
+        let judgement = evaluate_move(pos, problem, mv(first), two_million()).unwrap();
+        assert_eq!(judgement.outcome, Outcome::Win, "{first}: {judgement:?}");
     }
 
     fn mv(name: &str) -> Move {
@@ -3121,13 +3155,9 @@ mod tests {
                     . O O . . O .
                     . . . . O . .
                     . . O . . . .";
-        let board = Board::from_text_at(19, text, Point::new(0, 0), 7, 7).unwrap();
-        let pos = Position::new(board, Color::Black);
-        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
-        assert!(problem.region().contains(&Point::parse("A19", 19).unwrap()));
-        let budget = two_million();
-        let judgement = evaluate_move(&pos, &problem, mv("A18"), budget).unwrap();
-        assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
+        let (pos, problem) = black_to_live(text);
+        assert!(in_region(&problem, &["A19"]));
+        assert_wins(&pos, &problem, "A18");
     }
 
     /// Cho Chikun Elementary 40 (Black to live): Black's A18-B16 chain and White's B19-B18
@@ -3148,14 +3178,11 @@ mod tests {
                     O X O . . . . . .
                     O O O . . . . . .
                     . . . . . . . . .";
-        let board = Board::from_text_at(19, text, Point::new(0, 0), 9, 6).unwrap();
-        let pos = Position::new(board, Color::Black);
-        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
+        let (pos, problem) = black_to_live(text);
         let at = |name: &str| Point::parse(name, 19).unwrap();
         assert!(problem.target().contains(&at("C18")));
         assert!(!problem.target().contains(&at("A18")));
-        let judgement = evaluate_move(&pos, &problem, mv("E19"), two_million()).unwrap();
-        assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
+        assert_wins(&pos, &problem, "E19");
     }
 
     /// Cho Chikun Elementary 104 (Black to live): White's B18-B17 and C19-D19 are short of
@@ -3179,12 +3206,9 @@ mod tests {
                     . . O . O O .
                     . . O . . . .
                     . . . . . . .";
-        let board = Board::from_text_at(19, text, Point::new(0, 0), 7, 7).unwrap();
-        let pos = Position::new(board, Color::Black);
-        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
-        assert!(problem.region().contains(&Point::parse("A19", 19).unwrap()));
-        let judgement = evaluate_move(&pos, &problem, mv("A18"), two_million()).unwrap();
-        assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
+        let (pos, problem) = black_to_live(text);
+        assert!(in_region(&problem, &["A19"]));
+        assert_wins(&pos, &problem, "A18");
     }
 
     /// Cho Chikun Elementary 711 (Black to live): White's C18 is short of liberties, so
@@ -3204,16 +3228,9 @@ mod tests {
                     . O X X X X O .
                     . O O O O O O .
                     . . . . . . . .";
-        let board = Board::from_text_at(19, text, Point::new(0, 0), 8, 5).unwrap();
-        let pos = Position::new(board, Color::Black);
-        let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
-        for point in ["A19", "A17"] {
-            let p = Point::parse(point, 19).unwrap();
-            assert!(problem.region().contains(&p), "{point} is in the region");
-        }
-        let budget = two_million();
-        let judgement = evaluate_move(&pos, &problem, mv("B19"), budget).unwrap();
-        assert_eq!(judgement.outcome, Outcome::Win, "{judgement:?}");
+        let (pos, problem) = black_to_live(text);
+        assert!(in_region(&problem, &["A19", "A17"]));
+        assert_wins(&pos, &problem, "B19");
     }
 
     /// Cho Chikun Elementary 1 (Black to kill): White may run out along the edge at A17 and
@@ -3226,8 +3243,7 @@ mod tests {
     #[test]
     fn fence_points_are_the_attackers_moves_only() {
         let text = ". . . O . . .\nO O O O X X .\n. X X X . . .\n. . . . . . .\n. X . . . . .";
-        let board = Board::from_text_at(19, text, Point::new(0, 0), 7, 5).unwrap();
-        let pos = Position::new(board, Color::Black);
+        let pos = upper_corner(text, Color::Black);
         let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
         let fence: Vec<String> = problem.fence.iter().map(|p| p.name(19)).collect();
         assert_eq!(fence, ["A15", "B16"]);
