@@ -17,7 +17,8 @@
 //!   Outside the area the board counts as the attacker's safe wall. The **fence** closes a
 //!   loose wall's gaps: where the region, two points out from the defender's stones (three
 //!   when the defender is to play), meets points the attacker guards, those points are open
-//!   to the attacker's moves only.
+//!   to the attacker's moves, and to the defender's only where they capture; the attacker
+//!   may then take that stone's liberties just off the region.
 //! - **ko**: the goal is first proven with the opponent as "ko master" (it may retake any
 //!   ko at once, as if it had endless ko threats): a proof is a [`Outcome::Win`]. Failing
 //!   that, with the side to play as ko master: a proof is a [`Outcome::Ko`]. Repetitions
@@ -231,8 +232,8 @@ pub struct Problem {
     attacker: Color,
     target: Vec<Point>,
     region: Vec<Point>,
-    /// Empty points outside the region where only the attacker may play (see
-    /// [`auto_region`]).
+    /// Empty points outside the region where only the attacker may play, and the defender
+    /// only to capture (see [`auto_region`]).
     fence: Vec<Point>,
     /// The part of the board kept as it is: (first column, first row, last column, last
     /// row). Outside it the board is the attacker's wall.
@@ -498,8 +499,8 @@ struct AutoRegion {
 /// The reach into open space is limited: from the defender's stones the region goes
 /// `reach` empty points out freely ([`REACH_TO_KILL`] or [`REACH_TO_LIVE`]); beyond that an empty point the attacker guards (an
 /// attacker stone next to it or diagonally next to it, and no defender stone nearer) is the
-/// attacker's, and becomes the **fence**: an empty point where only the attacker may play,
-/// so that a defender running through a gap in a loose wall meets the wall the gap's guard
+/// attacker's, and becomes the **fence**: an empty point where only the attacker may play
+/// (the defender too, to capture a stone there: the search's rule), so that a defender running through a gap in a loose wall meets the wall the gap's guard
 /// stands for, while the attacker still spends the move that closes the gap (a stone put
 /// there for free would take a liberty of the fight without a move). The defender's chains
 /// next to a boundary chain short of liberties bring their liberties into the region (the
@@ -877,8 +878,12 @@ struct Search<'a> {
     region: Vec<usize>,
     /// The same points as `region`, as a set.
     region_set: PointSet,
-    /// The fence's grid indices: empty points only the attacker may play.
+    /// The fence's grid indices: empty points only the attacker may play (and the
+    /// defender, to capture: see [`Search::takes_on_fence`]).
     fence: Vec<usize>,
+    /// The fence points whose neighbours are all in the area, where the defender may
+    /// capture.
+    fence_takes: PointSet,
     area: PointSet,
     /// The points where a move may ever be played: the region and the fence.
     playable: PointSet,
@@ -1007,8 +1012,16 @@ impl<'a> Search<'a> {
         }
         let target = problem.target.iter().map(|&p| board.vertex(p)).collect();
         let mut playable = region_set;
+        let mut fence_takes = PointSet::EMPTY;
         for &v in &fence {
             playable.insert(v);
+            let neighbours = board.neighbours(v);
+            if neighbours
+                .iter()
+                .all(|&n| !board.on_board(n) || area.contains(n))
+            {
+                fence_takes.insert(v);
+            }
         }
         let eye_space = eyes::EyeSpace::new(&board, &area);
         let ko_keys = (0..board.grid_len() as u64)
@@ -1020,6 +1033,7 @@ impl<'a> Search<'a> {
             region,
             region_set,
             fence,
+            fence_takes,
             area,
             playable,
             target,
@@ -1336,19 +1350,32 @@ impl<'a> Search<'a> {
         let mut scored: Vec<(i32, Candidate)> = Vec::with_capacity(self.region.len() + 1);
         // The vital point of a killing shape is both sides' first move.
         let vital = eyes::vital_point(&self.board, &self.region_set, &self.target, self.defender);
-        let fence: &[usize] = if color == self.problem.attacker {
-            &self.fence
-        } else {
-            &[]
-        };
+        // The attacker may also take the liberties just off the region of the defender's
+        // stones on the fence (see [`Search::takes_on_fence`]).
+        let mut beyond = PointSet::EMPTY;
+        if color == self.problem.attacker {
+            for v in self.fence_takes.iter() {
+                if self.board.cell(v) == Some(self.defender) {
+                    for n in self.board.neighbours(v) {
+                        if self.area.contains(n) && !self.playable.contains(n) {
+                            beyond.insert(n);
+                        }
+                    }
+                }
+            }
+        }
         // A move away from the fight is a pass in all but name: the defender has its pass,
         // the attacker keeps its best such move, to wait, only if the fight refuses it a
         // point by ko or superko (waiting can lift that).
         let fight = self.fight_only.then(|| self.fight());
         let mut away: Option<(i32, Candidate)> = None;
         let mut refused = false;
-        for &v in self.region.iter().chain(fence) {
+        let fence = self.fence.iter().copied().chain(beyond.iter());
+        for v in self.region.iter().copied().chain(fence) {
             if !self.board.is_empty_vertex(v) || self.fills_own_eye(v, color) {
+                continue;
+            }
+            if color == self.defender && !self.region_set.contains(v) && !self.takes_on_fence(v) {
                 continue;
             }
             let in_fight = fight.is_none_or(|f| f.contains(v));
@@ -1380,6 +1407,26 @@ impl<'a> Search<'a> {
             out.push(PASS);
         }
         out
+    }
+
+    /// Whether the defender's stone on the fence point `v` captures: a neighbouring chain
+    /// of the attacker has `v` as its last liberty, and every neighbour of `v` is in the
+    /// area (next to the wall outside it, the stone would stand in a shape the real board
+    /// does not have). The fence is the attacker's, but not against a capture: a stone the
+    /// attacker plays in the region may be taken from outside it. The stone that takes it
+    /// may in turn be attacked from its liberties just off the region.
+    ///
+    /// ```text
+    ///   . . X X X O .    Black lives with C18; White C17, Black D19 and White C19 take
+    ///   . O . . O X O    C18's liberties, but C19 then has one, B19, on the fence:
+    ///   . O . X O X O    Black takes there, and lives.
+    /// ```
+    fn takes_on_fence(&self, v: usize) -> bool {
+        self.fence_takes.contains(v)
+            && self.board.neighbours(v).into_iter().any(|n| {
+                self.board.cell(n) == Some(self.problem.attacker)
+                    && self.board.chain_lib_count(n) == 1
+            })
     }
 
     /// Whether `color`'s stone on `v` takes a ko that the opponent, as ko master, may take
@@ -3231,6 +3278,64 @@ mod tests {
         let (pos, problem) = black_to_live(text);
         assert!(in_region(&problem, &["A19", "A17"]));
         assert_wins(&pos, &problem, "B19");
+    }
+
+    /// Cho Chikun Elementary 881 (Black to live): B19, which White guards, is on the fence.
+    /// The book's C18 lives: after White C17, Black D19 and White C19, White's C19 has one
+    /// liberty, B19, and Black takes it there. Without that capture the solver refuted C18.
+    ///   . . . . . X O .
+    ///   . O . . O X O .
+    ///   . O . X O X O .
+    ///   . . O X O X O .
+    ///   . . O X X X O .
+    ///   . . . O O O . .
+    #[test]
+    fn the_defender_may_capture_on_the_fence() {
+        let text = ". . . . . X O .
+                    . O . . O X O .
+                    . O . X O X O .
+                    . . O X O X O .
+                    . . O X X X O .
+                    . . . O O O . .";
+        let (pos, problem) = black_to_live(text);
+        let b19 = Point::parse("B19", 19).unwrap();
+        assert!(problem.fence.contains(&b19) && !problem.region.contains(&b19));
+        assert_wins(&pos, &problem, "C18");
+        let mut after = pos;
+        for name in ["C18", "C17", "D19", "C19"] {
+            after = after.play_move(mv(name)).unwrap();
+        }
+        let verdict = solve(&after, &problem, two_million());
+        assert_eq!(verdict.outcome, Outcome::Win, "{verdict:?}");
+        assert_eq!(verdict.best, Some(mv("B19")));
+    }
+
+    /// Cho Chikun Elementary 14 (Black to kill): after the book's B19, White F18, Black
+    /// F19 and White E19, White takes F19 at G19, on the fence; Black may then attack that
+    /// stone at H19, just off the region. Without H19 White's G19 could never be captured
+    /// and B19 was refuted; with it B19 is a ko (it was before the defender could capture
+    /// on the fence).
+    ///   . . . . . . . . .
+    ///   O O O O O . X . .
+    ///   . X X X X X . X .
+    ///   . . . . . . . . .
+    ///   . X . . . . . . .
+    #[test]
+    fn a_stone_that_captures_on_the_fence_may_be_attacked_from_outside_the_region() {
+        let text = ". . . . . . . . .
+                    O O O O O . X . .
+                    . X X X X X . X .
+                    . . . . . . . . .
+                    . X . . . . . . .";
+        let pos = upper_corner(text, Color::Black);
+        let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+        let g19 = Point::parse("G19", 19).unwrap();
+        assert!(problem.fence.contains(&g19));
+        let judgement = evaluate_move(&pos, &problem, mv("B19"), two_million()).unwrap();
+        assert!(
+            matches!(judgement.outcome, Outcome::Ko { .. }),
+            "{judgement:?}"
+        );
     }
 
     /// Cho Chikun Elementary 1 (Black to kill): White may run out along the edge at A17 and
