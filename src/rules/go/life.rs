@@ -881,9 +881,10 @@ struct Search<'a> {
     /// The fence's grid indices: empty points only the attacker may play (and the
     /// defender, to capture: see [`Search::takes_on_fence`]).
     fence: Vec<usize>,
-    /// The fence points whose neighbours are all in the area, where the defender may
-    /// capture.
-    fence_takes: PointSet,
+    /// The points where the defender may ever play: the region, and the fence points
+    /// whose neighbours are all in the area, where it may capture. An attacker chain with
+    /// a liberty off them is never captured.
+    reach: PointSet,
     area: PointSet,
     /// The points where a move may ever be played: the region and the fence.
     playable: PointSet,
@@ -1012,7 +1013,7 @@ impl<'a> Search<'a> {
         }
         let target = problem.target.iter().map(|&p| board.vertex(p)).collect();
         let mut playable = region_set;
-        let mut fence_takes = PointSet::EMPTY;
+        let mut reach = region_set;
         for &v in &fence {
             playable.insert(v);
             let neighbours = board.neighbours(v);
@@ -1020,7 +1021,7 @@ impl<'a> Search<'a> {
                 .iter()
                 .all(|&n| !board.on_board(n) || area.contains(n))
             {
-                fence_takes.insert(v);
+                reach.insert(v);
             }
         }
         let eye_space = eyes::EyeSpace::new(&board, &area);
@@ -1033,7 +1034,7 @@ impl<'a> Search<'a> {
             region,
             region_set,
             fence,
-            fence_takes,
+            reach,
             area,
             playable,
             target,
@@ -1133,7 +1134,14 @@ impl<'a> Search<'a> {
             return Some(self.problem.attacker);
         }
         if self.static_kills
-            && eyes::dead_pocket(&self.board, &self.region_set, &self.target, defender).is_some()
+            && eyes::dead_pocket(
+                &self.board,
+                &self.region_set,
+                &self.reach,
+                &self.target,
+                defender,
+            )
+            .is_some()
         {
             return Some(self.problem.attacker);
         }
@@ -1349,13 +1357,19 @@ impl<'a> Search<'a> {
         }
         let mut scored: Vec<(i32, Candidate)> = Vec::with_capacity(self.region.len() + 1);
         // The vital point of a killing shape is both sides' first move.
-        let vital = eyes::vital_point(&self.board, &self.region_set, &self.target, self.defender);
+        let vital = eyes::vital_point(
+            &self.board,
+            &self.region_set,
+            &self.reach,
+            &self.target,
+            self.defender,
+        );
         // The attacker may also take the liberties just off the region of the defender's
         // stones on the fence (see [`Search::takes_on_fence`]).
         let mut beyond = PointSet::EMPTY;
         if color == self.problem.attacker {
-            for v in self.fence_takes.iter() {
-                if self.board.cell(v) == Some(self.defender) {
+            for &v in &self.fence {
+                if self.board.cell(v) == Some(self.defender) && self.reach.contains(v) {
                     for n in self.board.neighbours(v) {
                         if self.area.contains(n) && !self.playable.contains(n) {
                             beyond.insert(n);
@@ -1422,7 +1436,7 @@ impl<'a> Search<'a> {
     ///   . O . X O X O    Black takes there, and lives.
     /// ```
     fn takes_on_fence(&self, v: usize) -> bool {
-        self.fence_takes.contains(v)
+        self.reach.contains(v)
             && self.board.neighbours(v).into_iter().any(|n| {
                 self.board.cell(n) == Some(self.problem.attacker)
                     && self.board.chain_lib_count(n) == 1

@@ -3,8 +3,9 @@
 //! [`EyeSpace`], which rules out life in one move without playing the move.
 //!
 //! The search's model (see [`super`]) keeps every attacker chain with a liberty outside the
-//! region alive for good: nobody ever plays outside the region, so that liberty is never
-//! filled. Call those chains *safe*. The rules here look at the **pocket**: the points
+//! defender's reach (the region, and the fence points where the defender may capture)
+//! alive for good: the defender never plays there, and the attacker never fills its own
+//! liberty. Call those chains *safe*. The rules here look at the **pocket**: the points
 //! reached from the target's chains through empty points and the stones of unsafe attacker
 //! chains. They fire only when
 //!
@@ -126,6 +127,7 @@ struct Pocket {
 fn pocket(
     board: &SearchBoard,
     region: &PointSet,
+    reach: &PointSet,
     target: &[usize],
     defender: Color,
 ) -> Option<Pocket> {
@@ -142,7 +144,7 @@ fn pocket(
         }
     }
     let wall = wall?;
-    let safe = |v: usize| !board.chain_libs(v).is_subset(region);
+    let safe = |v: usize| !board.chain_libs(v).is_subset(reach);
     // 2. The pocket, flooded from the wall's neighbours.
     let mut pocket = PointSet::EMPTY;
     let mut stack: Vec<usize> = Vec::with_capacity(MAX_POCKET + 4);
@@ -200,11 +202,13 @@ fn pocket(
 /// Why the target is dead, if one of the rules of this module says so: the name of the
 /// pocket's shape (`"two points"` for the smallest pockets).
 ///
-/// `region` is the set of points where moves may go; `target` the grid indices of the
+/// `region` is the set of points where both sides may play, `reach` those where the
+/// defender may ever play (the region and more); `target` the grid indices of the
 /// target's points.
 pub(in crate::rules::go) fn dead_pocket(
     board: &SearchBoard,
     region: &PointSet,
+    reach: &PointSet,
     target: &[usize],
     defender: Color,
 ) -> Option<&'static str> {
@@ -212,7 +216,7 @@ pub(in crate::rules::go) fn dead_pocket(
     if board.turn() != defender {
         return None;
     }
-    let pocket = pocket(board, region, target, defender)?;
+    let pocket = pocket(board, region, reach, target, defender)?;
     if pocket.points.len() <= 2 {
         return Some("two points");
     }
@@ -235,10 +239,11 @@ pub(in crate::rules::go) fn dead_pocket(
 pub(in crate::rules::go) fn vital_point(
     board: &SearchBoard,
     region: &PointSet,
+    reach: &PointSet,
     target: &[usize],
     defender: Color,
 ) -> Option<usize> {
-    let pocket = pocket(board, region, target, defender)?;
+    let pocket = pocket(board, region, reach, target, defender)?;
     let (_, vital) = pocket.shape?;
     let vital = vital?;
     pocket
@@ -494,7 +499,7 @@ mod tests {
 
     fn rule(pos: &Position) -> Option<&'static str> {
         let s = search(pos, Color::White);
-        dead_pocket(&s.board, &s.region_set, &s.target, Color::White)
+        dead_pocket(&s.board, &s.region_set, &s.reach, &s.target, Color::White)
     }
 
     /// Whether White lives in `pos`, by search without this module's rules, with White as
@@ -660,6 +665,42 @@ mod tests {
             .clone();
         board.set(Point::parse("C2", 19).unwrap(), None);
         assert_eq!(rule(&Position::new(board, Color::White)), None);
+    }
+
+    /// An attacker chain the defender may still capture is no wall of the pocket: Black's
+    /// A3-D1 chain has its liberties A4-D4 off the region. Where the defender may never
+    /// play them the chain is safe and White's two points A1 B1 are dead; where it may
+    /// (its reach: a fence point where it captures), White could capture the chain, and
+    /// the rule does not fire.
+    ///   . . . . . .
+    ///   X X X X O .
+    ///   O O O X O .
+    ///   . . O X O .
+    #[test]
+    fn an_attacker_chain_in_the_defenders_reach_is_not_safe() {
+        let text = ". . . . . .
+                    X X X X O .
+                    O O O X O .
+                    . . O X O .";
+        let a4 = Point::parse("A4", 19).unwrap();
+        let board = Board::from_text_at(19, text, a4, 6, 4).unwrap();
+        let s = SearchBoard::new(&board, Color::White);
+        let set = |names: &[&str]| {
+            let mut points = PointSet::EMPTY;
+            for name in names {
+                points.insert(s.vertex(Point::parse(name, 19).unwrap()));
+            }
+            points
+        };
+        let region = set(&["A1", "B1"]);
+        let target = [s.vertex(Point::parse("A2", 19).unwrap())];
+        let dead = dead_pocket(&s, &region, &region, &target, Color::White);
+        assert_eq!(dead, Some("two points"));
+        let reach = set(&["A1", "B1", "A4", "B4", "C4", "D4"]);
+        assert_eq!(
+            dead_pocket(&s, &region, &reach, &target, Color::White),
+            None
+        );
     }
 
     /// Wherever [`EyeSpace`] says no chain can live after a move, Benson's test after the
