@@ -1431,8 +1431,8 @@ impl<'a> Search<'a> {
     /// may in turn be attacked from its liberties just off the region.
     ///
     /// ```text
-    ///   . . X X X O .    Black lives with C18; White C17, Black D19 and White C19 take
-    ///   . O . . O X O    C18's liberties, but C19 then has one, B19, on the fence:
+    ///   . . . . . X O    Black lives with C18 (Cho 881): after White C17, Black D19 and
+    ///   . O . . O X O    White C19, White's C19 has one liberty, B19, on the fence:
     ///   . O . X O X O    Black takes there, and lives.
     /// ```
     fn takes_on_fence(&self, v: usize) -> bool {
