@@ -496,11 +496,12 @@ struct AutoRegion {
 /// The empty points and defender stones reachable from the target without crossing the
 /// attacker's stones, inside `area`, and the attacker's chains next to them.
 ///
-/// The reach into open space is limited: from the defender's stones the region goes
-/// `reach` empty points out freely ([`REACH_TO_KILL`] or [`REACH_TO_LIVE`]); beyond that an empty point the attacker guards (an
-/// attacker stone next to it or diagonally next to it, and no defender stone nearer) is the
-/// attacker's, and becomes the **fence**: an empty point where only the attacker may play
-/// (the defender too, to capture a stone there: the search's rule), so that a defender running through a gap in a loose wall meets the wall the gap's guard
+/// The reach into open space is limited: from the defender's stones the region goes `reach`
+/// empty points out freely ([`REACH_TO_KILL`] or [`REACH_TO_LIVE`]); beyond that an empty
+/// point the attacker guards (an attacker stone next to it or diagonally next to it, and no
+/// defender stone nearer) is the attacker's, and becomes the **fence**: an empty point
+/// where only the attacker may play (and the defender, in the search, to capture a stone),
+/// so that a defender running through a gap in a loose wall meets the wall the gap's guard
 /// stands for, while the attacker still spends the move that closes the gap (a stone put
 /// there for free would take a liberty of the fight without a move). The defender's chains
 /// next to a boundary chain short of liberties bring their liberties into the region (the
@@ -3324,11 +3325,11 @@ mod tests {
         assert_eq!(verdict.best, Some(mv("B19")));
     }
 
-    /// Cho Chikun Elementary 14 (Black to kill): after the book's B19, White F18, Black
-    /// F19 and White E19, White takes F19 at G19, on the fence; Black may then attack that
-    /// stone at H19, just off the region. Without H19 White's G19 could never be captured
-    /// and B19 was refuted; with it B19 is a ko (it was before the defender could capture
-    /// on the fence).
+    /// Cho Chikun Elementary 14 (Black to kill): after the book's B19, White F18 and Black
+    /// F19, White's E19 leaves F19 one liberty, G19, on the fence, where White may take it;
+    /// Black may then attack that stone at H19, just off the region. Without H19 White's
+    /// G19 could never be captured and B19 was refuted; with it B19 is a ko (as it was
+    /// before the defender could capture on the fence).
     ///   . . . . . . . . .
     ///   O O O O O . X . .
     ///   . X X X X X . X .
