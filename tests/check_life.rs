@@ -115,6 +115,71 @@ fn errors_on_a_target_that_is_not_the_defenders() {
     );
 }
 
+/// Cho Chikun Elementary 74 (Black to live; the book's answer D18). The region the solver
+/// derives leaves out F18, a liberty of White's E18, and refutes D18 with D17; with the
+/// whole corner as the region the solver proves D18 (after White D17, Black E17 lives), as
+/// GNU Go reads it.
+const CHO_74: &str = r#"[set]
+title = { zh = "死活", en = "Life and death" }
+
+[[problem]]
+id = "cho-74"
+prompt = { zh = "黑先活。", en = "Black to live." }
+size = 19
+view = "A19:G14"
+board = """
+. X . . . . .
+. X O . O . .
+X X O . . O .
+O X X X X O .
+O O O O O . .
+. . . . . . .
+"""
+to_play = "black"
+goal = "live"
+solutions = ["D18"]
+"#;
+
+#[test]
+fn a_wider_region_proves_a_line_the_derived_region_refutes() {
+    let (errors, _) = findings(CHO_74, 2_000_000);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("D18 fails"), "{errors:?}");
+    let widened = CHO_74.replace("goal = \"live\"", "goal = \"live\"\nregion = \"A19:G14\"");
+    assert_eq!(findings(&widened, 2_000_000), (Vec::new(), Vec::new()));
+}
+
+#[test]
+fn errors_on_a_region_that_is_no_rectangle_or_for_another_goal() {
+    let load = |set: String| -> Vec<String> {
+        let files = vec![(PATH.to_string(), set)];
+        Library::load(&files)
+            .1
+            .iter()
+            .map(|d| d.to_string())
+            .collect()
+    };
+    let region = |value: &str| {
+        SET.replace(
+            "goal = \"kill\"",
+            &format!("goal = \"kill\"\nregion = \"{value}\""),
+        )
+    };
+    assert_eq!(
+        load(region("A1-G3")),
+        ["problems/go/life.toml:16:10: error: region `A1-G3` should be two corners of a rectangle, like \"A1:E5\""]
+    );
+    assert_eq!(
+        load(region("A1:Z3")),
+        ["problems/go/life.toml:16:10: error: region: Z3 is outside the 19×19 board"]
+    );
+    let best = region("A1:G3").replace("goal = \"kill\"", "goal = \"best\"");
+    assert_eq!(
+        load(best),
+        ["problems/go/life.toml:16:10: error: `region` is only used with goal = \"live\", \"kill\" or \"ko\""]
+    );
+}
+
 #[test]
 fn proves_every_life_and_death_problem_of_the_repository() {
     let files = source::embedded();

@@ -116,27 +116,7 @@ fn setup(
             format!("board size {n} is not supported: use 2 to 25 (9, 13 and 19 are usual)"),
         ));
     }
-    let view = match view {
-        None => None,
-        Some(v) => {
-            let bad = || {
-                ctx.err(
-                    v.span(),
-                    format!(
-                        "view `{}` should be two corners of a rectangle, like \"A1:E5\"",
-                        v.get_ref()
-                    ),
-                )
-            };
-            let (a, b) = v.get_ref().split_once(':').ok_or_else(bad)?;
-            let a = Point::parse(a, n).map_err(|e| ctx.err(v.span(), format!("view: {e}")))?;
-            let b = Point::parse(b, n).map_err(|e| ctx.err(v.span(), format!("view: {e}")))?;
-            Some((
-                Point::new(a.col.min(b.col), a.row.min(b.row)),
-                Point::new(a.col.max(b.col), a.row.max(b.row)),
-            ))
-        }
-    };
+    let view = view.map(|v| rectangle(ctx, n, "view", v)).transpose()?;
     let board = match board {
         None => Board::new(n).map_err(|e| ctx.err(size.span(), e.to_string()))?,
         Some(text) => {
@@ -167,6 +147,33 @@ fn setup(
         position: Position::new(board, color),
         view,
     })
+}
+
+/// The rectangle `key = "A1:E5"` names on a board of `size`: its top left and bottom right
+/// corners.
+fn rectangle(
+    ctx: &Ctx,
+    size: u8,
+    key: &str,
+    v: &Spanned<String>,
+) -> Result<(Point, Point), Diagnostic> {
+    let bad = || {
+        ctx.err(
+            v.span(),
+            format!(
+                "{key} `{}` should be two corners of a rectangle, like \"A1:E5\"",
+                v.get_ref()
+            ),
+        )
+    };
+    let (a, b) = v.get_ref().split_once(':').ok_or_else(bad)?;
+    let corner =
+        |name: &str| Point::parse(name, size).map_err(|e| ctx.err(v.span(), format!("{key}: {e}")));
+    let (a, b) = (corner(a)?, corner(b)?);
+    Ok((
+        Point::new(a.col.min(b.col), a.row.min(b.row)),
+        Point::new(a.col.max(b.col), a.row.max(b.row)),
+    ))
 }
 
 /// The span of the board row an error speaks of, or of the whole board.
@@ -535,6 +542,9 @@ pub(crate) struct ProblemSpec {
     goal: Spanned<String>,
     #[serde(default)]
     target: Points,
+    /// `live`, `kill`, `ko`: the rectangle where the solver's moves may go (derived from
+    /// the position when not given).
+    region: Option<Spanned<String>>,
     ask: Option<Spanned<String>>,
     difficulty: Option<Spanned<u8>>,
     #[serde(default)]
@@ -721,14 +731,15 @@ const LIFE_BUDGET: life::Budget = life::Budget {
 
 impl LifeJudge {
     /// The solver's view of a `live`/`kill`/`ko` problem starting at `start`, with the
-    /// author's `target` stones if given and the author's first moves (from `lines`)
-    /// searched first.
+    /// author's `target` stones and `region` if given and the author's first moves (from
+    /// `lines`) searched first.
     /// `Ok(None)` for another goal, or for a problem without the defender's stones, which
     /// cannot be searched; `Err` for a target that is not the defender's.
     fn new(
         start: &Position,
         goal: &str,
         target: &[(Point, Range<usize>)],
+        region: Option<Vec<Point>>,
         lines: &LineTree,
     ) -> Result<Option<LifeJudge>, life::BadProblem> {
         let aim = match goal {
@@ -742,7 +753,8 @@ impl LifeJudge {
         } else {
             life::Target::Stones(target.iter().map(|(p, _)| *p).collect())
         };
-        let problem = match life::Problem::new(start, aim, stones, life::Region::Auto) {
+        let region = region.map_or(life::Region::Auto, life::Region::Points);
+        let problem = match life::Problem::new(start, aim, stones, region) {
             Ok(problem) => {
                 // (A pass is no point: it is not searched first.)
                 let first: Vec<Point> = lines
@@ -916,6 +928,7 @@ fn read_task(
         to_play: None,
         goal: t.goal.clone(),
         target: t.target.clone(),
+        region: None,
         ask: t.ask.clone(),
         difficulty: None,
         solutions: t.solutions.clone(),
@@ -1082,7 +1095,25 @@ fn problem_from(ctx: &Ctx, spec: ProblemSpec, setup: Setup) -> Result<Problem, V
             &mut errors,
         );
     }
-    let life = match LifeJudge::new(&start, goal_name, &life_target, &lines) {
+    // `region` widens or narrows the solver's search: every point of a rectangle.
+    let mut life_region = None;
+    match (&spec.region, life_goal) {
+        (None, _) => {}
+        (Some(r), true) => match rectangle(ctx, size, "region", r) {
+            Ok((a, b)) => {
+                let inside = |p: &Point| {
+                    (a.col..=b.col).contains(&p.col) && (a.row..=b.row).contains(&p.row)
+                };
+                life_region = Some(start.board().points().filter(inside).collect());
+            }
+            Err(e) => errors.push(e),
+        },
+        (Some(r), false) => errors.push(ctx.err(
+            r.span(),
+            "`region` is only used with goal = \"live\", \"kill\" or \"ko\"",
+        )),
+    }
+    let life = match LifeJudge::new(&start, goal_name, &life_target, life_region, &lines) {
         Ok(judge) => judge,
         Err(e) => {
             errors.push(target_error(ctx, size, &life_target, e));
