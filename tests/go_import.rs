@@ -341,10 +341,11 @@ fn import_proves_the_books_answer_and_notes_where_the_solver_disagrees() {
         }
         if p.id == "533" {
             assert_eq!(p.goal, Goal::Best);
+            // The whole corner is searched too before the disagreement is written.
             assert!(
                 p.notes
                     .iter()
-                    .any(|n| n.contains("disagrees with the book")),
+                    .any(|n| n.contains("disagrees with the book") && n.contains("whole corner")),
                 "{:?}",
                 p.notes
             );
@@ -365,4 +366,43 @@ fn import_proves_the_books_answer_and_notes_where_the_solver_disagrees() {
         proven.iter().any(|p| p.solutions[0].len() >= 3),
         "{proven:?}"
     );
+}
+
+/// Cho Chikun Elementary 74 (Black to live; the book's D18). The region the solver derives
+/// refutes D18 (it leaves out F18, a liberty of White's E18); the importer then searches
+/// the whole corner, A19:G14, proves D18 there, and writes the problem with that `region`,
+/// which `qiyuan check` proves again.
+#[test]
+fn import_searches_the_whole_corner_where_the_derived_region_refutes_the_book() {
+    use qiyuan::content::life_check::{check_budget, check_life_and_death};
+    use qiyuan::import::life::prove_life_and_death;
+    use qiyuan::import::Goal;
+    let text = std::fs::read_to_string(corpus().join("go/cho-elementary.jsonl")).unwrap();
+    let mut imported = tsumego_json::import("cho.jsonl", &text, Some(74));
+    imported.problems.retain(|p| p.id == "74");
+    let budget = check_budget(1_000_000);
+    let summary = prove_life_and_death(&mut imported.problems, budget);
+    assert_eq!((summary.proven, summary.disagree), (1, 0), "{summary:?}");
+    let p = &imported.problems[0];
+    assert_eq!(p.goal, Goal::Live);
+    assert_eq!(p.solutions[0][0], "D18");
+    let corner = (
+        Point::parse("A19", 19).unwrap(),
+        Point::parse("G14", 19).unwrap(),
+    );
+    assert_eq!(p.region, Some(corner));
+    assert!(
+        p.notes.iter().any(|n| n.contains("whole corner (A19:G14)")),
+        "{:?}",
+        p.notes
+    );
+    let title = Text::both("Cho 74");
+    let toml = write_set(Game::Go, &title, "test", &imported);
+    assert!(toml.contains("region = \"A19:G14\""), "{toml}");
+    let files = vec![("problems/go/cho.toml".to_string(), toml)];
+    let (library, errors) = Library::load(&files);
+    assert!(errors.is_empty(), "{errors:?}");
+    let found = check_life_and_death(&library, &files, budget);
+    assert!(found.errors.is_empty(), "{:?}", found.errors);
+    assert_eq!(found.proven, 1);
 }

@@ -30,7 +30,7 @@
 use super::{Goal, ImportedProblem, Setup};
 use crate::content::Text;
 use crate::rules::go::life::{self, Budget, Outcome};
-use crate::rules::go::{Color, Move, Position};
+use crate::rules::go::{Color, Move, Point, Position};
 
 /// What the solver made of a batch of imported problems.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -109,6 +109,8 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
     let mut undecided = false;
     // The first goal under which the solver proves every book move; else what refutes one.
     let mut refuted: Option<(life::Goal, Move, life::Judgement)> = None;
+    // What the whole corner says where the derived region refutes the book (see below).
+    let mut corner_note = String::new();
     let goals = goals_to_try(start, p.goal);
     for &goal in &goals {
         let Ok(problem) =
@@ -116,42 +118,33 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
         else {
             continue;
         };
-        let mut lines = Vec::new();
-        let mut all = true;
-        let mut kos = false;
-        for &mv in &firsts {
-            let Ok(j) = life::evaluate_move(start, &problem, mv, budget) else {
-                all = false;
-                break;
-            };
-            match j.outcome {
-                Outcome::Win => lines.push(j.line.clone()),
-                Outcome::Ko { .. } if book_says_ko(p) => {
-                    kos = true;
-                    lines.push(j.line.clone());
-                }
-                Outcome::Unknown => {
-                    undecided = true;
-                    all = false;
-                    break;
-                }
-                _ => {
-                    if refuted.is_none() {
-                        refuted = Some((goal, mv, j));
+        match judge_book(start, &problem, &firsts, book_says_ko(p), budget) {
+            Book::Proven { lines, kos } => {
+                write_proven(p, start, goal, kos, &lines);
+                return Proof::Proven;
+            }
+            Book::Undecided => undecided = true,
+            Book::Refuted(mv, j) => {
+                // The derived region is a heuristic: a refutation of the book under the
+                // first goal is searched again with the whole corner as the region, which
+                // decides where it can (before the other goal is tried).
+                if goal == goals[0] {
+                    match corner_opinion(start, p, &problem, goal, &firsts, budget) {
+                        Ok(()) => return Proof::Proven,
+                        Err(note) => corner_note = note,
                     }
-                    all = false;
-                    break;
+                }
+                if refuted.is_none() {
+                    refuted = Some((goal, mv, j));
                 }
             }
-        }
-        if all {
-            write_proven(p, start, goal, kos, &lines);
-            return Proof::Proven;
+            Book::Illegal => {}
         }
     }
     // A refutation under the inferred goal is a disagreement even when the other goal is
     // undecided; one under the other goal only when nothing was left undecided.
     let refuted_first = refuted.as_ref().is_some_and(|(g, _, _)| *g == goals[0]);
+
     if !refuted_first && (undecided || refuted.is_none()) {
         p.notes.push(format!(
             "the life-and-death solver cannot prove the book's answer within {} positions a move: left as `{}`",
@@ -174,7 +167,7 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
     };
     let line = names(&j.line, size);
     p.notes.push(format!(
-        "the life-and-death solver disagrees with the book: to {}, {} {} ({}); kept as `best` with the book's answer",
+        "the life-and-death solver disagrees with the book: to {}, {} {} ({}){corner_note}; kept as `best` with the book's answer",
         aim.1,
         mv.name(size),
         what.1,
@@ -205,6 +198,111 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
     });
     p.goal = Goal::Best;
     Proof::Disagree
+}
+
+/// Searches the book's first moves again in `problem` (of `goal`) with the whole corner as
+/// the region: where it proves them, `p` is written proven with that `region`; else `Err`
+/// holds what to add to the disagreement's note.
+fn corner_opinion(
+    start: &Position,
+    p: &mut ImportedProblem,
+    problem: &life::Problem,
+    goal: life::Goal,
+    firsts: &[Move],
+    budget: Budget,
+) -> Result<(), String> {
+    let Some((rect, corner)) = whole_corner(start, problem, goal) else {
+        return Err(String::new());
+    };
+    let size = start.size();
+    let name = format!("{}:{}", rect.0.name(size), rect.1.name(size));
+    match judge_book(start, &corner, firsts, book_says_ko(p), budget) {
+        Book::Proven { lines, kos } => {
+            write_proven(p, start, goal, kos, &lines);
+            p.region = Some(rect);
+            p.notes.push(format!(
+                "the region the life-and-death solver derives refutes the book's answer; with the whole corner ({name}) as the region the solver proves it: written with `region`"
+            ));
+            Ok(())
+        }
+        Book::Refuted(..) => Err(format!(
+            ", and so with the whole corner ({name}) as the region"
+        )),
+        Book::Undecided | Book::Illegal => Err(format!(
+            "; with the whole corner ({name}) as the region it cannot decide within {} positions a move",
+            budget.nodes
+        )),
+    }
+}
+
+/// What the solver makes of the book's first moves in one problem.
+enum Book {
+    /// Every move proven (a ko where the book says ko): the solver's line after each.
+    Proven { lines: Vec<Vec<Move>>, kos: bool },
+    /// A move refuted, and how.
+    Refuted(Move, life::Judgement),
+    /// A move not decided within the budget.
+    Undecided,
+    /// A move the rules refuse.
+    Illegal,
+}
+
+/// Judges the book's first moves `firsts` from `start` in `problem`, in turn, until one
+/// fails; a ko is enough where `ko_enough` (the book says ko).
+fn judge_book(
+    start: &Position,
+    problem: &life::Problem,
+    firsts: &[Move],
+    ko_enough: bool,
+    budget: Budget,
+) -> Book {
+    let mut lines = Vec::new();
+    let mut kos = false;
+    for &mv in firsts {
+        let Ok(j) = life::evaluate_move(start, problem, mv, budget) else {
+            return Book::Illegal;
+        };
+        match j.outcome {
+            Outcome::Win => lines.push(j.line),
+            Outcome::Ko { .. } if ko_enough => {
+                kos = true;
+                lines.push(j.line);
+            }
+            Outcome::Unknown => return Book::Undecided,
+            _ => return Book::Refuted(mv, j),
+        }
+    }
+    Book::Proven { lines, kos }
+}
+
+/// The problem `problem` (of `goal`, from `start`) with the whole corner as its region:
+/// every point of the rectangle holding every stone and one line more (its top left and
+/// bottom right corners come first), the target as before.
+fn whole_corner(
+    start: &Position,
+    problem: &life::Problem,
+    goal: life::Goal,
+) -> Option<((Point, Point), life::Problem)> {
+    let board = start.board();
+    let last = start.size() - 1;
+    let stones: Vec<Point> = board.points().filter(|&p| board.get(p).is_some()).collect();
+    let (c0, c1) = (
+        stones.iter().map(|p| p.col).min()?,
+        stones.iter().map(|p| p.col).max()?,
+    );
+    let (r0, r1) = (
+        stones.iter().map(|p| p.row).min()?,
+        stones.iter().map(|p| p.row).max()?,
+    );
+    let tl = Point::new(c0.saturating_sub(1), r0.saturating_sub(1));
+    let br = Point::new((c1 + 1).min(last), (r1 + 1).min(last));
+    let points = board
+        .points()
+        .filter(|p| (tl.col..=br.col).contains(&p.col) && (tl.row..=br.row).contains(&p.row))
+        .collect();
+    let target = life::Target::Stones(problem.target().to_vec());
+    let corner = life::Problem::new(start, goal, target, life::Region::Points(points)).ok()?;
+    Some(((tl, br), corner))
 }
 
 /// Whether the book says its answer is a ko (a comment with "ko" or 劫).

@@ -161,6 +161,9 @@ pub struct ImportedProblem {
     pub explanation: Option<Text>,
     /// Notes for the author (a language missing, lines left out), written as `#` comments.
     pub notes: Vec<String>,
+    /// Go life and death: the rectangle the solver searches (top left and bottom right),
+    /// where the one it derives would not do; written as `region`.
+    pub region: Option<(Point, Point)>,
 }
 
 impl ImportedProblem {
@@ -180,6 +183,7 @@ impl ImportedProblem {
             wrong: Vec::new(),
             explanation: None,
             notes: Vec::new(),
+            region: None,
         }
     }
 }
@@ -498,6 +502,11 @@ fn write_problem(out: &mut String, p: &ImportedProblem) {
         }
     }
     let _ = writeln!(out, "goal = {}", toml_string(p.goal.as_str()));
+    if let (Some((tl, br)), Setup::Go { start, .. }) = (p.region, &p.setup) {
+        let size = start.size();
+        let rect = format!("{}:{}", tl.name(size), br.name(size));
+        let _ = writeln!(out, "region = {}", toml_string(&rect));
+    }
     if let Some(n) = p.goal.mate_in() {
         let _ = writeln!(out, "mate_in = {n}");
     }
