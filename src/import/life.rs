@@ -30,7 +30,7 @@
 use super::{Goal, ImportedProblem, Setup};
 use crate::content::Text;
 use crate::rules::go::life::{self, Budget, Outcome};
-use crate::rules::go::{Color, Move, Point, Position};
+use crate::rules::go::{Color, Move, Position};
 
 /// What the solver made of a batch of imported problems.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -211,7 +211,7 @@ fn corner_opinion(
     firsts: &[Move],
     budget: Budget,
 ) -> Result<(), String> {
-    let Some((rect, corner)) = whole_corner(start, problem, goal) else {
+    let Some((rect, corner)) = problem.whole_corner(start) else {
         return Err(String::new());
     };
     let size = start.size();
@@ -273,36 +273,6 @@ fn judge_book(
         }
     }
     Book::Proven { lines, kos }
-}
-
-/// The problem `problem` (of `goal`, from `start`) with the whole corner as its region:
-/// every point of the rectangle holding every stone and one line more (its top left and
-/// bottom right corners come first), the target as before.
-fn whole_corner(
-    start: &Position,
-    problem: &life::Problem,
-    goal: life::Goal,
-) -> Option<((Point, Point), life::Problem)> {
-    let board = start.board();
-    let last = start.size() - 1;
-    let stones: Vec<Point> = board.points().filter(|&p| board.get(p).is_some()).collect();
-    let (c0, c1) = (
-        stones.iter().map(|p| p.col).min()?,
-        stones.iter().map(|p| p.col).max()?,
-    );
-    let (r0, r1) = (
-        stones.iter().map(|p| p.row).min()?,
-        stones.iter().map(|p| p.row).max()?,
-    );
-    let tl = Point::new(c0.saturating_sub(1), r0.saturating_sub(1));
-    let br = Point::new((c1 + 1).min(last), (r1 + 1).min(last));
-    let points = board
-        .points()
-        .filter(|p| (tl.col..=br.col).contains(&p.col) && (tl.row..=br.row).contains(&p.row))
-        .collect();
-    let target = life::Target::Stones(problem.target().to_vec());
-    let corner = life::Problem::new(start, goal, target, life::Region::Points(points)).ok()?;
-    Some(((tl, br), corner))
 }
 
 /// Whether the book says its answer is a ko (a comment with "ko" or 劫).

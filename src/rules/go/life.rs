@@ -388,6 +388,53 @@ impl Problem {
         }
     }
 
+    /// The same problem with the whole corner of `position` as its region: every point of
+    /// the rectangle that holds every stone and one line more, where either side may play
+    /// (no fence), the target as it is. The derived region is a heuristic; this one leaves
+    /// nothing out near the stones, at the price of a larger search. Returns the
+    /// rectangle's top left and bottom right corners with it; `None` on an empty board.
+    ///
+    /// ```
+    /// use qiyuan::rules::go::{Board, Color, Point, Position};
+    /// use qiyuan::rules::go::life::{Goal, Problem, Region, Target};
+    /// //   X X X X X . .     (A3-G1 on a 9×9 board)
+    /// //   O O O O X . .     Black to kill; the whole corner is A4:F1.
+    /// //   . . . O X . .
+    /// let board = Board::from_text_at(9, "
+    ///     X X X X X . .
+    ///     O O O O X . .
+    ///     . . . O X . .", Point::parse("A3", 9).unwrap(), 7, 3).unwrap();
+    /// let pos = Position::new(board, Color::Black);
+    /// let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
+    /// let ((top_left, bottom_right), corner) = problem.whole_corner(&pos).unwrap();
+    /// assert_eq!((top_left.name(9), bottom_right.name(9)), ("A4".into(), "F1".into()));
+    /// assert_eq!(corner.region().len(), 24);
+    /// assert_eq!(corner.target(), problem.target());
+    /// ```
+    pub fn whole_corner(&self, position: &Position) -> Option<((Point, Point), Problem)> {
+        let board = position.board();
+        let last = position.size() - 1;
+        let stones: Vec<Point> = board.points().filter(|&p| board.get(p).is_some()).collect();
+        if stones.is_empty() {
+            return None;
+        }
+        let (c0, r0, c1, r1) = bounds(&stones);
+        let top_left = Point::new(c0.saturating_sub(1), r0.saturating_sub(1));
+        let bottom_right = Point::new((c1 + 1).min(last), (r1 + 1).min(last));
+        let points = board
+            .points()
+            .filter(|p| {
+                (top_left.col..=bottom_right.col).contains(&p.col)
+                    && (top_left.row..=bottom_right.row).contains(&p.row)
+            })
+            .collect();
+        let target = Target::Stones(self.target.clone());
+        let corner =
+            Problem::with_defender(position, self.defender(), target, Region::Points(points))
+                .ok()?;
+        Some(((top_left, bottom_right), corner))
+    }
+
     /// The side that kills.
     pub fn attacker(&self) -> Color {
         self.attacker
