@@ -11,12 +11,15 @@
 //! searched first, as the trainer searches an author's, which changes the order of the
 //! search and never a result; `--threads 2`: each proof attempt searched by two threads
 //! sharing one table, as on this machine's two cores; the default is one).
+//! A book move the derived region refutes is searched again with the whole corner as the
+//! region ([`Problem::whole_corner`]), as the importer does; where that proves it, the
+//! problem counts as agreeing with the book.
 //! The corpus is read from `$QIYUAN_CORPUS` or `../shared/corpus`. Prints a summary and every
 //! problem where the solver, the book or GNU Go disagree.
 
 use qiyuan::import::{tsumego_json, Setup};
 use qiyuan::rules::go::life::{
-    infer_goal, solve_keeping, Budget, Goal, Outcome, Problem, Region, Target,
+    evaluate_move, infer_goal, solve_keeping, Budget, Goal, Outcome, Problem, Region, Target,
 };
 use qiyuan::rules::go::{Color, Move, Point, Position};
 use std::io::{BufRead, BufReader, Write};
@@ -156,6 +159,8 @@ fn main() {
 
     let (mut proven, mut agree, mut unknown, mut solver_loss) = (0, 0, 0, 0);
     let (mut ko, mut book_wrong) = (0, Vec::new());
+    // Book moves the derived region refutes and the whole corner proves.
+    let mut corner_proves: Vec<String> = Vec::new();
     // Problems proven by their own search (the book's moves not counted) in under 1 s.
     let mut proven_under_1s = 0;
     let mut times = Vec::new();
@@ -216,6 +221,30 @@ fn main() {
                         after.join(" ")
                     );
                 }
+                // A refutation in the derived region is searched again with the whole
+                // corner as the region, as the importer does: where that proves the book's
+                // move, the derived region was too tight.
+                let j = match (j.outcome, problem.whole_corner(start)) {
+                    (Outcome::Loss, Some((_, corner))) => {
+                        let again = evaluate_move(start, &corner, mv, budget).expect("legal");
+                        nodes_total += again.nodes;
+                        match again.outcome {
+                            Outcome::Win | Outcome::Ko { .. } => {
+                                corner_proves.push(format!("{} {}", p.id, line[0]));
+                                again
+                            }
+                            Outcome::Unknown => {
+                                book_notes.push("whole corner undecided".into());
+                                j
+                            }
+                            Outcome::Loss => {
+                                book_notes.push("whole corner agrees".into());
+                                j
+                            }
+                        }
+                    }
+                    _ => j,
+                };
                 match j.outcome {
                     Outcome::Win | Outcome::Ko { .. } => {}
                     Outcome::Unknown => book_notes.push(format!("{} unknown", line[0])),
@@ -264,6 +293,16 @@ fn main() {
                     problem.region().len(),
                     verdict.nodes,
                     elapsed
+                );
+            }
+            // The derived region finds no move, but the whole corner proves every book move.
+            Outcome::Loss if book_ok && !p.solutions.is_empty() => {
+                proven += 1;
+                agree += 1;
+                println!(
+                    "problem {}: the derived region finds no move to {goal_name}; the whole corner proves the book's {:?}",
+                    p.id,
+                    p.solutions.iter().map(|l| l[0].clone()).collect::<Vec<_>>(),
                 );
             }
             Outcome::Loss => {
@@ -354,6 +393,11 @@ fn main() {
     );
     println!("proven, no book first move refuted (unknown ones count as not refuted): {agree}");
     println!("book move refuted: {} {:?}", book_wrong.len(), book_wrong);
+    println!(
+        "book move refuted in the derived region, proven with the whole corner: {} {:?}",
+        corner_proves.len(),
+        corner_proves
+    );
     println!("side to play loses (goal inferred wrong, or the book's problem not solvable by the model): {solver_loss}");
     println!(
         "unknown within the budget ({} nodes, {:?}): {unknown}",
