@@ -62,13 +62,8 @@ fn the_books_errors_hold_with_the_whole_corner_as_the_region() {
             Point::parse(from, 19).unwrap(),
             Point::parse(to, 19).unwrap(),
         );
-        let corner: Vec<Point> = (a.col.min(b.col)..=a.col.max(b.col))
-            .flat_map(|col| {
-                (a.row.min(b.row)..=a.row.max(b.row)).map(move |row| Point::new(col, row))
-            })
-            .collect();
         let target = Target::Stones(derived.target().to_vec());
-        let problem = Problem::new(start, goal, target, Region::Points(corner)).unwrap();
+        let problem = Problem::new(start, goal, target, Region::rectangle(a, b)).unwrap();
         let after = [book, reply].iter().fold(start.clone(), |pos, m| {
             pos.play_move(Move::parse(m, 19).unwrap()).unwrap()
         });

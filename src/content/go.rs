@@ -739,7 +739,7 @@ impl LifeJudge {
         start: &Position,
         goal: &str,
         target: &[(Point, Range<usize>)],
-        region: Option<Vec<Point>>,
+        region: life::Region,
         lines: &LineTree,
     ) -> Result<Option<LifeJudge>, life::BadProblem> {
         let aim = match goal {
@@ -753,7 +753,6 @@ impl LifeJudge {
         } else {
             life::Target::Stones(target.iter().map(|(p, _)| *p).collect())
         };
-        let region = region.map_or(life::Region::Auto, life::Region::Points);
         let problem = match life::Problem::new(start, aim, stones, region) {
             Ok(problem) => {
                 // (A pass is no point: it is not searched first.)
@@ -1096,16 +1095,11 @@ fn problem_from(ctx: &Ctx, spec: ProblemSpec, setup: Setup) -> Result<Problem, V
         );
     }
     // `region` widens or narrows the solver's search: every point of a rectangle.
-    let mut life_region = None;
+    let mut life_region = life::Region::Auto;
     match (&spec.region, life_goal) {
         (None, _) => {}
         (Some(r), true) => match rectangle(ctx, size, "region", r) {
-            Ok((a, b)) => {
-                let inside = |p: &Point| {
-                    (a.col..=b.col).contains(&p.col) && (a.row..=b.row).contains(&p.row)
-                };
-                life_region = Some(start.board().points().filter(inside).collect());
-            }
+            Ok((a, b)) => life_region = life::Region::rectangle(a, b),
             Err(e) => errors.push(e),
         },
         (Some(r), false) => errors.push(ctx.err(

@@ -95,8 +95,29 @@ pub enum Target {
 pub enum Region {
     /// Derived from the position: the defender's side of the attacker's boundary.
     Auto,
-    /// These points only (an author's region); the rest of the board is left as it is.
+    /// These points only (an author's region): no move is searched elsewhere, and beyond
+    /// the area they span the board counts as the attacker's wall.
     Points(Vec<Point>),
+}
+
+impl Region {
+    /// Every point of the rectangle with corners `a` and `b` (in either order).
+    ///
+    /// ```
+    /// use qiyuan::rules::go::Point;
+    /// use qiyuan::rules::go::life::Region;
+    /// let at = |name| Point::parse(name, 19).unwrap();
+    /// let Region::Points(points) = Region::rectangle(at("C17"), at("A19")) else { panic!() };
+    /// assert_eq!(points.len(), 9);
+    /// assert!(points.contains(&at("B18")));
+    /// ```
+    pub fn rectangle(a: Point, b: Point) -> Region {
+        let rows = a.row.min(b.row)..=a.row.max(b.row);
+        let points = (a.col.min(b.col)..=a.col.max(b.col))
+            .flat_map(|col| rows.clone().map(move |row| Point::new(col, row)))
+            .collect();
+        Region::Points(points)
+    }
 }
 
 /// How much search a question may use.
@@ -421,17 +442,9 @@ impl Problem {
         let (c0, r0, c1, r1) = bounds(&stones);
         let top_left = Point::new(c0.saturating_sub(1), r0.saturating_sub(1));
         let bottom_right = Point::new((c1 + 1).min(last), (r1 + 1).min(last));
-        let points = board
-            .points()
-            .filter(|p| {
-                (top_left.col..=bottom_right.col).contains(&p.col)
-                    && (top_left.row..=bottom_right.row).contains(&p.row)
-            })
-            .collect();
+        let region = Region::rectangle(top_left, bottom_right);
         let target = Target::Stones(self.target.clone());
-        let corner =
-            Problem::with_defender(position, self.defender(), target, Region::Points(points))
-                .ok()?;
+        let corner = Problem::with_defender(position, self.defender(), target, region).ok()?;
         Some(((top_left, bottom_right), corner))
     }
 
