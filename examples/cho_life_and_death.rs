@@ -12,14 +12,20 @@
 //! search and never a result; `--threads 2`: each proof attempt searched by two threads
 //! sharing one table, as on this machine's two cores; the default is one).
 //! A book move the derived region refutes is searched again with the whole corner as the
-//! region ([`Problem::whole_corner`]), as the importer does; where that proves it, the
-//! problem counts as agreeing with the book.
+//! region ([`Problem::whole_corner`]), as the importer does, within ten times the budget
+//! (`--verify-ms N`, `--verify-nodes N`); where that proves it, the problem counts as
+//! agreeing with the book. Where the whole corner cannot decide, the derived region may be
+//! too tight: the problem is *contested*, and neither its verdict nor the refutation
+//! counts as proven. A contested problem is judged under the other goal too (the book's
+//! first move tells which side must live or kill, as in the importer); where every book
+//! move works there, the problem is that goal's, and the verdict took both searches.
 //! The corpus is read from `$QIYUAN_CORPUS` or `../shared/corpus`. Prints a summary and every
 //! problem where the solver, the book or GNU Go disagree.
 
-use qiyuan::import::{tsumego_json, Setup};
+use qiyuan::import::{tsumego_json, ImportedProblem, Setup};
 use qiyuan::rules::go::life::{
-    evaluate_move, infer_goal, solve_keeping, Budget, Goal, Outcome, Problem, Region, Target,
+    evaluate_move, infer_goal, solve_keeping, BadProblem, Budget, Goal, Outcome, Problem, Region,
+    Target, Verdict,
 };
 use qiyuan::rules::go::{Color, Move, Point, Position};
 use std::io::{BufRead, BufReader, Write};
@@ -122,6 +128,156 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
+/// How the problems are proven: the budgets and the flags that change the search or the
+/// output.
+struct How {
+    /// For each proof attempt and each question.
+    budget: Budget,
+    /// For the whole corner's second opinion on a book move the derived region refutes.
+    verify: Budget,
+    /// The book's first moves searched first.
+    book_first: bool,
+    /// A line for every problem.
+    all: bool,
+}
+
+/// The book's first moves, judged under one goal.
+struct BookMoves {
+    /// No move refuted (a move left unknown is not refuted).
+    ok: bool,
+    /// How many moves are proven (a win or a ko).
+    proven: usize,
+    /// A move the derived region refutes and the whole corner cannot decide: the region
+    /// may be too tight, so neither the refutation nor the problem's verdict is a proof.
+    unconfirmed: bool,
+    /// What went wrong, for the report.
+    notes: Vec<String>,
+    /// The moves the derived region refutes and the whole corner proves: "id move".
+    corner_proves: Vec<String>,
+    /// Positions searched to judge them.
+    nodes: u64,
+}
+
+/// One goal's proof of a problem, with the book's first moves judged under it.
+struct Attempt {
+    goal: Goal,
+    problem: Problem,
+    verdict: Verdict,
+    book: BookMoves,
+}
+
+/// Proves `p` from `start` under `goal` (target inferred, region derived) and judges the
+/// book's first moves. A move the derived region refutes is searched again with the whole
+/// corner as the region ([`Problem::whole_corner`]), within the larger `verify` budget, as
+/// the importer does: where that proves it, the derived region was too tight.
+fn prove_under(
+    start: &Position,
+    p: &ImportedProblem,
+    goal: Goal,
+    how: &How,
+) -> Result<Attempt, BadProblem> {
+    let size = start.size();
+    let problem = Problem::new(start, goal, Target::Inferred, Region::Auto)?;
+    // `--book-first`: the book's first moves are searched first, as the importer and the
+    // trainer search an author's.
+    let problem = if how.book_first {
+        let firsts: Vec<Point> = p
+            .solutions
+            .iter()
+            .filter_map(|line| start.board().point(line.first()?).ok())
+            .collect();
+        problem.with_first_moves(start, &firsts)
+    } else {
+        problem
+    };
+    let mut book = BookMoves {
+        ok: true,
+        proven: 0,
+        unconfirmed: false,
+        notes: Vec::new(),
+        corner_proves: Vec::new(),
+        nodes: 0,
+    };
+    let mut solution = solve_keeping(start, &problem, how.budget);
+    let verdict = solution.verdict.clone();
+    if verdict.outcome != Outcome::Unknown {
+        for line in &p.solutions {
+            let Ok(mv) = Move::parse(&line[0], size) else {
+                continue;
+            };
+            let j = match solution.judge(mv) {
+                Ok(j) => j,
+                Err(e) => {
+                    book.notes.push(format!("{} illegal: {e}", line[0]));
+                    book.ok = false;
+                    continue;
+                }
+            };
+            book.nodes += j.nodes;
+            if how.all {
+                let after: Vec<String> = j.line.iter().map(|m| m.name(size)).collect();
+                println!(
+                    "  book {} {} ({}): {}",
+                    line[0],
+                    j.outcome.as_str(),
+                    goal_name(goal),
+                    after.join(" ")
+                );
+            }
+            let j = match (j.outcome, problem.whole_corner(start)) {
+                (Outcome::Loss, Some((_, corner))) => {
+                    let again = evaluate_move(start, &corner, mv, how.verify).expect("legal");
+                    book.nodes += again.nodes;
+                    match again.outcome {
+                        Outcome::Win | Outcome::Ko { .. } => {
+                            book.corner_proves.push(format!("{} {}", p.id, line[0]));
+                            again
+                        }
+                        Outcome::Unknown => {
+                            book.unconfirmed = true;
+                            book.notes.push("whole corner undecided".into());
+                            j
+                        }
+                        Outcome::Loss => {
+                            book.notes.push("whole corner agrees".into());
+                            j
+                        }
+                    }
+                }
+                _ => j,
+            };
+            match j.outcome {
+                Outcome::Win | Outcome::Ko { .. } => book.proven += 1,
+                Outcome::Unknown => book.notes.push(format!("{} unknown", line[0])),
+                Outcome::Loss => {
+                    book.ok = false;
+                    let reply = j.reply.map_or("-".into(), |m| m.name(size));
+                    let refutation: Vec<String> = j.line.iter().map(|m| m.name(size)).collect();
+                    book.notes.push(format!(
+                        "{} refuted by {reply} ({})",
+                        line[0],
+                        refutation.join(" ")
+                    ));
+                }
+            }
+        }
+    }
+    drop(solution);
+    Ok(Attempt {
+        goal,
+        problem,
+        verdict,
+        book,
+    })
+}
+
+fn goal_name(goal: Goal) -> &'static str {
+    match goal {
+        Goal::Kill => "kill",
+        Goal::Live => "live",
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flag = |name: &str| args.iter().any(|a| a == name);
@@ -137,6 +293,14 @@ fn main() {
         nodes: value("--nodes").unwrap_or(5_000_000),
         time: Duration::from_millis(value("--ms").unwrap_or(1000)),
         threads: value("--threads").unwrap_or(1).max(1) as usize,
+    };
+    // The whole corner's second opinion on a refuted book move: ten times the budget.
+    let verify = Budget {
+        nodes: value("--verify-nodes").unwrap_or(10 * budget.nodes),
+        time: Duration::from_millis(
+            value("--verify-ms").unwrap_or(10 * budget.time.as_millis() as u64),
+        ),
+        ..budget
     };
     let corpus = std::env::var("QIYUAN_CORPUS").unwrap_or_else(|_| "../shared/corpus".into());
     let path = format!("{corpus}/go/cho-elementary.jsonl");
@@ -161,130 +325,108 @@ fn main() {
     let (mut ko, mut book_wrong) = (0, Vec::new());
     // Book moves the derived region refutes and the whole corner proves.
     let mut corner_proves: Vec<String> = Vec::new();
+    // Problems whose verdict the book contradicts where the whole corner cannot decide.
+    let mut contested: Vec<String> = Vec::new();
+    // Contested problems whose book moves work under the other goal.
+    let mut goal_from_book: Vec<String> = Vec::new();
     // Problems proven by their own search (the book's moves not counted) in under 1 s.
     let mut proven_under_1s = 0;
     let mut times = Vec::new();
     let mut nodes_total = 0u64;
     let mut search_time = Duration::ZERO;
     let (mut gnugo_compared, mut gnugo_agree, mut gnugo_differ) = (0, 0, Vec::new());
+    let how = How {
+        budget,
+        verify,
+        book_first: flag("--book-first"),
+        all: flag("--all"),
+    };
     for p in &imported.problems {
         let Setup::Go { start, .. } = &p.setup else {
             continue;
         };
         let size = start.size();
-        let goal = infer_goal(start);
-        let problem = match Problem::new(start, goal, Target::Inferred, Region::Auto) {
-            Ok(problem) => problem,
+        let clock = Instant::now();
+        let inferred = infer_goal(start);
+        let mut attempt = match prove_under(start, p, inferred, &how) {
+            Ok(attempt) => attempt,
             Err(e) => {
                 println!("problem {}: cannot set up: {e}", p.id);
                 continue;
             }
         };
-        // `--book-first`: the book's first moves are searched first, as the importer and
-        // the trainer search an author's.
-        let problem = if flag("--book-first") {
-            let firsts: Vec<Point> = p
-                .solutions
-                .iter()
-                .filter_map(|line| start.board().point(line.first()?).ok())
-                .collect();
-            problem.with_first_moves(start, &firsts)
-        } else {
-            problem
-        };
-        let clock = Instant::now();
-        let mut solution = solve_keeping(start, &problem, budget);
-        let verdict = solution.verdict.clone();
-        // The book's first moves, judged.
-        let mut book_ok = true;
-        let mut book_notes = Vec::new();
-        if verdict.outcome != Outcome::Unknown {
-            for line in &p.solutions {
-                let Ok(mv) = Move::parse(&line[0], size) else {
-                    continue;
-                };
-                let j = match solution.judge(mv) {
-                    Ok(j) => j,
-                    Err(e) => {
-                        book_notes.push(format!("{} illegal: {e}", line[0]));
-                        book_ok = false;
-                        continue;
-                    }
-                };
-                nodes_total += j.nodes;
-                if flag("--all") {
-                    let after: Vec<String> = j.line.iter().map(|m| m.name(size)).collect();
+        // Contested under the inferred goal: the book's first move tells which side must
+        // live or kill, as in the importer. Where every book move works under the other
+        // goal, the problem is that goal's.
+        if attempt.book.unconfirmed {
+            let other = match inferred {
+                Goal::Live => Goal::Kill,
+                Goal::Kill => Goal::Live,
+            };
+            if let Ok(mut again) = prove_under(start, p, other, &how) {
+                if again.verdict.outcome != Outcome::Unknown
+                    && again.book.proven == p.solutions.len()
+                {
+                    // The verdict took both searches.
+                    again.verdict.elapsed += attempt.verdict.elapsed;
+                    again.verdict.nodes += attempt.verdict.nodes;
+                    again.book.nodes += attempt.book.nodes;
                     println!(
-                        "  book {} {}: {}",
-                        line[0],
-                        j.outcome.as_str(),
-                        after.join(" ")
+                        "problem {}: the goal is the book's: its moves are contested to {} and work to {}",
+                        p.id,
+                        goal_name(inferred),
+                        goal_name(other)
                     );
-                }
-                // A refutation in the derived region is searched again with the whole
-                // corner as the region, as the importer does: where that proves the book's
-                // move, the derived region was too tight.
-                let j = match (j.outcome, problem.whole_corner(start)) {
-                    (Outcome::Loss, Some((_, corner))) => {
-                        let again = evaluate_move(start, &corner, mv, budget).expect("legal");
-                        nodes_total += again.nodes;
-                        match again.outcome {
-                            Outcome::Win | Outcome::Ko { .. } => {
-                                corner_proves.push(format!("{} {}", p.id, line[0]));
-                                again
-                            }
-                            Outcome::Unknown => {
-                                book_notes.push("whole corner undecided".into());
-                                j
-                            }
-                            Outcome::Loss => {
-                                book_notes.push("whole corner agrees".into());
-                                j
-                            }
-                        }
-                    }
-                    _ => j,
-                };
-                match j.outcome {
-                    Outcome::Win | Outcome::Ko { .. } => {}
-                    Outcome::Unknown => book_notes.push(format!("{} unknown", line[0])),
-                    Outcome::Loss => {
-                        book_ok = false;
-                        let reply = j.reply.map_or("-".into(), |m| m.name(size));
-                        let refutation: Vec<String> = j.line.iter().map(|m| m.name(size)).collect();
-                        book_notes.push(format!(
-                            "{} refuted by {reply} ({})",
-                            line[0],
-                            refutation.join(" ")
-                        ));
-                    }
+                    goal_from_book.push(p.id.clone());
+                    attempt = again;
+                } else {
+                    nodes_total += again.verdict.nodes + again.book.nodes;
                 }
             }
         }
+        let Attempt {
+            goal,
+            problem,
+            verdict,
+            book,
+        } = attempt;
+        nodes_total += book.nodes;
+        corner_proves.extend(book.corner_proves);
+        let (book_ok, book_notes) = (book.ok, &book.notes);
         let elapsed = clock.elapsed();
-        if verdict.outcome != Outcome::Unknown && verdict.elapsed < Duration::from_secs(1) {
+        // A verdict the book contradicts, where the whole corner cannot decide who is
+        // right, is not counted as proven: the derived region may be too tight.
+        let decided = verdict.outcome != Outcome::Unknown && !book.unconfirmed;
+        if decided && verdict.elapsed < Duration::from_secs(1) {
             proven_under_1s += 1;
         }
         times.push(elapsed);
         nodes_total += verdict.nodes;
         search_time += elapsed;
         let line: Vec<String> = verdict.line.iter().map(|m| m.name(size)).collect();
-        if flag("--all") {
+        if how.all {
             println!(
                 "= {} {} {} {} {:?} {:?}",
                 p.id,
-                if goal == Goal::Kill { "kill" } else { "live" },
+                goal_name(goal),
                 verdict.outcome.as_str(),
                 verdict.nodes,
                 elapsed,
                 verdict.elapsed
             );
         }
-        let goal_name = match goal {
-            Goal::Kill => "kill",
-            Goal::Live => "live",
-        };
+        let goal_name = goal_name(goal);
         match verdict.outcome {
+            _ if book.unconfirmed => {
+                contested.push(p.id.clone());
+                println!(
+                    "problem {}: contested ({goal_name}, solver {} {}): {}",
+                    p.id,
+                    verdict.outcome.as_str(),
+                    line.join(" "),
+                    book_notes.join("; ")
+                );
+            }
             Outcome::Unknown => {
                 unknown += 1;
                 println!(
@@ -336,7 +478,7 @@ fn main() {
             }
         }
         if let Some(g) = gnugo.as_mut() {
-            if verdict.outcome != Outcome::Unknown {
+            if decided {
                 let (code, owl_move) = g.owl(start, goal, problem.target()[0]);
                 let ours = match verdict.outcome {
                     Outcome::Win => 1,
@@ -397,6 +539,16 @@ fn main() {
         "book move refuted in the derived region, proven with the whole corner: {} {:?}",
         corner_proves.len(),
         corner_proves
+    );
+    println!(
+        "contested (a book move the derived region refutes, the whole corner cannot decide; not counted as proven): {} {:?}",
+        contested.len(),
+        contested
+    );
+    println!(
+        "contested under the inferred goal, the book's moves proven under the other: {} {:?}",
+        goal_from_book.len(),
+        goal_from_book
     );
     println!("side to play loses (goal inferred wrong, or the book's problem not solvable by the model): {solver_loss}");
     println!(

@@ -3,7 +3,9 @@
 # (release build) and compares with the book's first moves and with GNU Go's owl reading.
 # Options go to the example: --limit N, --every N (every N-th problem), --ms N (time per
 # question), --nodes N, --book-first (the book's first moves searched first), --threads N
-# (threads per proof attempt; 2 for this machine's two cores); --gnugo is on.
+# (threads per proof attempt; 2 for this machine's two cores), --verify-ms N and
+# --verify-nodes N (the whole corner's second opinion on a refuted book move; ten times the
+# budget by default); --gnugo is on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export QIYUAN_CORPUS=${QIYUAN_CORPUS:-$(cd .. && pwd)/shared/corpus}
