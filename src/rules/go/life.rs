@@ -61,6 +61,7 @@ use super::board::Color;
 use super::fast::{KeyHasher, PointSet, Refusal, SearchBoard};
 use super::point::Point;
 use super::position::{Move, Position};
+use std::collections::hash_map::Entry as Slot;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::BuildHasherDefault;
@@ -885,9 +886,19 @@ impl Memory {
     /// thread or by a simulation below, while the search of this position still held
     /// older values).
     fn insert(&mut self, key: u64, entry: Entry) {
+        self.insert_with(key, entry, false);
+    }
+
+    /// [`Memory::insert`], with the work already stored for `key` added to `entry`'s (a
+    /// position searched again: its work is the sum of its searches).
+    fn insert_adding(&mut self, key: u64, entry: Entry) {
+        self.insert_with(key, entry, true);
+    }
+
+    fn insert_with(&mut self, key: u64, entry: Entry, add: bool) {
         match self {
-            Memory::Own(table) => keep_settled(table, key, entry),
-            Memory::Shared(shared) => keep_settled(&mut shared.shard(key), key, entry),
+            Memory::Own(table) => keep_settled(table, key, entry, add),
+            Memory::Shared(shared) => keep_settled(&mut shared.shard(key), key, entry, add),
         }
     }
 
@@ -914,15 +925,23 @@ impl Memory {
     }
 }
 
-/// Stores `entry` in `table`, except an unsettled entry over a settled one.
-fn keep_settled(table: &mut Table, key: u64, entry: Entry) {
-    match table.get_mut(&key) {
-        Some(old) if (old.pn == 0 || old.dn == 0) && entry.pn != 0 && entry.dn != 0 => {
-            old.work = old.work.max(entry.work);
+/// Stores `entry` in `table`, except an unsettled entry over a settled one; with `add`,
+/// the stored entry's work is added to `entry`'s first. One probe of the table.
+fn keep_settled(table: &mut Table, key: u64, mut entry: Entry, add: bool) {
+    match table.entry(key) {
+        Slot::Occupied(mut slot) => {
+            let old = slot.get_mut();
+            if add {
+                entry.work = entry.work.saturating_add(old.work);
+            }
+            if (old.pn == 0 || old.dn == 0) && entry.pn != 0 && entry.dn != 0 {
+                old.work = old.work.max(entry.work);
+            } else {
+                *old = entry;
+            }
         }
-        Some(old) => *old = entry,
-        None => {
-            table.insert(key, entry);
+        Slot::Vacant(slot) => {
+            slot.insert(entry);
         }
     }
 }
@@ -934,6 +953,9 @@ const PASS: Candidate = 0;
 #[derive(Clone)]
 struct Search<'a> {
     board: SearchBoard,
+    /// A second board for [`Search::try_simulation`], brought in step with `board` by
+    /// [`SearchBoard::follow`] (cheaper than a copy); `None` while in use.
+    reference: Option<Box<SearchBoard>>,
     problem: &'a Problem,
     /// The region's grid indices, most promising first is decided per node.
     region: Vec<usize>,
@@ -1090,6 +1112,7 @@ impl<'a> Search<'a> {
             .map(|v| mix(v ^ 0x6B6F))
             .collect();
         Search {
+            reference: Some(Box::new(board.clone())),
             board,
             problem,
             region,
@@ -1795,8 +1818,9 @@ impl<'a> Search<'a> {
                     }
                 }
                 let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
-                let old = self.tt.get(key).map_or(0, |e| e.work);
-                self.store(key, (pn, dn), work.saturating_add(old), depth);
+                if self.refused_above.get() >= depth {
+                    self.tt.insert_adding(key, Entry { pn, dn, work });
+                }
                 self.leave(outer);
                 return (pn, dn);
             }
@@ -1895,16 +1919,23 @@ impl<'a> Search<'a> {
         if !fresh || cycle {
             return false;
         }
-        let mut reference = self.board.clone();
-        if !self.play_on(&mut reference, settled) {
-            return false;
-        }
-        let budget_of = |e: Option<Entry>| e.map_or(0, |e| e.work as u64);
-        let mut budget = 2 * budget_of(self.tt.get(self.key_of(&reference))).clamp(16, 20_000);
-        self.play(m);
-        self.swap = (settled, m);
-        let ok = self.simulate(Some(&mut reference), depth, for_prover, &mut budget);
-        self.board.undo();
+        let mut reference = match self.reference.take() {
+            Some(mut reference) => {
+                reference.follow(&self.board);
+                reference
+            }
+            None => Box::new(self.board.clone()),
+        };
+        let ok = self.play_on(&mut reference, settled) && {
+            let budget_of = |e: Option<Entry>| e.map_or(0, |e| e.work as u64);
+            let mut budget = 2 * budget_of(self.tt.get(self.key_of(&reference))).clamp(16, 20_000);
+            self.play(m);
+            self.swap = (settled, m);
+            let ok = self.simulate(Some(&mut reference), depth, for_prover, &mut budget);
+            self.board.undo();
+            ok
+        };
+        self.reference = Some(reference);
         ok
     }
 
