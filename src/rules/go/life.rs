@@ -889,12 +889,8 @@ impl Memory {
         self.insert_with(key, entry, false);
     }
 
-    /// [`Memory::insert`], with the work already stored for `key` added to `entry`'s (a
-    /// position searched again: its work is the sum of its searches).
-    fn insert_adding(&mut self, key: u64, entry: Entry) {
-        self.insert_with(key, entry, true);
-    }
-
+    /// [`Memory::insert`]; with `add`, the work already stored for `key` is added to
+    /// `entry`'s (a position searched again: its work is the sum of its searches).
     fn insert_with(&mut self, key: u64, entry: Entry, add: bool) {
         match self {
             Memory::Own(table) => keep_settled(table, key, entry, add),
@@ -1720,9 +1716,19 @@ impl<'a> Search<'a> {
 
     /// Stores the value of the position at `depth`, unless it rests on a position of the
     /// line above (a move the superko rule refused because of it).
-    fn store(&mut self, key: u64, (pn, dn): (u32, u32), work: u32, depth: usize) {
+    fn store(&mut self, key: u64, value: (u32, u32), work: u32, depth: usize) {
+        self.store_with(key, value, work, depth, false);
+    }
+
+    /// [`Search::store`], with the work stored for the position before added (a
+    /// position searched again).
+    fn store_adding(&mut self, key: u64, value: (u32, u32), work: u32, depth: usize) {
+        self.store_with(key, value, work, depth, true);
+    }
+
+    fn store_with(&mut self, key: u64, (pn, dn): (u32, u32), work: u32, depth: usize, add: bool) {
         if self.refused_above.get() >= depth {
-            self.tt.insert(key, Entry { pn, dn, work });
+            self.tt.insert_with(key, Entry { pn, dn, work }, add);
         }
     }
 
@@ -1818,9 +1824,7 @@ impl<'a> Search<'a> {
                     }
                 }
                 let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
-                if self.refused_above.get() >= depth {
-                    self.tt.insert_adding(key, Entry { pn, dn, work });
-                }
+                self.store_adding(key, (pn, dn), work, depth);
                 self.leave(outer);
                 return (pn, dn);
             }
