@@ -404,6 +404,7 @@ fn main() {
         nodes_total += verdict.nodes;
         search_time += elapsed;
         let line: Vec<String> = verdict.line.iter().map(|m| m.name(size)).collect();
+        let book_firsts: Vec<&str> = p.solutions.iter().map(|l| l[0].as_str()).collect();
         if how.all {
             println!(
                 "= {} {} {} {} {:?} {:?}",
@@ -444,7 +445,7 @@ fn main() {
                 println!(
                     "problem {}: the derived region finds no move to {goal_name}; the whole corner proves the book's {:?}",
                     p.id,
-                    p.solutions.iter().map(|l| l[0].clone()).collect::<Vec<_>>(),
+                    book_firsts,
                 );
             }
             Outcome::Loss => {
@@ -453,7 +454,7 @@ fn main() {
                 println!(
                     "problem {}: the side to play cannot {goal_name} (book {:?}; solver line {}) {}",
                     p.id,
-                    p.solutions.iter().map(|l| l[0].clone()).collect::<Vec<_>>(),
+                    book_firsts,
                     line.join(" "),
                     book_notes.join("; ")
                 );
@@ -508,7 +509,7 @@ fn main() {
                         problem.target()[0].name(size),
                         verdict.outcome.as_str(),
                         line.join(" "),
-                        p.solutions.iter().map(|l| l[0].clone()).collect::<Vec<_>>(),
+                        book_firsts,
                     );
                 }
             }

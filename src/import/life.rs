@@ -214,8 +214,7 @@ fn corner_opinion(
     let Some((rect, corner)) = problem.whole_corner(start) else {
         return Err(String::new());
     };
-    let size = start.size();
-    let name = format!("{}:{}", rect.0.name(size), rect.1.name(size));
+    let name = super::rectangle_name(rect, start.size());
     match judge_book(start, &corner, firsts, book_says_ko(p), budget) {
         Book::Proven { lines, kos } => {
             write_proven(p, start, goal, kos, &lines);

@@ -467,6 +467,11 @@ fn toml_list(items: &[String]) -> String {
     format!("[{}]", quoted.join(", "))
 }
 
+/// A rectangle of a board of `size` as the `view` and `region` keys write it: `"A19:G14"`.
+pub(crate) fn rectangle_name((top_left, bottom_right): (Point, Point), size: u8) -> String {
+    format!("{}:{}", top_left.name(size), bottom_right.name(size))
+}
+
 fn write_problem(out: &mut String, p: &ImportedProblem) {
     out.push_str("[[problem]]\n");
     let _ = writeln!(out, "id = {}", toml_string(&p.id));
@@ -485,7 +490,7 @@ fn write_problem(out: &mut String, p: &ImportedProblem) {
                     let _ = writeln!(
                         out,
                         "view = {}",
-                        toml_string(&format!("{}:{}", tl.name(size), br.name(size)))
+                        toml_string(&rectangle_name((*tl, *br), size))
                     );
                     crop(board, *tl, *br)
                 }
@@ -504,7 +509,7 @@ fn write_problem(out: &mut String, p: &ImportedProblem) {
     let _ = writeln!(out, "goal = {}", toml_string(p.goal.as_str()));
     if let (Some((tl, br)), Setup::Go { start, .. }) = (p.region, &p.setup) {
         let size = start.size();
-        let rect = format!("{}:{}", tl.name(size), br.name(size));
+        let rect = rectangle_name((tl, br), size);
         let _ = writeln!(out, "region = {}", toml_string(&rect));
     }
     if let Some(n) = p.goal.mate_in() {

@@ -950,7 +950,8 @@ const PASS: Candidate = 0;
 struct Search<'a> {
     board: SearchBoard,
     /// A second board for [`Search::try_simulation`], brought in step with `board` by
-    /// [`SearchBoard::follow`] (cheaper than a copy); `None` while in use.
+    /// [`SearchBoard::follow`] (cheaper than a copy); `None` until the first simulation
+    /// copies the board, and while in use.
     reference: Option<Box<SearchBoard>>,
     problem: &'a Problem,
     /// The region's grid indices, most promising first is decided per node.
@@ -1108,7 +1109,7 @@ impl<'a> Search<'a> {
             .map(|v| mix(v ^ 0x6B6F))
             .collect();
         Search {
-            reference: Some(Box::new(board.clone())),
+            reference: None,
             board,
             problem,
             region,
