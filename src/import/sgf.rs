@@ -55,8 +55,28 @@ struct Path {
 }
 
 /// Reads every game of an SGF text as a problem. `source` names the file in notes; `id` is
-/// the problem id (games after the first get `id-2`, `id-3`, …).
+/// the problem id (games after the first get `id-2`, `id-3`, …). A text with a line of more
+/// than [`crate::record::MAX_PLIES`] nodes is skipped before it is parsed; the rest is read
+/// on a thread whose stack holds a tree that deep.
 pub fn import(text: &str, source: &str, id: &str) -> Imported {
+    if let Err(crate::record::RecordError::TooLong { place }) =
+        crate::record::sgf::check_lines(source, text)
+    {
+        let mut out = Imported::default();
+        out.skipped.push(Skipped {
+            source: place,
+            reason: format!(
+                "a line goes on past {} nodes; longer files are not read",
+                crate::record::MAX_PLIES
+            ),
+        });
+        return out;
+    }
+    crate::record::on_reader_stack(|| import_checked(text, source, id))
+}
+
+/// [`import`] once the lines' lengths are checked.
+fn import_checked(text: &str, source: &str, id: &str) -> Imported {
     let mut out = Imported::default();
     let games = match sgf_parse::parse(text) {
         Ok(g) => g,
@@ -208,14 +228,23 @@ fn has_setup(node: &SgfNode<Prop>) -> bool {
         .any(|p| matches!(p, Prop::AB(_) | Prop::AW(_) | Prop::AE(_)))
 }
 
-/// Collects every variation below `node` (whose moves so far are `steps`).
+/// The most moves a problem's lines may hold together, each line counted from the start
+/// (a tree of many long lines is refused rather than copied line by line).
+const MAX_PATH_STEPS: usize = 100_000;
+
+/// Collects every variation below `node` (whose moves so far are `steps`); `room` is how
+/// many more steps the lines may hold together (see [`MAX_PATH_STEPS`]).
 fn walk(
     node: &SgfNode<Prop>,
     size: u8,
     steps: &mut Vec<Step>,
     paths: &mut Vec<Path>,
     errors: &mut Vec<String>,
+    room: &mut usize,
 ) {
+    if *room == 0 {
+        return;
+    }
     let mut pushed = false;
     if !node.is_root && has_setup(node) {
         errors
@@ -248,7 +277,13 @@ fn walk(
     }
     let children: Vec<&SgfNode<Prop>> = node.children().collect();
     if children.is_empty() {
-        if !steps.is_empty() {
+        if steps.len() > *room {
+            *room = 0;
+            errors.push(format!(
+                "the lines hold more than {MAX_PATH_STEPS} moves together; the rest are left out"
+            ));
+        } else if !steps.is_empty() {
+            *room -= steps.len();
             paths.push(Path {
                 steps: steps.clone(),
                 trouble: (!pushed && !comment.is_empty()).then_some(comment),
@@ -256,7 +291,7 @@ fn walk(
         }
     } else {
         for child in children {
-            walk(child, size, steps, paths, errors);
+            walk(child, size, steps, paths, errors, room);
         }
     }
     if pushed {
@@ -290,6 +325,14 @@ fn problem(root: &SgfNode<Prop>, source: &str, id: &str) -> Result<ImportedProbl
                 "the board is {w}×{h}: only square boards are supported"
             ))
         }
+        Some(Prop::Invalid(_, values) | Prop::Unknown(_, values)) => {
+            return Err(format!(
+                "SZ[{}] is not a board size (a whole number from {} to {})",
+                values.join("]["),
+                crate::rules::go::MIN_SIZE,
+                crate::rules::go::MAX_SIZE
+            ))
+        }
         _ => 19,
     };
     let mut board = Board::new(size).map_err(|e| format!("board size {size}: {e}"))?;
@@ -314,7 +357,8 @@ fn problem(root: &SgfNode<Prop>, source: &str, id: &str) -> Result<ImportedProbl
     let mut notes = Vec::new();
     let mut paths = Vec::new();
     let mut steps = Vec::new();
-    walk(root, size, &mut steps, &mut paths, &mut notes);
+    let mut room = MAX_PATH_STEPS;
+    walk(root, size, &mut steps, &mut paths, &mut notes, &mut room);
     let root_comment = comment_of(root);
     // A root move belongs to every line; its comment is not the prompt then.
     let root_has_move = root

@@ -31,7 +31,7 @@
 //! assert_eq!(sgf::read("again.sgf", again.as_bytes()).unwrap()[0].moves, game.moves);
 //! ```
 
-use super::{within_nesting, Board, GoSetup, Record, RecordError, Step, Tags};
+use super::{within_nesting, Board, GoSetup, Record, RecordError, Step, Tags, MAX_PLIES};
 use crate::play::{Finish, Reason, Side, Start};
 use crate::rules::go;
 use sgf_parse::go::{Move as SgfMove, Prop};
@@ -101,11 +101,69 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
     read_text(name, &text)
 }
 
+/// Checks, before an SGF text is parsed, that none of its lines (the nodes from a game's
+/// root to a leaf, through every `(` on the way) holds more than [`MAX_PLIES`] nodes: one
+/// pass over the characters, a stack of the open game trees' depths. A longer line is
+/// refused with the `path:line:col` of its first node past the limit.
+///
+/// ```
+/// use qiyuan::record::{sgf, MAX_PLIES, RecordError};
+/// let long = format!("(;GM[1]{})", ";".repeat(MAX_PLIES));
+/// assert!(matches!(sgf::check_lines("long.sgf", &long), Err(RecordError::TooLong { .. })));
+/// let fits = format!("(;GM[1]{})", ";".repeat(MAX_PLIES - 1));
+/// assert!(sgf::check_lines("fits.sgf", &fits).is_ok());
+/// ```
+pub fn check_lines(name: &str, text: &str) -> Result<(), RecordError> {
+    let (mut line, mut col) = (1usize, 0usize);
+    let (mut in_value, mut escaped) = (false, false);
+    let mut depth = 0usize;
+    let mut open: Vec<usize> = Vec::new();
+    for ch in text.chars() {
+        if ch == '\n' {
+            line += 1;
+            col = 0;
+        } else {
+            col += 1;
+        }
+        if in_value {
+            match (escaped, ch) {
+                (false, '\\') => escaped = true,
+                (false, ']') => in_value = false,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        match ch {
+            '[' => in_value = true,
+            '(' => open.push(depth),
+            ')' => depth = open.pop().unwrap_or(0),
+            ';' => {
+                depth += 1;
+                if depth > MAX_PLIES {
+                    return Err(RecordError::TooLong {
+                        place: format!("{name}:{line}:{col}"),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Reads every game of an SGF text.
 ///
 /// A root node written without its `;` (`(PB[…]…;B[pd]…)`, as some Nihon Ki-in files are)
-/// is read as if it had one.
+/// is read as if it had one. A text with a line longer than [`MAX_PLIES`] nodes is refused
+/// before it is parsed ([`check_lines`]); the rest is parsed, read and dropped on a thread
+/// whose stack holds a tree that deep.
 pub fn read_text(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
+    check_lines(name, text)?;
+    super::on_reader_stack(|| read_checked(name, text))
+}
+
+/// [`read_text`] once the lines' lengths are checked.
+fn read_checked(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
     let (trees, read) = match sgf_parse::parse(text) {
         Ok(trees) => (trees, std::borrow::Cow::Borrowed(text)),
         Err(e) => {
@@ -330,6 +388,17 @@ fn game(root: &SgfNode<Prop>, place: &str, lines: &Lines) -> Result<Record, Reco
     let size = match root.get_property("SZ") {
         Some(Prop::SZ((w, h))) if w == h => *w,
         Some(Prop::SZ((w, h))) => return Err(bad(format!("the board is {w}×{h}, not square"))),
+        Some(Prop::Invalid(_, values) | Prop::Unknown(_, values)) => {
+            return Err(RecordError::BadStart {
+                place: lines.at(root).unwrap_or_else(|| place.to_string()),
+                detail: format!(
+                    "SZ[{}] is not a board size (a whole number from {} to {})",
+                    values.join("]["),
+                    go::MIN_SIZE,
+                    go::MAX_SIZE
+                ),
+            })
+        }
         _ => 19,
     };
     go::Board::new(size).map_err(|e| bad(e.to_string()))?;
@@ -711,30 +780,42 @@ fn other(colour: char) -> char {
     }
 }
 
+/// What is left to write of a tree: a line (its first move by the colour), or text.
+enum Pending<'a> {
+    Line(&'a [Step], char),
+    Text(&'static str),
+}
+
 /// Writes `line` (its first move by `colour`) as a sequence of nodes, branching where a
-/// step has variations.
-fn write_line(
-    line: &[Step],
-    mut colour: char,
-    size: u8,
-    out: &mut String,
-) -> Result<(), RecordError> {
-    for (i, step) in line.iter().enumerate() {
-        if step.variations.is_empty() {
-            write_node(step, colour, size, out)?;
-            colour = other(colour);
-            continue;
-        }
-        out.push_str("\n(");
-        write_node(step, colour, size, out)?;
-        write_line(&line[i + 1..], other(colour), size, out)?;
-        out.push(')');
-        for v in &step.variations {
+/// step has variations: the rest of the line in parentheses, then each variation. Iterative
+/// (a stack of what is left), so a line of many branching steps takes no stack.
+fn write_line(line: &[Step], colour: char, size: u8, out: &mut String) -> Result<(), RecordError> {
+    let mut pending = vec![Pending::Line(line, colour)];
+    while let Some(next) = pending.pop() {
+        let (line, mut colour) = match next {
+            Pending::Text(text) => {
+                out.push_str(text);
+                continue;
+            }
+            Pending::Line(line, colour) => (line, colour),
+        };
+        for (i, step) in line.iter().enumerate() {
+            if step.variations.is_empty() {
+                write_node(step, colour, size, out)?;
+                colour = other(colour);
+                continue;
+            }
             out.push_str("\n(");
-            write_line(v, colour, size, out)?;
-            out.push(')');
+            write_node(step, colour, size, out)?;
+            for v in step.variations.iter().rev() {
+                pending.push(Pending::Text(")"));
+                pending.push(Pending::Line(v, colour));
+                pending.push(Pending::Text("\n("));
+            }
+            pending.push(Pending::Text(")"));
+            pending.push(Pending::Line(&line[i + 1..], other(colour)));
+            break;
         }
-        return Ok(());
     }
     Ok(())
 }

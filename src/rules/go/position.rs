@@ -277,7 +277,7 @@ impl Position {
                 next.ko = None;
                 next.last_move = Some((color, Move::Pass));
                 next.captured = Vec::new();
-                next.passes = self.passes + 1;
+                next.passes = self.passes.saturating_add(1);
                 return Ok(next);
             }
             Move::Play(p) => p,
