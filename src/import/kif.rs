@@ -37,6 +37,7 @@
 use super::{fit_lines, unique_id, Goal, Imported, ImportedProblem, Setup, Skipped};
 use crate::content::Text;
 use crate::lang::Lang;
+use crate::record::{MAX_MOVES, MAX_PLIES};
 use crate::rules::shogi::Position;
 use rsshogi::records::formats::{csa, kif};
 use rsshogi::records::Record;
@@ -123,15 +124,66 @@ pub struct RecordGame {
     pub notes: Vec<String>,
 }
 
+/// Where the record file `name` (its extension gives the format, else its text) first goes
+/// past [`MAX_PLIES`] moves on one line (CSA: a game; KIF and KI2: the main line or a
+/// `変化` block with the moves before it), as `path:line:col`; `None` when no line does.
+/// Counted on the text before any move is parsed: rsshogi's position panics past 65,535
+/// plies, and our replays would take time growing with the square of a line's length.
+pub fn past_the_limit(name: &str, bytes: &[u8]) -> Option<String> {
+    let view = View::decode(Encoding::detect(bytes), bytes);
+    let format = Format::from_name(name).unwrap_or_else(|| sniff(&view));
+    let henka = view.mark("変化");
+    let marks = view.ki2_marks();
+    let mut plies = 0usize;
+    for (n, line) in view.text.lines().enumerate() {
+        let t = view.trim(line);
+        let moves = match format {
+            // A CSA line holds statements separated by commas; `+7776FU` is a move.
+            Format::Csa => {
+                if t.starts_with('/') {
+                    plies = 0;
+                }
+                t.split(',')
+                    .filter(|s| {
+                        let s = s.trim();
+                        (s.starts_with('+') || s.starts_with('-'))
+                            && s[1..].starts_with(|c: char| c.is_ascii_digit())
+                    })
+                    .count()
+            }
+            _ if t.starts_with(&henka) => {
+                plies = view.number(&t[henka.len()..]).saturating_sub(1);
+                0
+            }
+            Format::Kif => usize::from(t.starts_with(|c: char| c.is_ascii_digit())),
+            Format::Ki2 => marks.iter().map(|m| t.matches(m.as_str()).count()).sum(),
+        };
+        plies = plies.saturating_add(moves);
+        if plies > MAX_PLIES {
+            return Some(format!("{name}:{}:1", n + 1));
+        }
+    }
+    None
+}
+
 /// Reads every game of the record file `name` (its extension gives the format) from its
-/// raw `bytes`.
+/// raw `bytes`. A line longer than [`MAX_PLIES`] moves is refused before anything is
+/// parsed ([`past_the_limit`]), and variations replaying more than [`MAX_MOVES`] plies
+/// together are left out with a note.
 pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<RecordGame>, String> {
+    if let Some(place) = past_the_limit(name, bytes) {
+        return Err(format!(
+            "{place}: a line goes on past {MAX_PLIES} moves; longer records are not read"
+        ));
+    }
     let encoding = Encoding::detect(bytes);
     let view = View::decode(encoding, bytes);
     let format = Format::from_name(name).unwrap_or_else(|| sniff(&view));
     let mut games = Vec::new();
     if format == Format::Csa {
-        let records = csa::parse_csa_games_bytes(bytes).map_err(|e| format!("CSA: {e}"))?;
+        let records = guarded(Format::Csa, || {
+            csa::parse_csa_games_bytes(bytes).map_err(|e| format!("CSA: {e}"))
+        })?;
         for record in records {
             let (start, main) = lines_of(&record);
             replay(&start, &main).map_err(|e| format!("main line: {e}"))?;
@@ -162,8 +214,16 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<RecordGame>, String> {
         notes: Vec::new(),
     };
     let mut active = split.moves(&split.main[split.header..]);
+    let mut replayed = 0usize;
     for (from, block) in &split.blocks {
         let from = *from;
+        replayed = replayed.saturating_add(from + block.len());
+        if replayed > MAX_MOVES {
+            game.notes.push(format!(
+                "variations from ply {from} on left out: together they replay more than {MAX_MOVES} plies"
+            ));
+            break;
+        }
         if from == 0 || from > active.len() + 1 {
             game.notes.push(format!(
                 "variation at ply {from} left out: the line it would branch from has {} plies",
@@ -290,31 +350,34 @@ fn problem(game: &RecordGame) -> Result<ImportedProblem, String> {
     })
 }
 
-/// Plays `line` from `start` through our engine.
+/// Plays `line` from `start` through our engine (in place: a position copied at every
+/// move would copy its whole history each time).
 pub fn replay(start: &str, line: &[String]) -> Result<(), String> {
     let mut pos = Position::from_sfen(start).map_err(|e| format!("start position: {e}"))?;
     for (i, mv) in line.iter().enumerate() {
-        pos = pos
-            .play(mv)
-            .map_err(|e| format!("ply {} ({mv}) is illegal: {}", i + 1, e.explain(Lang::En)))?
-            .0;
+        pos.play_in_place(mv)
+            .map_err(|e| format!("ply {} ({mv}) is illegal: {}", i + 1, e.explain(Lang::En)))?;
     }
     Ok(())
 }
 
-fn parse(format: Format, bytes: &[u8]) -> Result<Record, String> {
-    // rsshogi 1.7.3's KI2 reader panics on some variations whose move it cannot resolve
-    // (`apply_move32 expects a legal move`, found by tests/fuzz.rs): a panic is a refusal.
-    let parsed = std::panic::catch_unwind(|| match format {
-        Format::Kif => kif::parse_kif_bytes(bytes).map_err(|e| format!("KIF: {e}")),
-        Format::Ki2 => kif::parse_ki2_bytes(bytes).map_err(|e| format!("KI2: {e}")),
-        Format::Csa => csa::parse_csa_bytes(bytes).map_err(|e| format!("CSA: {e}")),
-    });
-    parsed.unwrap_or_else(|_| {
+/// Runs one of rsshogi's readers: a panic is a refusal. rsshogi 1.7.3's KI2 reader panics
+/// on some variations whose move it cannot resolve (`apply_move32 expects a legal move`,
+/// found by tests/fuzz.rs), and its position past 65,535 plies (`CounterOverflow`).
+fn guarded<T>(format: Format, read: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).unwrap_or_else(|_| {
         Err(format!(
             "{}: the record's moves cannot be resolved (the reader stopped)",
             format.as_str()
         ))
+    })
+}
+
+fn parse(format: Format, bytes: &[u8]) -> Result<Record, String> {
+    guarded(format, || match format {
+        Format::Kif => kif::parse_kif_bytes(bytes).map_err(|e| format!("KIF: {e}")),
+        Format::Ki2 => kif::parse_ki2_bytes(bytes).map_err(|e| format!("KI2: {e}")),
+        Format::Csa => csa::parse_csa_bytes(bytes).map_err(|e| format!("CSA: {e}")),
     })
 }
 

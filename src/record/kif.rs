@@ -34,7 +34,7 @@
 //! assert!(out.contains("   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\nまで4手で後手の勝ち"), "{out}");
 //! ```
 
-use super::{within_nesting, Format, Record, RecordError, Step, Tags};
+use super::{within_nesting, Format, Record, RecordError, Step, Tags, MAX_MOVES, MAX_PLIES};
 use crate::lang::Lang;
 use crate::play::{Finish, Reason, ShogiHandicap, Side, Start};
 use crate::rules::shogi::{self, Kind, Position, Square, START_SFEN};
@@ -74,8 +74,13 @@ pub fn decode(bytes: &[u8]) -> String {
     }
 }
 
-/// Reads every game of the shogi record file `name` in `format` from its raw bytes.
+/// Reads every game of the shogi record file `name` in `format` from its raw bytes. A line
+/// longer than [`MAX_PLIES`] moves is refused before any move is read
+/// ([`crate::import::kif::past_the_limit`]).
 pub fn read(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Record>, RecordError> {
+    if let Some(place) = crate::import::kif::past_the_limit(name, bytes) {
+        return Err(RecordError::TooLong { place });
+    }
     match format {
         Format::Kif => read_kif(name, &decode(bytes)).map(|r| vec![r]),
         Format::Ki2 | Format::Csa => read_with_rsshogi(name, bytes, format),
@@ -529,6 +534,8 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
 
     let mut done: Vec<Vec<Step>> = Vec::new();
     let mut current: Vec<Step> = Vec::new();
+    // Steps held in `done` and `current` together (each line is copied from the start).
+    let mut held = 0usize;
     let mut board = start_pos.clone();
     let mut last_to: Option<Square> = None;
     let mut in_main = true;
@@ -565,14 +572,19 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
                 .iter()
                 .map(|s| Step::new(s.mv.clone()))
                 .collect();
+            held = held.saturating_add(current.len());
+            if held > MAX_MOVES {
+                return Err(RecordError::TooManyMoves { place });
+            }
             board = start_pos.clone();
             last_to = None;
             for s in &current {
-                let (next, played) = board.play(&s.mv).map_err(|e| RecordError::Syntax {
-                    place: place.clone(),
-                    detail: e.explain(Lang::En),
-                })?;
-                board = next;
+                let played = board
+                    .play_in_place(&s.mv)
+                    .map_err(|e| RecordError::Syntax {
+                        place: place.clone(),
+                        detail: e.explain(Lang::En),
+                    })?;
                 last_to = Some(played.to);
             }
             in_main = false;
@@ -604,15 +616,23 @@ pub fn read_kif(name: &str, text: &str) -> Result<Record, RecordError> {
                 place: place.clone(),
                 detail,
             })?;
-            let (next, played) = board.play(&usi).map_err(|e| RecordError::Illegal {
-                place: place.clone(),
-                mv: mv.to_string(),
-                reason: e.explain(Lang::En),
-            })?;
+            held += 1;
+            if current.len() >= MAX_PLIES {
+                return Err(RecordError::TooLong { place });
+            }
+            if held > MAX_MOVES {
+                return Err(RecordError::TooManyMoves { place });
+            }
+            let played = board
+                .play_in_place(&usi)
+                .map_err(|e| RecordError::Illegal {
+                    place: place.clone(),
+                    mv: mv.to_string(),
+                    reason: e.explain(Lang::En),
+                })?;
             let mut step = Step::new(played.usi.clone());
             step.comment = std::mem::take(&mut lead);
             current.push(step);
-            board = next;
             last_to = Some(played.to);
         }
     }

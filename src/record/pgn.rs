@@ -28,7 +28,7 @@
 //! assert!(out.contains("1. e4 $1 {Best by test} (1. d4 d5) 1... e5 *"), "{out}");
 //! ```
 
-use super::{within_nesting, Record, RecordError, Step, Tags, MAX_NESTING};
+use super::{within_nesting, Record, RecordError, Step, Tags, MAX_NESTING, MAX_PLIES};
 use crate::play::{Finish, Reason, Side, Start};
 use crate::rules::chess;
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
@@ -78,10 +78,13 @@ struct GameReader {
     place: String,
 }
 
-/// A line being read: its steps, the position before each, and after the last.
+/// A line being read: its steps, the position before the last (where a variation of the
+/// last step starts), and after the last. Only these two positions are kept: each carries
+/// the repetition history since the last capture or pawn move, so keeping one a step would
+/// take memory growing with the square of the moves.
 struct Frame {
     steps: Vec<Step>,
-    before: Vec<chess::Position>,
+    before: Option<chess::Position>,
     board: chess::Position,
     /// A comment before the line's first move.
     lead: String,
@@ -204,7 +207,7 @@ impl Visitor for GameReader {
             record,
             stack: vec![Frame {
                 steps: Vec::new(),
-                before: Vec::new(),
+                before: None,
                 board,
                 lead: String::new(),
             }],
@@ -216,6 +219,11 @@ impl Visitor for GameReader {
 
     fn san(&mut self, m: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
         let ply = m.ply();
+        if ply > MAX_PLIES {
+            return ControlFlow::Break(Err(RecordError::TooLong {
+                place: format!("{}, ply {ply}", self.place),
+            }));
+        }
         let written = san_plus.to_string();
         let Some(frame) = m.stack.last_mut() else {
             return ControlFlow::Continue(());
@@ -227,7 +235,7 @@ impl Visitor for GameReader {
                     step.comment = std::mem::take(&mut frame.lead);
                 }
                 frame.steps.push(step);
-                frame.before.push(std::mem::replace(&mut frame.board, next));
+                frame.before = Some(std::mem::replace(&mut frame.board, next));
                 ControlFlow::Continue(())
             }
             Err(e) => ControlFlow::Break(Err(RecordError::Illegal {
@@ -268,13 +276,13 @@ impl Visitor for GameReader {
                 place: self.place.clone(),
             }));
         }
-        let Some(board) = m.stack.last().and_then(|f| f.before.last()).cloned() else {
+        let Some(board) = m.stack.last().and_then(|f| f.before.clone()) else {
             m.skipped += 1;
             return ControlFlow::Continue(Skip(true));
         };
         m.stack.push(Frame {
             steps: Vec::new(),
-            before: Vec::new(),
+            before: None,
             board,
             lead: String::new(),
         });
