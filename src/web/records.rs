@@ -89,52 +89,89 @@ pub struct Records {
     limits: RecordLimits,
 }
 
-/// Roughly how many bytes `records` take in memory: every move, comment, markup and tag.
-pub fn weight(records: &[Record]) -> usize {
-    fn line(steps: &[Step]) -> usize {
-        steps
-            .iter()
-            .map(|s| {
-                std::mem::size_of::<Step>()
-                    + s.mv.len()
-                    + s.comment.len()
-                    + s.nags.len()
-                    + s.markup.iter().map(|m| m.len() + 24).sum::<usize>()
-                    + s.variations.iter().map(|v| line(v) + 24).sum::<usize>()
-            })
-            .sum()
+/// The most memory one upload's records may take once read (as [`weight`] counts it): a
+/// record over it is refused with 413, whatever its size on disk.
+pub const RECORD_MEMORY_LIMIT: usize = 32 << 20;
+
+/// The heap bytes of one allocation of `n` bytes, as a general-purpose allocator hands them
+/// out: nothing for none, else the bytes and a word of bookkeeping rounded up to 16, at
+/// least 32.
+fn allocation(n: usize) -> usize {
+    if n == 0 {
+        0
+    } else {
+        (n + 8).next_multiple_of(16).max(32)
     }
-    records
-        .iter()
-        .map(|r| {
-            let tags = &r.tags;
-            std::mem::size_of::<Record>()
-                + line(&r.moves)
-                + r.comment.len()
-                + r.root_markup.iter().map(String::len).sum::<usize>()
-                + [
-                    &tags.first_player,
-                    &tags.second_player,
-                    &tags.event,
-                    &tags.date,
-                ]
-                .iter()
-                .map(|t| t.as_ref().map_or(0, String::len))
-                .sum::<usize>()
-                + tags
-                    .extra
-                    .iter()
-                    .map(|(k, v)| k.len() + v.len() + 48)
-                    .sum::<usize>()
-        })
-        .sum()
 }
 
-/// How many steps a tree holds, in every line.
+/// The heap bytes of a vector's buffer (not of what its items hold).
+fn buffer_bytes<T>(v: &Vec<T>) -> usize {
+    allocation(v.capacity() * std::mem::size_of::<T>())
+}
+
+/// How many bytes `records` hold in memory besides the [`Record`]s themselves: every
+/// buffer of every line, step, move name, comment, NAG list, markup and tag, by its
+/// capacity and with the allocator's overhead (see [`allocation`]). Walks the tree with a
+/// stack of lines, not recursion.
+pub fn weight(records: &[Record]) -> usize {
+    let text = |s: &String| allocation(s.capacity());
+    let mut total = 0usize;
+    for r in records {
+        let tags = &r.tags;
+        total += std::mem::size_of::<Record>()
+            + text(&r.comment)
+            + buffer_bytes(&r.root_markup)
+            + r.root_markup.iter().map(text).sum::<usize>()
+            + buffer_bytes(&r.notes)
+            + r.notes.iter().map(text).sum::<usize>()
+            + [
+                &tags.first_player,
+                &tags.second_player,
+                &tags.event,
+                &tags.date,
+            ]
+            .iter()
+            .map(|t| t.as_ref().map_or(0, text))
+            .sum::<usize>()
+            + buffer_bytes(&tags.extra)
+            + tags
+                .extra
+                .iter()
+                .map(|(k, v)| text(k) + text(v))
+                .sum::<usize>();
+        if let Some(setup) = &r.setup {
+            total += buffer_bytes(&setup.black)
+                + buffer_bytes(&setup.white)
+                + setup.black.iter().chain(&setup.white).map(text).sum::<usize>();
+        }
+        let mut lines: Vec<&Vec<Step>> = vec![&r.moves];
+        while let Some(line) = lines.pop() {
+            total += buffer_bytes(line);
+            for s in line {
+                total += text(&s.mv)
+                    + text(&s.comment)
+                    + buffer_bytes(&s.nags)
+                    + buffer_bytes(&s.markup)
+                    + s.markup.iter().map(text).sum::<usize>()
+                    + buffer_bytes(&s.variations);
+                lines.extend(&s.variations);
+            }
+        }
+    }
+    total
+}
+
+/// How many steps a tree holds, in every line (a stack of lines, not recursion).
 fn step_count(line: &[Step]) -> usize {
-    line.iter()
-        .map(|s| 1 + s.variations.iter().map(|v| step_count(v)).sum::<usize>())
-        .sum()
+    let mut count = 0;
+    let mut lines = vec![line];
+    while let Some(line) = lines.pop() {
+        count += line.len();
+        for s in line {
+            lines.extend(s.variations.iter().map(Vec::as_slice));
+        }
+    }
+    count
 }
 
 /// The letters of record ids (as the lobby's codes: nothing read two ways).
@@ -176,6 +213,10 @@ pub enum RecordsError {
     NotFound(String),
     /// The upload is over [`UPLOAD_LIMIT`].
     TooLarge,
+    /// The upload's records take more than [`RECORD_MEMORY_LIMIT`] once read.
+    TooMuchMemory,
+    /// The reader of the upload stopped (a panic on its thread).
+    ReaderStopped,
     /// The upload was cut off or is not a form.
     BadUpload,
     /// Neither a file nor text was sent.
@@ -207,6 +248,23 @@ impl RecordsError {
                 &ui.too_large,
                 &[("limit", &format!("{} MiB", UPLOAD_LIMIT >> 20))],
             ),
+            RecordsError::TooMuchMemory => fill(
+                &ui.too_much_memory,
+                &[("limit", &format!("{} MiB", RECORD_MEMORY_LIMIT >> 20))],
+            ),
+            RecordsError::ReaderStopped => ui.reader_stopped.clone(),
+            RecordsError::Unreadable(RecordError::TooLong { place }) => fill(
+                &ui.too_long,
+                &[("place", place), ("limit", &record::MAX_PLIES.to_string())],
+            ),
+            RecordsError::Unreadable(RecordError::TooManyMoves { place }) => fill(
+                &ui.too_many_moves,
+                &[("place", place), ("limit", &record::MAX_MOVES.to_string())],
+            ),
+            RecordsError::Unreadable(RecordError::TooDeep { place }) => fill(
+                &ui.too_deep,
+                &[("place", place), ("limit", &record::MAX_NESTING.to_string())],
+            ),
             RecordsError::BadUpload => ui.bad_upload.clone(),
             RecordsError::NoFile => ui.no_file.clone(),
             RecordsError::Unreadable(RecordError::UnknownFormat { .. }) => {
@@ -225,7 +283,12 @@ impl RecordsError {
     fn status(&self) -> StatusCode {
         match self {
             RecordsError::NotFound(_) => StatusCode::NOT_FOUND,
-            RecordsError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            RecordsError::TooLarge | RecordsError::TooMuchMemory => StatusCode::PAYLOAD_TOO_LARGE,
+            RecordsError::Unreadable(RecordError::TooLong { .. })
+            | RecordsError::Unreadable(RecordError::TooManyMoves { .. }) => {
+                StatusCode::PAYLOAD_TOO_LARGE
+            }
+            RecordsError::ReaderStopped => StatusCode::INTERNAL_SERVER_ERROR,
             RecordsError::BadUpload => StatusCode::BAD_REQUEST,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         }
@@ -1470,14 +1533,16 @@ async fn read_upload(
 
 /// `POST /records`: a record uploaded (a file, multipart) or pasted (a form field): kept in
 /// memory and shown, or the form again with why it cannot be opened.
+///
+/// The record is read on a blocking thread (never on the async workers), and refused with
+/// 413 when its records take more than [`RECORD_MEMORY_LIMIT`].
 pub(crate) async fn upload(State(state): State<AppState>, req: Req, request: Request) -> Response {
-    let opened = read_upload(&state, request)
-        .await
-        .and_then(|(name, bytes)| {
-            let name: String = name.chars().take(200).collect();
-            let games = record::read(&name, &bytes).map_err(RecordsError::Unreadable)?;
-            Ok((name, games))
-        });
+    let opened = match read_upload(&state, request).await {
+        Ok((name, bytes)) => tokio::task::spawn_blocking(move || open_upload(name, &bytes))
+            .await
+            .unwrap_or(Err(RecordsError::ReaderStopped)),
+        Err(e) => Err(e),
+    };
     match opened {
         Ok((name, games)) => {
             let id = state.records().keep(&name, games);
@@ -1485,6 +1550,18 @@ pub(crate) async fn upload(State(state): State<AppState>, req: Req, request: Req
         }
         Err(e) => list_page(&state, &req, e.status(), &e.explain(req.lang)),
     }
+}
+
+/// Reads an upload's bytes into its games (on a blocking thread): the name cut to 200
+/// characters, and the games, unless they are unreadable or take more than
+/// [`RECORD_MEMORY_LIMIT`].
+fn open_upload(name: String, bytes: &[u8]) -> Result<(String, Vec<Record>), RecordsError> {
+    let name: String = name.chars().take(200).collect();
+    let games = record::read(&name, bytes).map_err(RecordsError::Unreadable)?;
+    if weight(&games) > RECORD_MEMORY_LIMIT {
+        return Err(RecordsError::TooMuchMemory);
+    }
+    Ok((name, games))
 }
 
 // ---------------------------------------------------------------- printing
