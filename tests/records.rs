@@ -690,3 +690,175 @@ fn ki2_and_csa_keep_the_main_lines_comments() {
         assert_eq!(back.moves, r.moves, "{format:?}");
     }
 }
+
+// ---------------------------------------------------------------- hostile records (issue 43)
+
+/// `record::read` of a hostile case, on a thread with the stack of a test thread (2 MiB),
+/// as a server's worker has.
+fn read_on_a_small_stack(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
+    let (name, text) = (name.to_string(), text.to_string());
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || record::read(&name, text.as_bytes()))
+        .unwrap()
+        .join()
+        .expect("the reader does not panic")
+}
+
+#[test]
+fn refuses_a_line_longer_than_the_limit_in_every_format_with_its_place() {
+    for (name, text) in common::hostile::cases() {
+        let err = read_on_a_small_stack(name, &text).unwrap_err();
+        let RecordError::TooLong { place } = &err else {
+            panic!("{name}: {err}");
+        };
+        assert!(place.starts_with(name), "{name}: {place}");
+        assert!(
+            err.to_string().contains("past 10000 moves"),
+            "{name}: {err}"
+        );
+        if !name.ends_with(".pgn") {
+            // path:line:col, each from 1.
+            let mut parts = place.rsplitn(3, ':');
+            let col: usize = parts.next().unwrap().parse().unwrap();
+            let line: usize = parts.next().unwrap().parse().unwrap();
+            assert!(line >= 1 && col >= 1, "{name}: {place}");
+        }
+    }
+}
+
+#[test]
+fn reads_lines_as_long_as_the_limit_and_drops_them_on_a_small_stack() {
+    let max = record::MAX_PLIES;
+    // The root and MAX_PLIES - 1 nodes: one line of MAX_PLIES nodes.
+    let nodes = read_on_a_small_stack("nodes.sgf", &common::hostile::sgf_nodes(max - 1)).unwrap();
+    assert!(nodes[0].moves.is_empty());
+    let nested = read_on_a_small_stack("nested.sgf", &common::hostile::sgf_nested(max)).unwrap();
+    assert!(nested[0].moves.is_empty());
+    let pairs = (max - 1) / 2;
+    let passes =
+        read_on_a_small_stack("pairs.sgf", &common::hostile::sgf_pass_pairs(pairs)).unwrap();
+    assert_eq!(passes[0].moves.len(), 2 * pairs);
+    let written = record::write(&passes[0], Format::Sgf).unwrap();
+    let back = read_on_a_small_stack("back.sgf", &written).unwrap();
+    assert_eq!(back[0].moves, passes[0].moves);
+    // A tree as deep as the limit, then a syntax error: sgf-parse drops the tree it built.
+    let open = common::hostile::sgf_nodes(max - 1);
+    let err = read_on_a_small_stack("open.sgf", &open[..open.len() - 1]).unwrap_err();
+    assert!(matches!(err, RecordError::Syntax { .. }), "{err}");
+    let shuffle = common::hostile::pgn_knight_shuffle(max);
+    let chess = read_on_a_small_stack("shuffle.pgn", &shuffle).unwrap();
+    assert_eq!(chess[0].moves.len(), max);
+    let err = read_on_a_small_stack("long.pgn", &common::hostile::pgn_knight_shuffle(max + 1))
+        .unwrap_err();
+    assert!(
+        matches!(&err, RecordError::TooLong { place } if place.ends_with("ply 10001")),
+        "{err}"
+    );
+}
+
+#[test]
+fn writes_and_reads_back_a_line_that_branches_at_every_move() {
+    let mut r = Record::new(Start::Go {
+        size: 9,
+        handicap: 0,
+        rules: go::Rules::Chinese,
+        komi: 7.5,
+    });
+    r.moves = (0..record::MAX_PLIES - 1)
+        .map(|_| {
+            let mut step = record::Step::new("pass");
+            step.variations.push(vec![record::Step::new("pass")]);
+            step
+        })
+        .collect();
+    let r2 = r.clone();
+    let written = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || record::write(&r2, Format::Sgf).unwrap())
+        .unwrap()
+        .join()
+        .expect("the writer does not overflow its stack");
+    let back = read_on_a_small_stack("branches.sgf", &written).unwrap();
+    assert_eq!(back[0].moves, r.moves);
+}
+
+#[test]
+fn refuses_an_sgf_board_size_out_of_range_or_not_a_number() {
+    for size in ["-1", "256", "a", "0", "1", "26", ""] {
+        let text = format!("(;GM[1]SZ[{size}];B[aa])");
+        let err = record::read("size.sgf", text.as_bytes()).unwrap_err();
+        assert!(
+            matches!(&err, RecordError::BadStart { place, .. } if place.starts_with("size.sgf")),
+            "SZ[{size}]: {err}"
+        );
+        let imported = qiyuan::import::sgf::import(&text, "size.sgf", "size");
+        assert!(imported.problems.is_empty(), "SZ[{size}]");
+        assert!(
+            imported.skipped[0].reason.contains("board size")
+                || imported.skipped[0].reason.contains("size"),
+            "SZ[{size}]: {}",
+            imported.skipped[0].reason
+        );
+    }
+    let err = record::read("a.sgf", b"(;GM[1]SZ[a];B[aa])").unwrap_err();
+    assert!(
+        err.to_string().contains("SZ[a] is not a board size"),
+        "{err}"
+    );
+    // A size in range is written once.
+    let r = &record::read("s.sgf", b"(;GM[1]SZ[25];B[aa])").unwrap()[0];
+    let written = record::write(r, Format::Sgf).unwrap();
+    assert_eq!(written.matches("SZ[").count(), 1, "{written}");
+}
+
+#[test]
+fn qiyuan_convert_and_import_refuse_hostile_records_with_their_place() {
+    let dir = std::env::temp_dir().join(format!("qiyuan-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let qiyuan = |args: &[&std::ffi::OsStr]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_qiyuan"))
+            .args(args)
+            .env_remove("RUST_BACKTRACE")
+            .output()
+            .unwrap()
+    };
+    for (name, text) in common::hostile::cases() {
+        let input = dir.join(name);
+        std::fs::write(&input, &text).unwrap();
+        let to = if name.ends_with(".csa") { "out.kif" } else { name };
+        let output = dir.join(format!("converted-{to}"));
+        let out = qiyuan(&["convert".as_ref(), input.as_os_str(), output.as_os_str()]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "convert {name}: {said}");
+        assert!(
+            said.contains(&input.display().to_string()) && said.contains("past 10000 moves"),
+            "convert {name}: {said}"
+        );
+        if name.ends_with(".pgn") {
+            continue; // no importer reads whole PGN games
+        }
+        let kind = if name.ends_with(".sgf") { "sgf" } else { "kif" };
+        let set = dir.join(format!("problems/{kind}-{}.toml", name.replace('.', "-")));
+        let out = qiyuan(&[
+            "import".as_ref(),
+            kind.as_ref(),
+            input.as_os_str(),
+            "--set".as_ref(),
+            "hostile".as_ref(),
+            "--out".as_ref(),
+            set.as_os_str(),
+        ]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.code().is_some_and(|c| c != 101) && !out.status.success(),
+            "import {kind} {name}: {:?} {said}",
+            out.status
+        );
+        assert!(
+            said.contains("skipped") && said.contains("past 10000"),
+            "import {kind} {name}: {said}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -605,3 +605,50 @@ async fn chess_prints_a_score_sheet_with_a_diagram_every_n_moves() {
     assert!(sheet.body.contains("<table class=\"score-sheet\">"));
     assert!(sheet.body.contains("<th>1</th>"));
 }
+
+/// Each hostile record of issue 43, uploaded as a file and pasted as text, is refused with
+/// 413 and its reason in the learner's language, and the server goes on answering.
+#[tokio::test]
+async fn hostile_records_are_refused_and_the_server_goes_on() {
+    let state = state();
+    for (name, text) in common::hostile::cases() {
+        let (ext, lang) = (name.rsplit('.').next().unwrap(), "en");
+        let replies = [
+            upload(&state, name, text.as_bytes(), lang).await,
+            post_form(&state, "/records?lang=zh", &[("text", &text), ("format", ext)]).await,
+        ];
+        for (reply, words) in replies.iter().zip([
+            ["past 10000 moves", "larger than 1 MiB"],
+            ["超过了 10000 手", "棋谱超过 1 MiB"],
+        ]) {
+            assert_eq!(
+                reply.status,
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "{name}: {}",
+                reply.body
+            );
+            assert!(
+                words.iter().any(|w| reply.body.contains(w)),
+                "{name}: {}",
+                reply.body
+            );
+        }
+        let health = get(&state, "/health").await;
+        assert_eq!(health.status, StatusCode::OK, "after {name}");
+    }
+    // The limit itself opens.
+    let fits = common::hostile::sgf_nodes(record::MAX_PLIES - 1);
+    let page = upload(&state, "fits.sgf", fits.as_bytes(), "en").await;
+    assert!(location(&page).starts_with("/records/"), "{}", page.body);
+}
+
+#[test]
+fn the_weight_of_kept_records_counts_their_buffers() {
+    let text = common::hostile::sgf_pass_pairs(4_000);
+    let games = record::read("p.sgf", text.as_bytes()).unwrap();
+    let steps = games[0].moves.len();
+    let weight = qiyuan::web::records::weight(&games);
+    // Each step: the step itself, its move's name on the heap, the allocator's share.
+    let least = steps * (std::mem::size_of::<record::Step>() + 32);
+    assert!(weight >= least, "{weight} < {least} for {steps} steps");
+}

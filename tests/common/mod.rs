@@ -1,6 +1,7 @@
 //! What the integration tests share: the corpus folder and fresh content folders.
 #![allow(dead_code)] // each test file uses some of these
 
+pub mod hostile;
 pub mod school;
 
 use std::path::PathBuf;
