@@ -6,15 +6,24 @@
 //! game record readers (SGF, PGN, KIF/KI2/CSA: a record read is written and reads back the
 //! same).
 //!
-//! Properties: no panic; no input takes over 2 s (10 s in a debug build); every refusal
-//! carries a place (a path with line and column ≥ 1, a line, or a named source); what an
-//! importer writes is a set `qiyuan check` accepts.
+//! Properties: no panic; no input takes over 2 s and 2 µs a byte (10 s and 20 µs a byte in
+//! a debug build); no input makes the process's peak memory grow by more than 200 bytes a
+//! byte of input and 64 MiB (read from `/proc/self/status` after `/proc/self/clear_refs`
+//! resets the peak, else from `getrusage`'s maximum); every refusal carries a place (a path
+//! with line and column ≥ 1, a line, or a named source); what an importer writes is a set
+//! `qiyuan check` accepts.
+//!
+//! Besides small edits, the mutator grows inputs, as hostile uploads are made: a node, a move
+//! pair or any chunk repeated, or a nesting level (an opening chunk repeated at one place and
+//! a closing one after it), up to the upload limit (1 MiB).
 //!
 //! `fuzz_every_parser` runs for `QIYUAN_FUZZ_SECS` seconds in all (60 in a release build,
 //! 20 in a debug one), shared between the targets. An input that breaks a property is
 //! written to `target/fuzz-found/TARGET-HASH` and the test fails naming it; moved to
 //! `tests/fuzz-regressions/TARGET/`, it is replayed by `replays_fuzz_regressions` on every
 //! run.
+
+mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
@@ -35,8 +44,26 @@ const INPUT_LIMIT: Duration = if cfg!(debug_assertions) {
     Duration::from_secs(2)
 };
 
-/// Inputs are cut to this many bytes (seeds from large files are taken in parts).
+/// Inputs are cut to this many bytes (seeds from large files are taken in parts), except
+/// those the mutator grows.
 const MAX_INPUT: usize = 16 << 10;
+
+/// Grown inputs are cut to this many bytes: the largest record a learner may upload.
+const MAX_GROWN: usize = qiyuan::web::records::UPLOAD_LIMIT;
+
+/// How long one input may take besides [`INPUT_LIMIT`], a byte.
+const TIME_PER_BYTE: Duration = if cfg!(debug_assertions) {
+    Duration::from_micros(20)
+} else {
+    Duration::from_micros(2)
+};
+
+/// How much one input may raise the process's peak memory, a byte of input.
+const MEMORY_PER_BYTE: usize = 200;
+
+/// How much one input may raise the process's peak memory whatever its size (the other test
+/// of this binary runs beside the fuzzing, and the allocator keeps some memory it frees).
+const MEMORY_SLACK: usize = 64 << 20;
 
 /// The parsers under test.
 const TARGETS: &[&str] = &[
@@ -657,8 +684,54 @@ impl Rng {
     }
 }
 
-/// One to four random edits of `input`, with `other` for splices.
+/// `input` grown: a chunk of it (a node, a move pair …) repeated where it stands, or a
+/// nesting level (a chunk and a later one, each repeated, the second after the first), to
+/// a random size up to [`MAX_GROWN`] (most often under 64 KiB).
+fn grow(rng: &mut Rng, input: &[u8]) -> Vec<u8> {
+    if input.is_empty() {
+        return Vec::new();
+    }
+    let cap = if rng.below(4) == 0 {
+        MAX_GROWN
+    } else {
+        64 << 10
+    };
+    let target = input.len() + rng.below(cap.saturating_sub(input.len()) + 1);
+    let start = rng.below(input.len());
+    let end = (start + 1 + rng.below(16)).min(input.len());
+    let chunk = input[start..end].to_vec();
+    let mut data = input[..end].to_vec();
+    if rng.below(2) == 0 {
+        // A sequence: the chunk again and again.
+        while data.len() + chunk.len() <= target.max(end + chunk.len()) {
+            data.extend_from_slice(&chunk);
+        }
+        data.extend_from_slice(&input[end..]);
+    } else {
+        // A nesting level: the chunk n times here, a later chunk n times after the rest.
+        let close_start = end + rng.below(input.len() - end + 1);
+        let close_end = (close_start + 1 + rng.below(4)).min(input.len());
+        let close = &input[close_start.min(close_end)..close_end];
+        let n = (target - input.len()) / (chunk.len() + close.len()).max(1);
+        for _ in 0..n {
+            data.extend_from_slice(&chunk);
+        }
+        data.extend_from_slice(&input[end..close_end]);
+        for _ in 0..n {
+            data.extend_from_slice(close);
+        }
+        data.extend_from_slice(&input[close_end..]);
+    }
+    data.truncate(MAX_GROWN);
+    data
+}
+
+/// One to four random edits of `input`, with `other` for splices; one time in sixteen, the
+/// input grown instead ([`grow`]).
 fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
+    if rng.below(16) == 0 {
+        return grow(rng, input);
+    }
     let mut data = input.to_vec();
     for _ in 0..1 + rng.below(4) {
         let at = rng.below(data.len() + 1);
@@ -703,6 +776,12 @@ fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
     data
 }
 
+/// How long the watch waits for the next input before it calls the current one hung: three
+/// times what the largest grown input may take.
+fn hang_limit() -> Duration {
+    (INPUT_LIMIT + TIME_PER_BYTE * MAX_GROWN as u32) * 3
+}
+
 /// What broke: the target, the input and why.
 struct Found {
     target: String,
@@ -710,11 +789,45 @@ struct Found {
     why: String,
 }
 
-/// Runs `input` through `target`, catching panics and timing it.
+/// A field of `/proc/self/status` in bytes (`VmRSS`, `VmHWM`), where there is one.
+fn status_bytes(field: &str) -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    let kb: usize = line[field.len() + 1..].trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb << 10)
+}
+
+/// The process's peak resident memory so far (`getrusage`'s maximum), in bytes.
+fn max_rss() -> usize {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    usize::try_from(usage.ru_maxrss).unwrap_or(0) << 10
+}
+
+/// Measures how much `work` raises the process's peak memory, in bytes: the peak is reset
+/// first (`/proc/self/clear_refs`) and read after (`VmHWM`) against the memory held before
+/// (`VmRSS`); where the peak cannot be reset, only a rise of the process's maximum counts.
+fn peak_growth<T>(work: impl FnOnce() -> T) -> (T, usize) {
+    let before = status_bytes("VmRSS:");
+    let reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
+    let max_before = max_rss();
+    let out = work();
+    let growth = match (reset, before, status_bytes("VmHWM:")) {
+        (true, Some(before), Some(peak)) => peak.saturating_sub(before),
+        _ => max_rss().saturating_sub(max_before),
+    };
+    (out, growth)
+}
+
+/// Runs `input` through `target`, catching panics, timing it and measuring its memory.
 fn check(target: &str, input: &[u8]) -> Result<(), String> {
     let start = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| run(target, input)));
+    let (outcome, memory) =
+        peak_growth(|| catch_unwind(AssertUnwindSafe(|| run(target, input))));
     let took = start.elapsed();
+    let time_limit = INPUT_LIMIT + TIME_PER_BYTE * input.len() as u32;
+    let memory_limit = MEMORY_PER_BYTE * input.len() + MEMORY_SLACK;
     match outcome {
         Err(panic) => {
             let message = panic
@@ -725,7 +838,16 @@ fn check(target: &str, input: &[u8]) -> Result<(), String> {
             Err(format!("panic: {message}"))
         }
         Ok(Err(why)) => Err(why),
-        Ok(Ok(())) if took > INPUT_LIMIT => Err(format!("took {took:?}")),
+        Ok(Ok(())) if took > time_limit => Err(format!(
+            "took {took:?} for {} bytes (limit {time_limit:?})",
+            input.len()
+        )),
+        Ok(Ok(())) if memory > memory_limit => Err(format!(
+            "raised the peak memory by {} MiB for {} bytes (limit {} MiB)",
+            memory >> 20,
+            input.len(),
+            memory_limit >> 20
+        )),
         Ok(Ok(())) => Ok(()),
     }
 }
@@ -834,7 +956,7 @@ fn fuzz_every_parser() {
                     last = Instant::now();
                 }
                 let _ = last;
-                match heartbeat.recv_timeout(INPUT_LIMIT * 3) {
+                match heartbeat.recv_timeout(hang_limit()) {
                     Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => continue,
                     Err(mpsc::RecvTimeoutError::Timeout) => {
                         let (target, input) = current.lock().unwrap().clone();
@@ -845,7 +967,7 @@ fn fuzz_every_parser() {
                         });
                         panic!(
                             "{target}: an input hangs for over {:?}: {}",
-                            INPUT_LIMIT * 3,
+                            hang_limit(),
                             path.display()
                         );
                     }
@@ -887,4 +1009,32 @@ fn replays_fuzz_regressions() {
     }
     eprintln!("{replayed} fuzz regressions replayed");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The hostile records of issue 43, and the longest records under the limits, through every
+/// harness that reads them: no panic, and time and memory within the fuzzing's linear
+/// bounds.
+#[test]
+fn hostile_records_take_time_and_memory_linear_in_their_size() {
+    use common::hostile;
+    let max = qiyuan::record::MAX_PLIES;
+    let mut cases = hostile::cases();
+    cases.extend([
+        ("nodes-at-limit.sgf", hostile::sgf_nodes(max - 1)),
+        ("pairs-at-limit.sgf", hostile::sgf_pass_pairs((max - 1) / 2)),
+        ("nested-at-limit.sgf", hostile::sgf_nested(max)),
+        ("shuffle-at-limit.pgn", hostile::pgn_knight_shuffle(max)),
+    ]);
+    for (name, text) in cases {
+        let targets: &[&str] = match name.rsplit('.').next() {
+            Some("sgf") => &["record-sgf", "sgf"],
+            Some("pgn") => &["record-pgn"],
+            _ => &["record-kif", "kif"],
+        };
+        for target in targets {
+            if let Err(why) = check(target, text.as_bytes()) {
+                panic!("{target}, {name} ({} bytes): {why}", text.len());
+            }
+        }
+    }
 }

@@ -91,7 +91,7 @@ pub struct Records {
 
 /// The most memory one upload's records may take once read (as [`weight`] counts it): a
 /// record over it is refused with 413, whatever its size on disk.
-pub const RECORD_MEMORY_LIMIT: usize = 32 << 20;
+pub const RECORD_MEMORY_LIMIT: usize = 64 << 20;
 
 /// The heap bytes of one allocation of `n` bytes, as a general-purpose allocator hands them
 /// out: nothing for none, else the bytes and a word of bookkeeping rounded up to 16, at
