@@ -901,6 +901,7 @@ fn fuzz_every_parser() {
             let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (t as u64 + 1));
             let start = Instant::now();
             let mut runs = 0usize;
+            let mut largest = 0usize;
             let mut inputs: Vec<Vec<u8>> = seeds.clone();
             if inputs.is_empty() {
                 inputs.push(Vec::new());
@@ -916,6 +917,7 @@ fn fuzz_every_parser() {
                     mutate(&mut rng, &inputs[a], &inputs[b])
                 };
                 i += 1;
+                largest = largest.max(input.len());
                 *watched.lock().unwrap() = (target.to_string(), input.clone());
                 let _ = beat.send(());
                 runs += 1;
@@ -938,7 +940,7 @@ fn fuzz_every_parser() {
                 }
             }
             report.push(format!(
-                "{target}: {} seeds, {runs} inputs in {:.1} s",
+                "{target}: {} seeds, {runs} inputs (the largest {largest} bytes) in {:.1} s",
                 seeds.len(),
                 start.elapsed().as_secs_f64()
             ));

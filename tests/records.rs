@@ -862,3 +862,15 @@ fn qiyuan_convert_and_import_refuse_hostile_records_with_their_place() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_comment_longer_than_pgn_readers_buffer_is_read_whole() {
+    // Found by the fuzzing's grown inputs: pgn-reader hands a long comment over in parts.
+    let long = ".31".repeat(10_000);
+    let text = format!("[Result \"*\"]\n\n1. e4 {{{long}}} e5 *\n");
+    let r = &record::read("long.pgn", text.as_bytes()).unwrap()[0];
+    assert_eq!(r.moves[0].comment, long);
+    let written = record::write(r, Format::Pgn).unwrap();
+    let back = &record::read("back.pgn", written.as_bytes()).unwrap()[0];
+    assert_eq!(back.moves, r.moves);
+}

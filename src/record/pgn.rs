@@ -97,6 +97,8 @@ struct Movetext {
     result: Option<String>,
     /// How many variations were skipped because they stood before any move.
     skipped: usize,
+    /// The parts read so far of a comment longer than pgn-reader's buffer.
+    partial_comment: Vec<u8>,
 }
 
 impl Movetext {
@@ -214,6 +216,7 @@ impl Visitor for GameReader {
             termination,
             result,
             skipped: 0,
+            partial_comment: Vec::new(),
         })
     }
 
@@ -253,12 +256,28 @@ impl Visitor for GameReader {
         ControlFlow::Continue(())
     }
 
+    /// A part of a comment longer than pgn-reader's buffer: kept until the rest comes.
+    fn partial_comment(
+        &mut self,
+        m: &mut Self::Movetext,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
+        m.partial_comment.extend_from_slice(comment.as_bytes());
+        ControlFlow::Continue(())
+    }
+
     fn comment(
         &mut self,
         m: &mut Self::Movetext,
         comment: RawComment<'_>,
     ) -> ControlFlow<Self::Output> {
-        let text = String::from_utf8_lossy(comment.as_bytes());
+        let text = if m.partial_comment.is_empty() {
+            String::from_utf8_lossy(comment.as_bytes()).into_owned()
+        } else {
+            let mut whole = std::mem::take(&mut m.partial_comment);
+            whole.extend_from_slice(comment.as_bytes());
+            String::from_utf8_lossy(&whole).into_owned()
+        };
         let depth = m.stack.len();
         if let Some(frame) = m.stack.last_mut() {
             match frame.steps.last_mut() {
