@@ -1,7 +1,8 @@
 //! The layers' rules, read from the source: where a particular game is named, and which
 //! layers use which. A game is a plugin: outside `src/rules` and outside a game's own files
 //! (a path naming the game), nothing should name one (`Game::Go`, `Start::Shogi`,
-//! `Format::Pgn`, `Dialect::Uci` …), and no two layers should use each other.
+//! `Format::Pgn`, `Dialect::Uci` …), no modules should use each other in a circle, and no
+//! layer should use a higher one.
 //!
 //! The limits below are a ratchet: they are today's counts, so that the count can only fall.
 //! The goal is the registry alone (at most 10 places) and no circle. Lower a limit whenever
