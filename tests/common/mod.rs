@@ -6,18 +6,36 @@ pub mod school;
 
 use std::path::PathBuf;
 
-/// The test corpus (`QIYUAN_CORPUS`, else `../shared/corpus` beside the project), checked to
+/// The test corpus (`QIYUAN_CORPUS`, else `tests/data/corpus` in the repository), checked to
 /// hold `needed` (a file or folder inside it).
 pub fn corpus(needed: &str) -> PathBuf {
     let dir = std::env::var_os("QIYUAN_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus"));
     assert!(
         dir.join(needed).exists(),
         "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding {needed}",
         dir.display()
     );
     dir
+}
+
+/// Cho Chikun's Encyclopedia of Life and Death (`go/cho-elementary.jsonl`), which may not be
+/// redistributed and so is not in `tests/data`: it is read from the shared corpus beside the
+/// project (`QIYUAN_CHO_CORPUS`, else `../shared/corpus`). The tests that read it are ignored
+/// in `cargo test` and run by `scripts/cho-checks.sh`; there a missing book fails.
+pub fn cho_elementary() -> PathBuf {
+    let dir = std::env::var_os("QIYUAN_CHO_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let file = dir.join("go/cho-elementary.jsonl");
+    assert!(
+        file.exists(),
+        "Cho Chikun's Elementary book is missing at {}: set QIYUAN_CHO_CORPUS to the shared \
+         corpus folder",
+        file.display()
+    );
+    file
 }
 
 /// A fresh temporary content folder for the test `name`, with an empty `problems/{game}`.
