@@ -34,10 +34,11 @@
 //! assert_eq!(games[0].variations[0].line, ["2g2f", "8c8d"]);
 //! ```
 
-use super::{fit_lines, unique_id, Goal, Imported, ImportedProblem, Setup, Skipped};
+use super::{
+    fit_lines, unique_id, Goal, Imported, ImportedProblem, Setup, Skipped, MAX_MOVES, MAX_PLIES,
+};
 use crate::content::Text;
 use crate::lang::Lang;
-use crate::record::{MAX_MOVES, MAX_PLIES};
 use crate::rules::shogi::Position;
 use rsshogi::records::formats::{csa, kif};
 use rsshogi::records::Record;
@@ -132,33 +133,31 @@ pub struct RecordGame {
 pub fn past_the_limit(name: &str, bytes: &[u8]) -> Option<String> {
     let view = View::decode(Encoding::detect(bytes), bytes);
     let format = Format::from_name(name).unwrap_or_else(|| sniff(&view));
+    // KIF and KI2 moves as the splitting reads them; a CSA line (whose moves no KIF or KI2
+    // line is mistaken for) holds statements separated by commas, `+7776FU` a move.
+    let split = Split::new(&view, format);
+    let csa_moves = |t: &str| {
+        t.split(',')
+            .filter(|s| {
+                let s = s.trim();
+                (s.starts_with('+') || s.starts_with('-'))
+                    && s[1..].starts_with(|c: char| c.is_ascii_digit())
+            })
+            .count()
+    };
     let henka = view.mark("変化");
-    let marks = view.ki2_marks();
     let mut plies = 0usize;
     for (n, line) in view.text.lines().enumerate() {
         let t = view.trim(line);
-        let moves = match format {
-            // A CSA line holds statements separated by commas; `+7776FU` is a move.
-            Format::Csa => {
-                if t.starts_with('/') {
-                    plies = 0;
-                }
-                t.split(',')
-                    .filter(|s| {
-                        let s = s.trim();
-                        (s.starts_with('+') || s.starts_with('-'))
-                            && s[1..].starts_with(|c: char| c.is_ascii_digit())
-                    })
-                    .count()
-            }
-            _ if t.starts_with(&henka) => {
-                plies = view.number(&t[henka.len()..]).saturating_sub(1);
-                0
-            }
-            Format::Kif => usize::from(t.starts_with(|c: char| c.is_ascii_digit())),
-            Format::Ki2 => marks.iter().map(|m| t.matches(m.as_str()).count()).sum(),
-        };
-        plies = plies.saturating_add(moves);
+        if t.starts_with('/') {
+            // The next game of a CSA file.
+            plies = 0;
+        } else if let Some(rest) = t.strip_prefix(henka.as_str()) {
+            // A variation: the moves before its first, then its own.
+            plies = view.number(rest).saturating_sub(1);
+        } else {
+            plies += csa_moves(t) + split.moves(std::slice::from_ref(&line)).len();
+        }
         if plies > MAX_PLIES {
             return Some(format!("{name}:{}:1", n + 1));
         }
@@ -181,7 +180,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<RecordGame>, String> {
     let format = Format::from_name(name).unwrap_or_else(|| sniff(&view));
     let mut games = Vec::new();
     if format == Format::Csa {
-        let records = guarded(Format::Csa, || {
+        let records = guarded(format, || {
             csa::parse_csa_games_bytes(bytes).map_err(|e| format!("CSA: {e}"))
         })?;
         for record in records {

@@ -30,7 +30,7 @@
 
 use super::{
     fit_lines, is_chinese, one_language, play_all, standard_prompt, view_for, Goal, Imported,
-    ImportedProblem, Setup, Skipped,
+    ImportedProblem, Setup, Skipped, MAX_PLIES,
 };
 use crate::content::{Problem, Puzzle, Step as TreeStep, Text};
 use crate::lang::Lang;
@@ -56,23 +56,18 @@ struct Path {
 
 /// Reads every game of an SGF text as a problem. `source` names the file in notes; `id` is
 /// the problem id (games after the first get `id-2`, `id-3`, …). A text with a line of more
-/// than [`crate::record::MAX_PLIES`] nodes is skipped before it is parsed; the rest is read
+/// than [`MAX_PLIES`] nodes is skipped before it is parsed; the rest is read
 /// on a thread whose stack holds a tree that deep.
 pub fn import(text: &str, source: &str, id: &str) -> Imported {
-    if let Err(crate::record::RecordError::TooLong { place }) =
-        crate::record::sgf::check_lines(source, text)
-    {
+    if let Some((line, col)) = line_past_the_limit(text) {
         let mut out = Imported::default();
         out.skipped.push(Skipped {
-            source: place,
-            reason: format!(
-                "a line goes on past {} nodes; longer files are not read",
-                crate::record::MAX_PLIES
-            ),
+            source: format!("{source}:{line}:{col}"),
+            reason: format!("a line goes on past {MAX_PLIES} nodes; longer files are not read"),
         });
         return out;
     }
-    crate::record::on_reader_stack(|| import_checked(text, source, id))
+    super::on_reader_stack(|| import_checked(text, source, id))
 }
 
 /// [`import`] once the lines' lengths are checked.
@@ -122,6 +117,55 @@ fn import_checked(text: &str, source: &str, id: &str) -> Imported {
         }
     }
     out
+}
+
+/// Where the first node past [`MAX_PLIES`] on one line of an SGF text stands (a line: the
+/// nodes from a game's root to a leaf, through every `(` on the way), as (line, column)
+/// from 1; `None` when every line is within the limit. One pass over the characters, with
+/// a stack of the open game trees' depths, before anything is parsed: sgf-parse nests each
+/// node inside the one before it, and its drop recurses once a node.
+///
+/// ```
+/// use qiyuan::import::{sgf::line_past_the_limit, MAX_PLIES};
+/// let long = format!("(;GM[1]{})", ";".repeat(MAX_PLIES));
+/// assert_eq!(line_past_the_limit(&long), Some((1, 8 + MAX_PLIES)));
+/// let fits = format!("(;GM[1]C[;;;](;{})(;B[aa]))", ";".repeat(MAX_PLIES - 2));
+/// assert_eq!(line_past_the_limit(&fits), None);
+/// ```
+pub fn line_past_the_limit(text: &str) -> Option<(usize, usize)> {
+    let (mut line, mut col) = (1usize, 0usize);
+    let (mut in_value, mut escaped) = (false, false);
+    let mut depth = 0usize;
+    let mut open: Vec<usize> = Vec::new();
+    for ch in text.chars() {
+        if ch == '\n' {
+            line += 1;
+            col = 0;
+        } else {
+            col += 1;
+        }
+        if in_value {
+            match (escaped, ch) {
+                (false, '\\') => escaped = true,
+                (false, ']') => in_value = false,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        match ch {
+            '[' => in_value = true,
+            '(' => open.push(depth),
+            ')' => depth = open.pop().unwrap_or(0),
+            ';' => {
+                depth += 1;
+                if depth > MAX_PLIES {
+                    return Some((line, col));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Where the syntax of an SGF text first goes wrong, as (line, column) from 1: a value

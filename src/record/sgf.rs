@@ -31,7 +31,7 @@
 //! assert_eq!(sgf::read("again.sgf", again.as_bytes()).unwrap()[0].moves, game.moves);
 //! ```
 
-use super::{within_nesting, Board, GoSetup, Record, RecordError, Step, Tags, MAX_PLIES};
+use super::{within_nesting, Board, GoSetup, Record, RecordError, Step, Tags};
 use crate::play::{Finish, Reason, Side, Start};
 use crate::rules::go;
 use sgf_parse::go::{Move as SgfMove, Prop};
@@ -102,9 +102,9 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
 }
 
 /// Checks, before an SGF text is parsed, that none of its lines (the nodes from a game's
-/// root to a leaf, through every `(` on the way) holds more than [`MAX_PLIES`] nodes: one
-/// pass over the characters, a stack of the open game trees' depths. A longer line is
-/// refused with the `path:line:col` of its first node past the limit.
+/// root to a leaf, through every `(` on the way) holds more than [`MAX_PLIES`](super::MAX_PLIES) nodes
+/// ([`crate::import::sgf::line_past_the_limit`]). A longer line is refused with the
+/// `path:line:col` of its first node past the limit.
 ///
 /// ```
 /// use qiyuan::record::{sgf, MAX_PLIES, RecordError};
@@ -114,52 +114,23 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
 /// assert!(sgf::check_lines("fits.sgf", &fits).is_ok());
 /// ```
 pub fn check_lines(name: &str, text: &str) -> Result<(), RecordError> {
-    let (mut line, mut col) = (1usize, 0usize);
-    let (mut in_value, mut escaped) = (false, false);
-    let mut depth = 0usize;
-    let mut open: Vec<usize> = Vec::new();
-    for ch in text.chars() {
-        if ch == '\n' {
-            line += 1;
-            col = 0;
-        } else {
-            col += 1;
-        }
-        if in_value {
-            match (escaped, ch) {
-                (false, '\\') => escaped = true,
-                (false, ']') => in_value = false,
-                _ => escaped = false,
-            }
-            continue;
-        }
-        match ch {
-            '[' => in_value = true,
-            '(' => open.push(depth),
-            ')' => depth = open.pop().unwrap_or(0),
-            ';' => {
-                depth += 1;
-                if depth > MAX_PLIES {
-                    return Err(RecordError::TooLong {
-                        place: format!("{name}:{line}:{col}"),
-                    });
-                }
-            }
-            _ => {}
-        }
+    match crate::import::sgf::line_past_the_limit(text) {
+        Some((line, col)) => Err(RecordError::TooLong {
+            place: format!("{name}:{line}:{col}"),
+        }),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Reads every game of an SGF text.
 ///
 /// A root node written without its `;` (`(PB[…]…;B[pd]…)`, as some Nihon Ki-in files are)
-/// is read as if it had one. A text with a line longer than [`MAX_PLIES`] nodes is refused
+/// is read as if it had one. A text with a line longer than [`MAX_PLIES`](super::MAX_PLIES) nodes is refused
 /// before it is parsed ([`check_lines`]); the rest is parsed, read and dropped on a thread
 /// whose stack holds a tree that deep.
 pub fn read_text(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
     check_lines(name, text)?;
-    super::on_reader_stack(|| read_checked(name, text))
+    crate::import::on_reader_stack(|| read_checked(name, text))
 }
 
 /// [`read_text`] once the lines' lengths are checked.
