@@ -644,8 +644,8 @@ async fn hostile_records_are_refused_and_the_server_goes_on() {
 
 #[test]
 fn the_weight_of_kept_records_counts_their_buffers() {
-    let text = common::hostile::sgf_pass_pairs(4_000);
-    let games = record::read("p.sgf", text.as_bytes()).unwrap();
+    let text = common::hostile::pgn_knight_shuffle(4_000);
+    let games = record::read("p.pgn", text.as_bytes()).unwrap();
     let steps = games[0].moves.len();
     let weight = qiyuan::web::records::weight(&games);
     // Each step: the step itself, its move's name on the heap, the allocator's share.
