@@ -1161,7 +1161,7 @@ pub(crate) async fn page(
     Path(id): Path<String>,
 ) -> Response {
     let game = game_param(&req);
-    let opened = match state.records().open(&id, game) {
+    let opened = match open_blocking(&state, &id, game).await {
         Ok(o) => o,
         Err(e) => return list_page(&state, &req, e.status(), &e.explain(req.lang)),
     };
@@ -1305,7 +1305,7 @@ pub(crate) async fn download_record(
     Path(id): Path<String>,
 ) -> Response {
     let game = game_param(&req);
-    let opened = match state.records().open(&id, game) {
+    let opened = match open_blocking(&state, &id, game).await {
         Ok(o) => o,
         Err(e) => return (e.status(), e.explain(req.lang)).into_response(),
     };
@@ -1552,6 +1552,15 @@ pub(crate) async fn upload(State(state): State<AppState>, req: Req, request: Req
     }
 }
 
+/// [`Records::open`] on a blocking thread: a record of the library is read from its file and
+/// parsed, which is no work for an async worker.
+async fn open_blocking(state: &AppState, id: &str, game: usize) -> Result<Opened, RecordsError> {
+    let (state, id) = (state.clone(), id.to_string());
+    tokio::task::spawn_blocking(move || state.records().open(&id, game))
+        .await
+        .unwrap_or(Err(RecordsError::ReaderStopped))
+}
+
 /// Reads an upload's bytes into its games (on a blocking thread): the name cut to 200
 /// characters, and the games, unless they are unreadable or take more than
 /// [`RECORD_MEMORY_LIMIT`].
@@ -1754,7 +1763,7 @@ pub(crate) async fn print(
     Path(id): Path<String>,
 ) -> Response {
     let game = game_param(&req);
-    let opened = match state.records().open(&id, game) {
+    let opened = match open_blocking(&state, &id, game).await {
         Ok(o) => o,
         Err(e) => return list_page(&state, &req, e.status(), &e.explain(req.lang)),
     };
