@@ -459,9 +459,14 @@ async fn kept_records_are_bounded_oldest_first() {
     assert_eq!(state.records().kept().0, 3);
 }
 
-fn library_folder() -> PathBuf {
+/// A library folder of the corpus's records, `name` telling the tests' folders apart (they
+/// run at once, and each removes its own).
+fn library_folder(name: &str) -> PathBuf {
     let corpus = common::corpus("go/sgf-encodings");
-    let dir = std::env::temp_dir().join(format!("qiyuan-records-web-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "qiyuan-records-web-{name}-{}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("chess")).unwrap();
     for f in files(&corpus.join("go/sgf-encodings"), &[".sgf"]) {
@@ -481,7 +486,7 @@ fn library_folder() -> PathBuf {
 
 #[test]
 fn tags_read_alone_are_the_tags_of_the_full_read() {
-    let dir = library_folder();
+    let dir = library_folder("tags");
     let library = Library::new(&dir);
     let entries = library.list().unwrap();
     assert!(entries.len() > 20);
@@ -512,7 +517,7 @@ fn tags_read_alone_are_the_tags_of_the_full_read() {
 
 #[tokio::test]
 async fn the_library_lists_searches_opens_and_copies_on_edit() {
-    let dir = library_folder();
+    let dir = library_folder("list");
     let state = state().with_records(Some(dir.clone()), RecordLimits::default());
     let list = get(&state, "/records?lang=en").await;
     assert_eq!(list.status, StatusCode::OK);
