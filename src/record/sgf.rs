@@ -150,7 +150,6 @@ fn read_checked(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
         }
     };
     let many = trees.len() > 1;
-    let node_lines = node_lines(&read);
     let mut first_node = 0;
     let mut out = Vec::new();
     for (n, tree) in trees.into_iter().enumerate() {
@@ -163,21 +162,28 @@ fn read_checked(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
             place: place.clone(),
             detail: "not a Go game (GM is not 1)".into(),
         })?;
-        let lines = Lines::of(&root, name, &node_lines, &mut first_node);
+        let lines = Lines {
+            name,
+            text: &read,
+            root: &root,
+            first: first_node,
+        };
+        first_node += nodes_in_order(&root).count();
         out.push(game(&root, &place, &lines)?);
     }
     Ok(out)
 }
 
-/// The line of every node (`;` outside a value) of an SGF text, in the text's order.
-fn node_lines(text: &str) -> Vec<usize> {
-    let mut out = Vec::new();
+/// The line of the `index`-th node (`;` outside a value, counted from 0) of an SGF text.
+fn node_line(text: &str, index: usize) -> Option<usize> {
     let (mut line, mut in_value, mut escaped) = (1, false, false);
+    let mut seen = 0;
     for ch in text.chars() {
         match ch {
             '\n' => line += 1,
             _ if in_value => {}
-            ';' => out.push(line),
+            ';' if seen == index => return Some(line),
+            ';' => seen += 1,
             '[' => in_value = true,
             _ => {}
         }
@@ -189,34 +195,38 @@ fn node_lines(text: &str) -> Vec<usize> {
             }
         }
     }
-    out
+    None
 }
 
-/// Where each node of a game tree stands in the file: `path:line`.
+/// The nodes of a tree in the text's order (depth first, children in order), with a stack.
+fn nodes_in_order(root: &SgfNode<Prop>) -> impl Iterator<Item = &SgfNode<Prop>> {
+    let mut stack = vec![root];
+    std::iter::from_fn(move || {
+        let node = stack.pop()?;
+        let before = stack.len();
+        stack.extend(node.children());
+        stack[before..].reverse();
+        Some(node)
+    })
+}
+
+/// Where the nodes of a game tree stand in the file: `path:line`, found only when an error
+/// needs it (a map of every node would take more memory than the tree).
 struct Lines<'a> {
     name: &'a str,
-    line: std::collections::HashMap<*const SgfNode<Prop>, usize>,
+    /// The text as parsed.
+    text: &'a str,
+    /// The tree's root.
+    root: &'a SgfNode<Prop>,
+    /// How many nodes of the file come before the root.
+    first: usize,
 }
 
 impl<'a> Lines<'a> {
-    /// The lines of the nodes of `root`, the `first`-th node of the file on (nodes are
-    /// numbered in the text's order, which is the tree's depth-first order).
-    fn of(root: &SgfNode<Prop>, name: &'a str, lines: &[usize], first: &mut usize) -> Lines<'a> {
-        let mut line = std::collections::HashMap::new();
-        let mut stack = vec![root];
-        while let Some(node) = stack.pop() {
-            if let Some(&l) = lines.get(*first) {
-                line.insert(node as *const _, l);
-            }
-            *first += 1;
-            stack.extend(node.children().collect::<Vec<_>>().into_iter().rev());
-        }
-        Lines { name, line }
-    }
-
     /// `path:line` of `node`, if known.
     fn at(&self, node: &SgfNode<Prop>) -> Option<String> {
-        let l = self.line.get(&(node as *const _))?;
+        let index = nodes_in_order(self.root).position(|n| std::ptr::eq(n, node))?;
+        let l = node_line(self.text, self.first + index)?;
         Some(format!("{}:{l}", self.name))
     }
 }
@@ -602,6 +612,8 @@ impl Reader<'_> {
                 self.place
             ));
         }
+        // A line is kept as long as the record is: no room for moves that will not come.
+        line.shrink_to_fit();
         Ok(line)
     }
 
