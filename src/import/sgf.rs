@@ -128,32 +128,18 @@ fn import_checked(text: &str, source: &str, id: &str) -> Imported {
 /// ```
 /// use qiyuan::import::{sgf::line_past_the_limit, MAX_PLIES};
 /// let long = format!("(;GM[1]{})", ";".repeat(MAX_PLIES));
-/// assert_eq!(line_past_the_limit(&long), Some((1, 8 + MAX_PLIES)));
+/// assert_eq!(line_past_the_limit(&long), Some((1, 7 + MAX_PLIES)));
 /// let fits = format!("(;GM[1]C[;;;](;{})(;B[aa]))", ";".repeat(MAX_PLIES - 2));
 /// assert_eq!(line_past_the_limit(&fits), None);
 /// ```
 pub fn line_past_the_limit(text: &str) -> Option<(usize, usize)> {
-    let (mut line, mut col) = (1usize, 0usize);
-    let (mut in_value, mut escaped) = (false, false);
     let mut depth = 0usize;
     let mut open: Vec<usize> = Vec::new();
-    for ch in text.chars() {
-        if ch == '\n' {
-            line += 1;
-            col = 0;
-        } else {
-            col += 1;
-        }
-        if in_value {
-            match (escaped, ch) {
-                (false, '\\') => escaped = true,
-                (false, ']') => in_value = false,
-                _ => escaped = false,
-            }
+    for (line, col, ch, within) in scan(text) {
+        if within != Within::Outside {
             continue;
         }
         match ch {
-            '[' => in_value = true,
             '(' => open.push(depth),
             ')' => depth = open.pop().unwrap_or(0),
             ';' => {
@@ -168,34 +154,74 @@ pub fn line_past_the_limit(text: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// Where the syntax of an SGF text first goes wrong, as (line, column) from 1: a value
-/// without a property name, a character that may not stand outside a value, or a value or
-/// game tree left open (then the place where it opened). sgf-parse says what is wrong but
-/// not where; this says where. (1, 1) when the text reads well.
-pub(crate) fn syntax_error_place(text: &str) -> (usize, usize) {
-    let (mut line, mut col) = (1, 0);
-    let mut in_value: Option<(usize, usize)> = None;
-    let mut escaped = false;
-    let mut named = false; // a property name or a value came just before
-    let mut open: Vec<(usize, usize)> = Vec::new();
-    for ch in text.chars() {
+/// Where a character of an SGF text stands: outside every property value, or opening,
+/// inside or closing one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Within {
+    Outside,
+    Open,
+    Inside,
+    Close,
+}
+
+/// The characters of an SGF text with their line and column (from 1; a line break ends its
+/// line at column 0 of the next) and where they stand: `[` outside a value opens one, `]`
+/// not escaped by `\` closes it.
+pub(crate) fn scan(text: &str) -> impl Iterator<Item = (usize, usize, char, Within)> + '_ {
+    let (mut line, mut col, mut in_value, mut escaped) = (1, 0, false, false);
+    text.chars().map(move |ch| {
         if ch == '\n' {
             line += 1;
             col = 0;
         } else {
             col += 1;
         }
-        if in_value.is_some() {
-            match (escaped, ch) {
-                (false, '\\') => escaped = true,
-                (false, ']') => in_value = None,
-                _ => escaped = false,
+        let within = match (in_value, escaped, ch) {
+            (false, _, '[') => {
+                in_value = true;
+                Within::Open
             }
-            continue;
+            (false, _, _) => Within::Outside,
+            (true, false, '\\') => {
+                escaped = true;
+                Within::Inside
+            }
+            (true, false, ']') => {
+                in_value = false;
+                Within::Close
+            }
+            (true, _, _) => {
+                escaped = false;
+                Within::Inside
+            }
+        };
+        (line, col, ch, within)
+    })
+}
+
+/// Where the syntax of an SGF text first goes wrong, as (line, column) from 1: a value
+/// without a property name, a character that may not stand outside a value, or a value or
+/// game tree left open (then the place where it opened). sgf-parse says what is wrong but
+/// not where; this says where. (1, 1) when the text reads well.
+pub(crate) fn syntax_error_place(text: &str) -> (usize, usize) {
+    let mut value_at: Option<(usize, usize)> = None;
+    let mut named = false; // a property name or a value came just before
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for (line, col, ch, within) in scan(text) {
+        match within {
+            Within::Inside => continue,
+            Within::Close => {
+                value_at = None;
+                continue;
+            }
+            Within::Open if named => {
+                value_at = Some((line, col));
+                continue;
+            }
+            Within::Open => return (line, col),
+            Within::Outside => {}
         }
         match ch {
-            '[' if named => in_value = Some((line, col)),
-            '[' => return (line, col),
             '(' => {
                 open.push((line, col));
                 named = false;
@@ -212,7 +238,7 @@ pub(crate) fn syntax_error_place(text: &str) -> (usize, usize) {
             _ => return (line, col),
         }
     }
-    in_value.or(open.first().copied()).unwrap_or((1, 1))
+    value_at.or(open.first().copied()).unwrap_or((1, 1))
 }
 
 /// Reads several SGF files (`(file name, text)`) as one set: each problem's id is its file

@@ -176,26 +176,11 @@ fn read_checked(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
 
 /// The line of the `index`-th node (`;` outside a value, counted from 0) of an SGF text.
 fn node_line(text: &str, index: usize) -> Option<usize> {
-    let (mut line, mut in_value, mut escaped) = (1, false, false);
-    let mut seen = 0;
-    for ch in text.chars() {
-        match ch {
-            '\n' => line += 1,
-            _ if in_value => {}
-            ';' if seen == index => return Some(line),
-            ';' => seen += 1,
-            '[' => in_value = true,
-            _ => {}
-        }
-        if in_value {
-            match (escaped, ch) {
-                (false, '\\') => escaped = true,
-                (false, ']') => in_value = false,
-                _ => escaped = false,
-            }
-        }
-    }
-    None
+    use crate::import::sgf::{scan, Within};
+    scan(text)
+        .filter(|&(_, _, ch, within)| ch == ';' && within == Within::Outside)
+        .nth(index)
+        .map(|(line, ..)| line)
 }
 
 /// The nodes of a tree in the text's order (depth first, children in order), with a stack.
