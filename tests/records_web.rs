@@ -657,3 +657,23 @@ fn the_weight_of_kept_records_counts_their_buffers() {
     let least = steps * (std::mem::size_of::<record::Step>() + 32);
     assert!(weight >= least, "{weight} < {least} for {steps} steps");
 }
+
+#[tokio::test]
+async fn an_upload_over_its_memory_ceiling_is_refused_with_413_in_both_languages() {
+    let state = state().with_records(
+        None,
+        RecordLimits {
+            upload_memory: 1 << 20,
+            ..RecordLimits::default()
+        },
+    );
+    // 20 games of 2,000 legal passes: 160 KB of text, several MiB once read.
+    let games = format!("(;GM[1]SZ[19]{})\n", ";B[];W[]".repeat(1_000)).repeat(20);
+    let en = upload(&state, "games.sgf", games.as_bytes(), "en").await;
+    assert_eq!(en.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", en.body);
+    assert!(en.body.contains("more than 1 MiB of the server"), "{}", en.body);
+    let zh = upload(&state, "games.sgf", games.as_bytes(), "zh").await;
+    assert!(zh.body.contains("超过 1 MiB 的内存"), "{}", zh.body);
+    assert_eq!(get(&state, "/health").await.status, StatusCode::OK);
+    assert_eq!(state.records().kept().0, 0);
+}

@@ -52,6 +52,9 @@ pub struct RecordLimits {
     pub bytes: usize,
     /// Moves a learner may add to one record.
     pub tried: usize,
+    /// Bytes one upload's records may take once read (as [`weight`] counts them); over it,
+    /// the upload is refused with 413.
+    pub upload_memory: usize,
 }
 
 impl Default for RecordLimits {
@@ -60,6 +63,7 @@ impl Default for RecordLimits {
             count: 256,
             bytes: 128 << 20,
             tried: 2000,
+            upload_memory: RECORD_MEMORY_LIMIT,
         }
     }
 }
@@ -89,8 +93,9 @@ pub struct Records {
     limits: RecordLimits,
 }
 
-/// The most memory one upload's records may take once read (as [`weight`] counts it): a
-/// record over it is refused with 413, whatever its size on disk.
+/// The most memory one upload's records may take once read (as [`weight`] counts it), by
+/// default ([`RecordLimits::upload_memory`]): a record over it is refused with 413, whatever
+/// its size on disk.
 pub const RECORD_MEMORY_LIMIT: usize = 64 << 20;
 
 /// The heap bytes of one allocation of `n` bytes, as a general-purpose allocator hands them
@@ -213,8 +218,9 @@ pub enum RecordsError {
     NotFound(String),
     /// The upload is over [`UPLOAD_LIMIT`].
     TooLarge,
-    /// The upload's records take more than [`RECORD_MEMORY_LIMIT`] once read.
-    TooMuchMemory,
+    /// The upload's records take more than this many bytes ([`RecordLimits::upload_memory`])
+    /// once read.
+    TooMuchMemory(usize),
     /// The reader of the upload stopped (a panic on its thread).
     ReaderStopped,
     /// The upload was cut off or is not a form.
@@ -248,9 +254,9 @@ impl RecordsError {
                 &ui.too_large,
                 &[("limit", &format!("{} MiB", UPLOAD_LIMIT >> 20))],
             ),
-            RecordsError::TooMuchMemory => fill(
+            RecordsError::TooMuchMemory(limit) => fill(
                 &ui.too_much_memory,
-                &[("limit", &format!("{} MiB", RECORD_MEMORY_LIMIT >> 20))],
+                &[("limit", &format!("{} MiB", limit >> 20))],
             ),
             RecordsError::ReaderStopped => ui.reader_stopped.clone(),
             RecordsError::Unreadable(RecordError::TooLong { place }) => fill(
@@ -283,7 +289,7 @@ impl RecordsError {
     fn status(&self) -> StatusCode {
         match self {
             RecordsError::NotFound(_) => StatusCode::NOT_FOUND,
-            RecordsError::TooLarge | RecordsError::TooMuchMemory => StatusCode::PAYLOAD_TOO_LARGE,
+            RecordsError::TooLarge | RecordsError::TooMuchMemory(_) => StatusCode::PAYLOAD_TOO_LARGE,
             RecordsError::Unreadable(RecordError::TooLong { .. })
             | RecordsError::Unreadable(RecordError::TooManyMoves { .. }) => {
                 StatusCode::PAYLOAD_TOO_LARGE
@@ -1535,12 +1541,15 @@ async fn read_upload(
 /// memory and shown, or the form again with why it cannot be opened.
 ///
 /// The record is read on a blocking thread (never on the async workers), and refused with
-/// 413 when its records take more than [`RECORD_MEMORY_LIMIT`].
+/// 413 when its records take more than [`RecordLimits::upload_memory`].
 pub(crate) async fn upload(State(state): State<AppState>, req: Req, request: Request) -> Response {
     let opened = match read_upload(&state, request).await {
-        Ok((name, bytes)) => tokio::task::spawn_blocking(move || open_upload(name, &bytes))
-            .await
-            .unwrap_or(Err(RecordsError::ReaderStopped)),
+        Ok((name, bytes)) => {
+            let limit = state.records().limits.upload_memory;
+            tokio::task::spawn_blocking(move || open_upload(name, &bytes, limit))
+                .await
+                .unwrap_or(Err(RecordsError::ReaderStopped))
+        }
         Err(e) => Err(e),
     };
     match opened {
@@ -1562,13 +1571,16 @@ async fn open_blocking(state: &AppState, id: &str, game: usize) -> Result<Opened
 }
 
 /// Reads an upload's bytes into its games (on a blocking thread): the name cut to 200
-/// characters, and the games, unless they are unreadable or take more than
-/// [`RECORD_MEMORY_LIMIT`].
-fn open_upload(name: String, bytes: &[u8]) -> Result<(String, Vec<Record>), RecordsError> {
+/// characters, and the games, unless they are unreadable or take more than `limit` bytes.
+fn open_upload(
+    name: String,
+    bytes: &[u8],
+    limit: usize,
+) -> Result<(String, Vec<Record>), RecordsError> {
     let name: String = name.chars().take(200).collect();
     let games = record::read(&name, bytes).map_err(RecordsError::Unreadable)?;
-    if weight(&games) > RECORD_MEMORY_LIMIT {
-        return Err(RecordsError::TooMuchMemory);
+    if weight(&games) > limit {
+        return Err(RecordsError::TooMuchMemory(limit));
     }
     Ok((name, games))
 }
