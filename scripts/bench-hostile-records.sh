@@ -38,6 +38,9 @@ def pgn_shuffle(size):
 def pgn_games(size):
     game = pgn_shuffle(2_000)
     return game * max(1, size // len(game))
+def pgn_long_games(size):
+    game = pgn_shuffle(44_000)  # about 9,950 plies, just under the limit of 10,000
+    return game * max(1, size // len(game))
 def pgn_variations(size):
     moves, alt = ["Nf3", "Nf6", "Ng1", "Ng8"], ["Nc3", "Nc6", "Nh4", "Nh5"]
     out, ply, total = ["[Result \"*\"]\n\n"], 0, 0
@@ -67,9 +70,11 @@ shapes = {
     "sgf-pass-pairs": lambda s: fill("(;GM[1]SZ[19]", ";B[];W[]", ")", s),
     "sgf-nested": nested,
     "sgf-games": lambda s: fill("", "(;GM[1]SZ[19]" + ";B[];W[]" * 500 + ")\n", "", s),
+    "sgf-long-games": lambda s: fill("", "(;GM[1]SZ[19]" + ";B[];W[]" * 4_999 + ")\n", "", s),
     "sgf-variations": lambda s: fill("(;GM[1]SZ[19]", "(;B[];W[](;B[])", ")", s),
     "pgn-shuffle": pgn_shuffle,
     "pgn-games": pgn_games,
+    "pgn-long-games": pgn_long_games,
     "pgn-variations": pgn_variations,
     "kif-shuffle": kif,
     "kif-variations": kif_variations,
