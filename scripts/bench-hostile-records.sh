@@ -5,7 +5,7 @@
 # peak RSS (/usr/bin/time's maximum resident set), its ratio to the input, the seconds, and
 # how the run ended (converted, or the first words of the refusal; "killed" past the caps).
 # Usage: scripts/bench-hostile-records.sh [qiyuan-binary]   (default target/release/qiyuan,
-# built if missing). Each run is capped at 4 GB of address space and 60 s, so that an old
+# built if missing; RUST_BACKTRACE is unset, as a backtrace costs 36 MB). Each run is capped at 4 GB of address space and 60 s, so that an old
 # binary's blow-up does not take the machine. Goal: linear, at most 20x the input in memory
 # above the process's own start (the "empty" row), and at most 1 s per MB.
 set -euo pipefail
@@ -101,7 +101,7 @@ for f in "$work"/empty-0.sgf "$work"/sgf-* "$work"/pgn-* "$work"/kif-* "$work"/c
   [ "${name##*.}" = csa ] && out="$work/out.kif"
   bytes=$(stat -c %s "$f")
   set +e
-  ( ulimit -v 4000000; timeout 60 /usr/bin/time -f '%M %e' -o "$work/time" "$bin" convert "$f" "$out" ) \
+  ( ulimit -v 4000000; unset RUST_BACKTRACE RUST_LIB_BACKTRACE; timeout 60 /usr/bin/time -f '%M %e' -o "$work/time" "$bin" convert "$f" "$out" ) \
     >/dev/null 2>"$work/err"
   code=$?
   set -e
