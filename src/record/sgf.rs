@@ -133,15 +133,64 @@ pub fn read_text(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
     crate::import::on_reader_stack(|| read_checked(name, text))
 }
 
-/// [`read_text`] once the lines' lengths are checked.
+/// [`read_text`] once the lines' lengths are checked. A file of several games is parsed a
+/// game at a time (each game's tokens and tree dropped before the next is parsed), unless
+/// something other than white space stands between its games.
 fn read_checked(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
+    let Some(games) = game_texts(text).filter(|games| games.len() > 1) else {
+        return read_trees(name, text, text, 1, None);
+    };
+    let mut out = Vec::with_capacity(games.len());
+    for (n, (line, game)) in games.into_iter().enumerate() {
+        out.extend(read_trees(name, text, game, line, Some(n + 1))?);
+    }
+    Ok(out)
+}
+
+/// The game trees of an SGF text, each with the line it starts on, when nothing but white
+/// space stands between them; `None` otherwise.
+fn game_texts(text: &str) -> Option<Vec<(usize, &str)>> {
+    use crate::import::sgf::{scan, Within};
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, (0, 1));
+    for ((at, _), (line, _, ch, within)) in text.char_indices().zip(scan(text)) {
+        match (within, ch) {
+            (Within::Outside, '(') => {
+                if depth == 0 {
+                    start = (at, line);
+                }
+                depth += 1;
+            }
+            (Within::Outside, ')') => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    out.push((start.1, &text[start.0..=at]));
+                }
+            }
+            _ if depth > 0 => {}
+            (Within::Outside, c) if c.is_whitespace() || c == '\u{feff}' => {}
+            _ => return None,
+        }
+    }
+    (depth == 0).then_some(out)
+}
+
+/// Reads the game trees of `text` (all of `whole`, the file, or one game of it, starting on
+/// line `first_line`; `game` its number in the file).
+fn read_trees(
+    name: &str,
+    whole: &str,
+    text: &str,
+    first_line: usize,
+    game: Option<usize>,
+) -> Result<Vec<Record>, RecordError> {
     let (trees, read) = match sgf_parse::parse(text) {
         Ok(trees) => (trees, std::borrow::Cow::Borrowed(text)),
         Err(e) => {
             let repaired = root_without_semicolon(text)
                 .and_then(|t| sgf_parse::parse(&t).ok().map(|trees| (trees, t.into())));
             repaired.ok_or_else(|| {
-                let (line, col) = crate::import::sgf::syntax_error_place(text);
+                let (line, col) = crate::import::sgf::syntax_error_place(whole);
                 RecordError::Syntax {
                     place: format!("{name}:{line}:{col}"),
                     detail: e.to_string(),
@@ -153,10 +202,10 @@ fn read_checked(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
     let mut first_node = 0;
     let mut out = Vec::new();
     for (n, tree) in trees.into_iter().enumerate() {
-        let place = if many {
-            format!("{name} (game {})", n + 1)
-        } else {
-            name.to_string()
+        let place = match game {
+            Some(g) => format!("{name} (game {g})"),
+            None if many => format!("{name} (game {})", n + 1),
+            None => name.to_string(),
         };
         let root = tree.into_go_node().map_err(|_| RecordError::Syntax {
             place: place.clone(),
@@ -165,11 +214,12 @@ fn read_checked(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
         let lines = Lines {
             name,
             text: &read,
+            first_line,
             root: &root,
             first: first_node,
         };
         first_node += nodes_in_order(&root).count();
-        out.push(game(&root, &place, &lines)?);
+        out.push(game_record(&root, &place, &lines)?);
     }
     Ok(out)
 }
@@ -201,6 +251,8 @@ struct Lines<'a> {
     name: &'a str,
     /// The text as parsed.
     text: &'a str,
+    /// The line of the file `text` starts on.
+    first_line: usize,
     /// The tree's root.
     root: &'a SgfNode<Prop>,
     /// How many nodes of the file come before the root.
@@ -211,7 +263,7 @@ impl<'a> Lines<'a> {
     /// `path:line` of `node`, if known.
     fn at(&self, node: &SgfNode<Prop>) -> Option<String> {
         let index = nodes_in_order(self.root).position(|n| std::ptr::eq(n, node))?;
-        let l = node_line(self.text, self.first + index)?;
+        let l = node_line(self.text, self.first + index)? + self.first_line - 1;
         Some(format!("{}:{l}", self.name))
     }
 }
@@ -346,7 +398,7 @@ fn sgf_colour(c: &sgf_parse::Color) -> go::Color {
 }
 
 /// One game tree into a record.
-fn game(root: &SgfNode<Prop>, place: &str, lines: &Lines) -> Result<Record, RecordError> {
+fn game_record(root: &SgfNode<Prop>, place: &str, lines: &Lines) -> Result<Record, RecordError> {
     let bad = |detail: String| RecordError::BadStart {
         place: place.to_string(),
         detail,
@@ -849,6 +901,21 @@ mod tests {
             text.starts_with("t.sgf:3, ply 4: illegal move B9"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn games_read_one_at_a_time_keep_their_places_in_the_file() {
+        let text = "(;SZ[9];B[ee])\n\n  (;SZ[9]\n;B[cc]\n;W[cc])";
+        assert_eq!(game_texts(text).unwrap().len(), 2);
+        let err = read_text("t.sgf", text).unwrap_err().to_string();
+        assert!(err.starts_with("t.sgf:5, ply 2: illegal move C7"), "{err}");
+        let got = read_text("t.sgf", "(;SZ[9];B[ee])(;SZ[9];B[cc])").unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[1].main_line(), ["C7"]);
+        // Something between the games: the file is parsed whole, as sgf-parse sees it.
+        assert_eq!(game_texts("(;B[aa]) x (;B[bb])"), None);
+        let err = read_text("t.sgf", "(;SZ[9];B[ee])\n(;SZ[9];B[cc]\nX[").unwrap_err();
+        assert!(err.to_string().starts_with("t.sgf:3:2"), "{err}");
     }
 
     #[test]
