@@ -345,10 +345,21 @@ fn prove_go(mut imported: qiyuan::import::Imported, life: &LifeArgs) -> qiyuan::
         return imported;
     }
     let budget = qiyuan::content::life_check::check_budget(life.life_nodes);
-    let s = qiyuan::import::life::prove_life_and_death(&mut imported.problems, budget);
+    // GNU Go's owl reading, where it is installed, confirms a refutation before a learner
+    // is told of it.
+    let mut owl = qiyuan::play::engine::owl::Owl::discover();
+    if owl.is_none() {
+        eprintln!(
+            "life and death: GNU Go is not installed, so no refutation of a book's answer can be confirmed; none is shown to learners"
+        );
+    }
+    let second = owl
+        .as_mut()
+        .map(|o| o as &mut dyn qiyuan::import::life::SecondReading);
+    let s = qiyuan::import::life::prove_life_and_death(&mut imported.problems, budget, second);
     eprintln!(
-        "life and death: {} proven as the book answers, {} where the solver disagrees (noted), {} undecided within {} positions",
-        s.proven, s.disagree, s.unknown, life.life_nodes
+        "life and death: {} proven as the book answers, {} where the solver disagrees (noted for the author; {} confirmed and shown to learners), {} undecided within {} positions",
+        s.proven, s.disagree, s.confirmed, s.unknown, life.life_nodes
     );
     imported
 }
