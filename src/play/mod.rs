@@ -10,6 +10,7 @@ pub mod computer;
 pub mod engine;
 pub mod lobby;
 pub mod table;
+pub mod throttle;
 
 use crate::content::Game;
 use crate::rules::go;
