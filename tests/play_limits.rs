@@ -53,6 +53,14 @@ async fn call(
     send(app(state.clone()), req.body(body).unwrap()).await
 }
 
+async fn get(state: &AppState, from: SocketAddr, path: &str, cookie: Option<&str>) -> Reply {
+    call(state, from, Method::GET, path, None, cookie).await
+}
+
+async fn post(state: &AppState, from: SocketAddr, path: &str) -> Reply {
+    call(state, from, Method::POST, path, None, None).await
+}
+
 fn waiting_game() -> Value {
     json!({"game": "chess", "opponent": "human"})
 }
@@ -171,41 +179,17 @@ async fn code_look_ups_are_throttled_per_address() {
     let id = made["id"].as_str().unwrap().to_string();
     let token = made["token"].as_str().unwrap().to_string();
     for guess in ["zzzzz2", "zzzzz3", "zzzzz4"] {
-        let r = call(
-            &state,
-            addr(1),
-            Method::GET,
-            &format!("/api/games/{guess}"),
-            None,
-            None,
-        )
-        .await;
+        let r = get(&state, addr(1), &format!("/api/games/{guess}"), None).await;
         assert_eq!(r.status, StatusCode::NOT_FOUND);
     }
     // Its misses spent, the address is refused even a game that exists, by every way in.
-    let get = call(
-        &state,
-        addr(1),
-        Method::GET,
-        &format!("/api/games/{id}"),
-        None,
-        None,
-    )
-    .await;
-    assert_too_many(&get);
-    assert!(get.json()["reason"]["en"]
+    let found = get(&state, addr(1), &format!("/api/games/{id}"), None).await;
+    assert_too_many(&found);
+    assert!(found.json()["reason"]["en"]
         .as_str()
         .unwrap()
         .contains("game codes"));
-    let join = call(
-        &state,
-        addr(1),
-        Method::POST,
-        &format!("/api/games/{id}/join"),
-        None,
-        None,
-    )
-    .await;
+    let join = post(&state, addr(1), &format!("/api/games/{id}/join")).await;
     assert_too_many(&join);
     let by_form = send(
         app(state.clone()),
@@ -217,38 +201,14 @@ async fn code_look_ups_are_throttled_per_address() {
     )
     .await;
     assert_eq!(by_form.status, StatusCode::TOO_MANY_REQUESTS);
-    let page = call(
-        &state,
-        addr(1),
-        Method::GET,
-        &format!("/play/{id}"),
-        None,
-        None,
-    )
-    .await;
+    let page = get(&state, addr(1), &format!("/play/{id}"), None).await;
     assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS);
     // Another address looks it up and joins.
-    let other = call(
-        &state,
-        addr(2),
-        Method::POST,
-        &format!("/api/games/{id}/join"),
-        None,
-        None,
-    )
-    .await;
+    let other = post(&state, addr(2), &format!("/api/games/{id}/join")).await;
     assert_eq!(other.status, StatusCode::OK, "{}", other.body);
     // A player behind the throttled address still reaches their own game.
     let cookie = format!("qiyuan-game-{id}={token}");
-    let own = call(
-        &state,
-        addr(1),
-        Method::GET,
-        &format!("/api/games/{id}"),
-        None,
-        Some(&cookie),
-    )
-    .await;
+    let own = get(&state, addr(1), &format!("/api/games/{id}"), Some(&cookie)).await;
     assert_eq!(own.status, StatusCode::OK, "{}", own.body);
     assert_eq!(own.json()["you"], "first");
 }
@@ -262,44 +222,20 @@ async fn games_nobody_begins_end_and_free_the_lobby() {
     });
     let begun = create(&state, addr(1)).await.json();
     let begun_id = begun["id"].as_str().unwrap().to_string();
-    let joined = call(
-        &state,
-        addr(2),
-        Method::POST,
-        &format!("/api/games/{begun_id}/join"),
-        None,
-        None,
-    )
-    .await;
+    let joined = post(&state, addr(2), &format!("/api/games/{begun_id}/join")).await;
     assert_eq!(joined.status, StatusCode::OK);
     let left = create(&state, addr(1)).await.json();
     let left_id = left["id"].as_str().unwrap().to_string();
     // The lobby is full; the game nobody joined makes room.
     assert_eq!(create(&state, addr(3)).await.status, StatusCode::CREATED);
-    let r = call(
-        &state,
-        addr(1),
-        Method::GET,
-        &format!("/api/games/{begun_id}"),
-        None,
-        None,
-    )
-    .await;
+    let r = get(&state, addr(1), &format!("/api/games/{begun_id}"), None).await;
     assert_eq!(
         r.json()["phase"],
         "play",
         "a game begun goes on: {}",
         r.body
     );
-    let r = call(
-        &state,
-        addr(1),
-        Method::GET,
-        &format!("/api/games/{left_id}"),
-        None,
-        None,
-    )
-    .await;
+    let r = get(&state, addr(1), &format!("/api/games/{left_id}"), None).await;
     assert!(
         r.status == StatusCode::NOT_FOUND || r.json()["result"]["reason"]["kind"] == "abandoned",
         "{}",

@@ -120,13 +120,14 @@ pub enum LobbyError {
 }
 
 impl LobbyError {
-    /// How long the client should wait before asking again, for a refusal of too much.
-    pub fn retry_after(&self) -> Option<Duration> {
+    /// How many whole seconds (at least one) the client should wait before asking again, for
+    /// a refusal of too much.
+    pub fn retry_after(&self) -> Option<u64> {
         match self {
             LobbyError::CreatingTooFast(wait) | LobbyError::TooManyMisses(wait) => {
-                Some((*wait).max(Duration::from_secs(1)))
+                Some(seconds(wait))
             }
-            LobbyError::TooManyOpen(_) => Some(Duration::from_secs(60)),
+            LobbyError::TooManyOpen(_) => Some(60),
             _ => None,
         }
     }
@@ -134,7 +135,7 @@ impl LobbyError {
 
 /// Whole seconds to wait, at least one.
 fn seconds(wait: &Duration) -> u64 {
-    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
 }
 
 impl Explain for LobbyError {

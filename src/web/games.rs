@@ -329,8 +329,7 @@ fn lobby_status(e: &LobbyError) -> StatusCode {
 
 /// Adds `Retry-After` (whole seconds) to a refusal of too much.
 fn with_retry_after(mut response: Response, e: &LobbyError) -> Response {
-    if let Some(wait) = e.retry_after() {
-        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    if let Some(secs) = e.retry_after() {
         response
             .headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from(secs));
@@ -596,10 +595,11 @@ pub struct GameState {
     pub you: Option<&'static str>,
     /// The clocks, in milliseconds, if the game is timed.
     pub clock: Option<ClockState>,
-    /// The real engine playing the computer's moves, if one does.
+    /// The real engine playing the computer's moves, if one does (or did, once the game is
+    /// over).
     pub engine: Option<String>,
-    /// What the players are told about the game: the engine failed, the built-in computer
-    /// plays on.
+    /// What the players are told about the game: the engine failed, or every engine was in
+    /// use, and the built-in computer plays.
     pub notice: Option<Both>,
 }
 
