@@ -397,11 +397,6 @@ impl Entry {
         self.retire_engine_if_over();
     }
 
-    /// Whether an engine process runs for this table.
-    pub fn has_engine(&self) -> bool {
-        self.slot().is_some()
-    }
-
     /// If the game is over, stops its engine (the process killed and reaped, then its slot
     /// freed). An engine thinking now is left to its thinker, who calls this when done.
     pub fn retire_engine_if_over(&self) {
@@ -867,6 +862,20 @@ mod tests {
         lobby.create(chess()).unwrap();
         assert!(lobby.get(&a.id).is_err());
         assert_eq!(lobby.len(), 2);
+    }
+
+    #[test]
+    fn engine_slots_are_capped_and_given_back() {
+        let lobby = Lobby::new(Limits {
+            engines: 2,
+            ..Limits::default()
+        });
+        let a = lobby.engine_slot().unwrap();
+        let _b = lobby.engine_slot().unwrap();
+        assert!(lobby.engine_slot().is_none());
+        assert_eq!(lobby.engines_running(), 2);
+        drop(a);
+        assert!(lobby.engine_slot().is_some());
     }
 
     #[test]
