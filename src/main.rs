@@ -226,7 +226,7 @@ fn main() -> anyhow::Result<ExitCode> {
             max_engines,
             records,
             data,
-        }) => serve(addr, content, (&engines, max_engines), data, records),
+        }) => serve(addr, content, &engines, max_engines, data, records),
         Some(Command::Teacher { action }) => teacher(action),
         Some(Command::Backup { file, data }) => {
             let store = open_store(data)?;
@@ -240,7 +240,7 @@ fn main() -> anyhow::Result<ExitCode> {
             output,
             game,
         }) => convert(&input, &output, game),
-        None => serve(([127, 0, 0, 1], 8080).into(), None, (&[], None), None, None),
+        None => serve(([127, 0, 0, 1], 8080).into(), None, &[], None, None, None),
     }
 }
 
@@ -652,7 +652,8 @@ fn teacher(action: TeacherAction) -> anyhow::Result<ExitCode> {
 fn serve(
     addr: SocketAddr,
     content: Option<PathBuf>,
-    (engines, max_engines): (&[qiyuan::play::engine::EngineArg], Option<u16>),
+    engines: &[qiyuan::play::engine::EngineArg],
+    max_engines: Option<u16>,
     data: Option<PathBuf>,
     records: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
