@@ -64,6 +64,10 @@ enum Command {
         /// Fairy-Stockfish are used when found on PATH or in /usr/games.
         #[arg(long = "engine", value_name = "GAME=PROGRAM", value_parser = qiyuan::play::engine::parse_engine_arg)]
         engines: Vec<qiyuan::play::engine::EngineArg>,
+        /// Engine processes running at most (one per game against an installed engine);
+        /// games beyond them get the built-in computer. Default: one per core, 2 to 16.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=1024))]
+        max_engines: Option<u16>,
         /// A folder of game records (SGF, PGN, KIF, KI2, CSA, in folders too) listed at
         /// /records to replay, search, print and convert; read on demand, never written.
         #[arg(long, value_name = "DIR")]
@@ -219,9 +223,10 @@ fn main() -> anyhow::Result<ExitCode> {
             addr,
             content,
             engines,
+            max_engines,
             records,
             data,
-        }) => serve(addr, content, &engines, data, records),
+        }) => serve(addr, content, &engines, max_engines, data, records),
         Some(Command::Teacher { action }) => teacher(action),
         Some(Command::Backup { file, data }) => {
             let store = open_store(data)?;
@@ -235,7 +240,7 @@ fn main() -> anyhow::Result<ExitCode> {
             output,
             game,
         }) => convert(&input, &output, game),
-        None => serve(([127, 0, 0, 1], 8080).into(), None, &[], None, None),
+        None => serve(([127, 0, 0, 1], 8080).into(), None, &[], None, None, None),
     }
 }
 
@@ -659,6 +664,7 @@ fn serve(
     addr: SocketAddr,
     content: Option<PathBuf>,
     engines: &[qiyuan::play::engine::EngineArg],
+    max_engines: Option<u16>,
     data: Option<PathBuf>,
     records: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
@@ -683,6 +689,10 @@ fn serve(
         }
     }
     .with_engines(engines);
+    let state = match max_engines {
+        Some(n) => state.with_max_engines(usize::from(n)),
+        None => state,
+    };
     // The classroom: a lone learner needs none, so a folder that cannot be used turns it
     // off with a warning instead of stopping the trainer (unless --data was given).
     let given = data.is_some();

@@ -10,6 +10,7 @@ pub mod computer;
 pub mod engine;
 pub mod lobby;
 pub mod table;
+pub mod throttle;
 
 pub use crate::base::{Finish, Reason, ShogiHandicap, Side, Start};
 use serde::{Deserialize, Serialize};
