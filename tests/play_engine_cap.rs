@@ -146,11 +146,11 @@ async fn engine_processes_never_exceed_the_cap_and_end_with_their_games() {
     drop(state);
     assert_eq!(live_children(), 0, "a dropped lobby keeps no engine");
 
-    // A game nobody plays is ended by the sweep, and its engine with it.
+    // A game nobody moves in is ended by the sweep, and its engine with it.
     let state = AppState::from_library(Library::default())
         .with_engines(engines)
         .with_lobby(Limits {
-            unstarted: Duration::ZERO,
+            idle: Duration::ZERO,
             engines: CAP,
             ..Limits::default()
         });

@@ -243,6 +243,30 @@ async fn games_nobody_begins_end_and_free_the_lobby() {
     );
 }
 
+/// A learner playing the computer may think long before a first move (the computer may
+/// even move first): only games waiting for a classmate end unbegun.
+#[tokio::test]
+async fn a_game_against_the_computer_is_not_ended_as_unbegun() {
+    let state = state(Limits {
+        unstarted: Duration::ZERO,
+        ..Limits::default()
+    });
+    let r = call(
+        &state,
+        addr(1),
+        Method::POST,
+        "/api/games",
+        Some(json!({"game": "go", "opponent": "computer", "level": 1, "size": 9, "color": "white"})),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    state.lobby().sweep();
+    let r = get(&state, addr(1), &format!("/api/games/{id}"), None).await;
+    assert_eq!(r.json()["phase"], "play", "{}", r.body);
+}
+
 /// The real server records each connection's peer: three creates over loopback against a
 /// burst of two.
 #[tokio::test]

@@ -24,8 +24,9 @@ pub struct Limits {
     pub tables: usize,
     /// A game with no move for this long ends as abandoned.
     pub idle: Duration,
-    /// A game nobody has begun (its free seat not taken, no move by a player) ends as
-    /// abandoned after this long, so that games made and left do not hold the lobby.
+    /// A game waiting for a classmate that nobody has begun (its free seat not taken, no
+    /// move by a player) ends as abandoned after this long, so that games made and left do
+    /// not hold the lobby. A game against the computer is begun when it is made.
     pub unstarted: Duration,
     /// A finished game stays this long for replay and download.
     pub keep: Duration,
@@ -642,7 +643,9 @@ impl Lobby {
             engine_name: Mutex::new(None),
             notice: Mutex::new(None),
             owner,
-            begun: AtomicBool::new(false),
+            // A game against the computer is begun when made: its learner may think long
+            // before a first move. Only a game waiting for a classmate is left unbegun.
+            begun: AtomicBool::new(computer),
             last_move: Mutex::new(Instant::now()),
             version: watch::Sender::new(0),
         });
