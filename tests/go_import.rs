@@ -326,7 +326,8 @@ fn import_proves_the_books_answer_and_notes_where_the_solver_disagrees() {
         .filter(|p| ["1", "2", "3", "4", "5", "6", "533"].contains(&p.id.as_str()))
         .collect();
     let budget = qiyuan::content::life_check::check_budget(20_000);
-    let summary = prove_life_and_death(&mut sample, budget);
+    let mut owl = qiyuan::play::engine::owl::Owl::discover().expect("GNU Go (apt-get install gnugo)");
+    let summary = prove_life_and_death(&mut sample, budget, Some(&mut owl));
     assert!(summary.proven >= 3, "{summary:?}");
     assert_eq!(summary.disagree, 2, "{summary:?}");
     for p in &sample {
@@ -383,7 +384,7 @@ fn import_searches_the_whole_corner_where_the_derived_region_refutes_the_book() 
     let mut imported = tsumego_json::import("cho.jsonl", &text, Some(74));
     imported.problems.retain(|p| p.id == "74");
     let budget = check_budget(1_000_000);
-    let summary = prove_life_and_death(&mut imported.problems, budget);
+    let summary = prove_life_and_death(&mut imported.problems, budget, None);
     assert_eq!((summary.proven, summary.disagree), (1, 0), "{summary:?}");
     let p = &imported.problems[0];
     assert_eq!(p.goal, Goal::Live);
@@ -407,4 +408,83 @@ fn import_searches_the_whole_corner_where_the_derived_region_refutes_the_book() 
     let found = check_life_and_death(&library, &files, budget);
     assert!(found.errors.is_empty(), "{:?}", found.errors);
     assert_eq!(found.proven, 1);
+}
+
+/// The first 40 problems of the development half of Cho Chikun's Intermediate volume,
+/// imported with GNU Go's owl reading as the second reading: every problem whose learner is
+/// told that the book's answer fails is refuted by GNU Go too, asked here on its own (after
+/// the book's move, can the other side still save or kill the group?). Before this rule, the
+/// importer told learners of refutations GNU Go and the book both contradict.
+#[test]
+#[ignore = "reads Cho Chikun's book in ../shared/corpus: scripts/cho-checks.sh runs it"]
+fn learners_are_told_only_of_refutations_gnu_go_confirms() {
+    use qiyuan::content::life_check::check_budget;
+    use qiyuan::import::life::{prove_life_and_death, SecondReading};
+    use qiyuan::import::Setup;
+    use qiyuan::play::engine::owl::Owl;
+    use qiyuan::rules::go::life;
+    use qiyuan::rules::go::Color;
+    let text = std::fs::read_to_string(common::cho_book("cho-intermediate-advanced.jsonl"))
+        .unwrap();
+    let mut imported = tsumego_json::import("cho-ia.jsonl", &text, Some(40));
+    let starts: Vec<_> = imported
+        .problems
+        .iter()
+        .map(|p| match &p.setup {
+            Setup::Go { start, .. } => start.clone(),
+            other => panic!("not Go: {other:?}"),
+        })
+        .collect();
+    let mut owl = Owl::discover().expect("GNU Go (apt-get install gnugo)");
+    let summary = prove_life_and_death(
+        &mut imported.problems,
+        check_budget(50_000),
+        Some(&mut owl as &mut dyn SecondReading),
+    );
+    eprintln!("{summary:?}");
+    let mut told = 0;
+    for (p, start) in imported.problems.iter().zip(&starts) {
+        let Some(note) = &p.explanation else { continue };
+        if !note.en.contains("the solver finds that the book's") {
+            continue;
+        }
+        told += 1;
+        assert!(note.zh.contains("计算机认为书上的"), "{note:?}");
+        let book = Move::parse(&p.solutions[0][0], 19).unwrap();
+        let goal = if p.notes.iter().any(|n| n.contains("to kill,")) {
+            life::Goal::Kill
+        } else {
+            life::Goal::Live
+        };
+        let problem =
+            life::Problem::new(start, goal, life::Target::Inferred, life::Region::Auto).unwrap();
+        let after = start.play_move(book).unwrap();
+        let stone = *problem
+            .target()
+            .iter()
+            .find(|&&t| after.board().get(t) == Some(problem.defender()))
+            .unwrap();
+        let mut plays = Vec::new();
+        for color in [Color::Black, Color::White] {
+            for q in start.board().stones(color).collect::<Vec<_>>() {
+                plays.push(format!("play {} {}", color.as_str(), q.name(19)));
+            }
+        }
+        plays.push(format!("play {} {}", start.turn().as_str(), book.name(19)));
+        let question = match goal {
+            life::Goal::Kill => "owl_defend",
+            life::Goal::Live => "owl_attack",
+        };
+        let answer = common::gnugo_owl(&plays, &format!("{question} {}", stone.name(19)));
+        assert_ne!(
+            answer, "0",
+            "problem {}: the learner is told the book's {} fails, but GNU Go's {question} {} \
+             finds that it holds; notes: {:?}",
+            p.id,
+            book.name(19),
+            stone.name(19),
+            p.notes
+        );
+    }
+    assert_eq!(told, summary.confirmed, "{summary:?}");
 }

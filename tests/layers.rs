@@ -263,14 +263,16 @@ fn circles(uses: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 
 /// The pairs of layers where the lower one uses the higher, against the order of
 /// docs/architecture.md (`web` on top, then `play`, `import` and `record`, `content`,
-/// `render`, `rules` at the bottom; `class`, `lang` and `random` beside them).
+/// `render`, the shared words of `base`, `rules` at the bottom; `class`, `lang` and
+/// `random` beside them).
 fn layer_breaks(uses: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<(String, String)> {
     let rank = |layer: &str| match layer {
-        "web" => 5,
-        "play" => 4,
-        "record" | "import" => 3,
-        "content" => 2,
-        "render" => 1,
+        "web" => 6,
+        "play" => 5,
+        "record" | "import" => 4,
+        "content" => 3,
+        "render" => 2,
+        "base" => 1,
         "rules" => 0,
         _ => -1,
     };

@@ -188,9 +188,9 @@ pub async fn serve(
         .header_read_timeout(limits.header_timeout);
     tokio::pin!(shutdown);
     loop {
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 // Out of files or a connection reset before it was accepted: go on.
                 Err(_) => {
                     tokio::time::sleep(Duration::from_millis(10)).await;
@@ -203,7 +203,11 @@ pub async fn serve(
         let (id, connection) = connections.open(limits.max_connections);
         let router = router.clone();
         let handle = connection.clone();
-        let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+        let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+            // The peer's address, for limits by client (`web::games::Client`).
+            request
+                .extensions_mut()
+                .insert(axum::extract::ConnectInfo(peer));
             let busy = Busy::new(&handle);
             let router = router.clone();
             async move {
