@@ -114,10 +114,10 @@ fn buffer_bytes<T>(v: &Vec<T>) -> usize {
     allocation(v.capacity() * std::mem::size_of::<T>())
 }
 
-/// How many bytes `records` hold in memory besides the [`Record`]s themselves: every
-/// buffer of every line, step, move name, comment, NAG list, markup and tag, by its
-/// capacity and with the allocator's overhead (see [`allocation`]). Walks the tree with a
-/// stack of lines, not recursion.
+/// How many bytes `records` hold in memory: each [`Record`], and every buffer of every
+/// line, step, move name, comment, NAG list, markup and tag, by its capacity and with the
+/// allocator's overhead (see [`allocation`]). Walks the tree with a stack of lines, not
+/// recursion.
 pub fn weight(records: &[Record]) -> usize {
     let text = |s: &String| allocation(s.capacity());
     let mut total = 0usize;
