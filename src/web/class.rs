@@ -329,11 +329,6 @@ fn safe_next(next: Option<&str>, fallback: &str) -> String {
 /// no backslash (read as `/` by browsers), and only visible ASCII (no space, no tab, CR or LF,
 /// which browsers drop, so that `/\t/evil.example` would become `//evil.example`; an address
 /// made by this site is percent-encoded).
-///
-/// ```ignore
-/// assert!(same_site_path("/go/problems/captures/1?m=D4"));
-/// assert!(!same_site_path("/\t/evil.example"));
-/// ```
 fn same_site_path(n: &str) -> bool {
     n.starts_with('/')
         && !n.starts_with("//")
@@ -1177,4 +1172,30 @@ pub(crate) async fn record_game(
         })
     })
     .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_is_only_a_path_on_this_site() {
+        for good in ["/", "/me", "/go/problems/captures/1?m=D4,E5", "/x%0D%0A"] {
+            assert!(same_site_path(good), "{good}");
+        }
+        for bad in [
+            "",
+            "//evil",
+            "/\\evil",
+            "/\t/evil.example",
+            "/a\r\nb",
+            "/a b",
+            "https://evil",
+            "javascript:alert(1)",
+            " /x",
+            "/小明",
+        ] {
+            assert!(!same_site_path(bad), "{bad:?}");
+        }
+    }
 }
