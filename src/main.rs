@@ -661,20 +661,21 @@ fn serve(
         anyhow::ensure!(dir.is_dir(), "--records {}: not a folder", dir.display());
     }
     // One server a data folder: the lock is held until this function returns.
-    let _lock = match data_folder(data.clone()).map(|f| qiyuan::class::lock::FolderLock::acquire(&f)) {
-        Ok(Ok(lock)) => Some(lock),
-        Ok(Err(qiyuan::class::lock::LockError::InUse(folder))) => {
-            let folder = folder.display().to_string();
-            for lang in [qiyuan::lang::Lang::Zh, qiyuan::lang::Lang::En] {
-                let text = &qiyuan::web::i18n::Ui::get(lang).class.folder_in_use;
-                eprintln!("qiyuan: {}", text.replace("{folder}", &folder));
+    let _lock =
+        match data_folder(data.clone()).map(|f| qiyuan::class::lock::FolderLock::acquire(&f)) {
+            Ok(Ok(lock)) => Some(lock),
+            Ok(Err(qiyuan::class::lock::LockError::InUse(folder))) => {
+                let folder = folder.display().to_string();
+                for lang in [qiyuan::lang::Lang::Zh, qiyuan::lang::Lang::En] {
+                    let text = &qiyuan::web::i18n::Ui::get(lang).class.folder_in_use;
+                    eprintln!("qiyuan: {}", text.replace("{folder}", &folder));
+                }
+                return Ok(ExitCode::FAILURE);
             }
-            return Ok(ExitCode::FAILURE);
-        }
-        Ok(Err(e)) if data.is_some() => return Err(e.into()),
-        // Without --data, a folder that cannot be used turns the classroom off below.
-        Ok(Err(_)) | Err(_) => None,
-    };
+            Ok(Err(e)) if data.is_some() => return Err(e.into()),
+            // Without --data, a folder that cannot be used turns the classroom off below.
+            Ok(Err(_)) | Err(_) => None,
+        };
     let engines = qiyuan::play::engine::Engines::discover(engines);
     for game in qiyuan::content::Game::ALL {
         if let Some(command) = engines.command(game) {

@@ -14,12 +14,7 @@ use std::net::SocketAddr;
 use tokio::task::JoinSet;
 
 /// A login form posted to `router`, from `peer` if given.
-async fn login(
-    router: axum::Router,
-    path: &str,
-    body: String,
-    peer: Option<&str>,
-) -> Reply {
+async fn login(router: axum::Router, path: &str, body: String, peer: Option<&str>) -> Reply {
     let mut r = Request::post(path)
         .header(header::HOST, "localhost")
         .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
@@ -71,7 +66,11 @@ async fn a_hundred_teacher_logins_at_once_check_no_more_than_the_limit() {
     )
     .await;
     assert!(count(&statuses, 401) <= 8, "{statuses:?}");
-    assert_eq!(count(&statuses, 401) + count(&statuses, 429), 100, "{statuses:?}");
+    assert_eq!(
+        count(&statuses, 401) + count(&statuses, 429),
+        100,
+        "{statuses:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -79,7 +78,11 @@ async fn a_hundred_student_logins_at_once_check_no_more_than_the_limit() {
     let s = School::new("parallel-students").await;
     let statuses = at_once(&s, "/login/student", wrong_student_login(&s), 100).await;
     assert!(count(&statuses, 401) <= 8, "{statuses:?}");
-    assert_eq!(count(&statuses, 401) + count(&statuses, 429), 100, "{statuses:?}");
+    assert_eq!(
+        count(&statuses, 401) + count(&statuses, 429),
+        100,
+        "{statuses:?}"
+    );
 }
 
 #[tokio::test]
@@ -87,7 +90,13 @@ async fn a_flood_of_junk_names_does_not_unlock_a_locked_name() {
     let s = School::new("flood").await;
     let router = s.router();
     for _ in 0..8 {
-        let r = login(router.clone(), "/login/student", wrong_student_login(&s), None).await;
+        let r = login(
+            router.clone(),
+            "/login/student",
+            wrong_student_login(&s),
+            None,
+        )
+        .await;
         assert_eq!(r.status, 401);
     }
     // More junk names than the table holds.
@@ -95,7 +104,13 @@ async fn a_flood_of_junk_names_does_not_unlock_a_locked_name() {
         let body = format!("class={}&name=junk{i}&code=0-0-0", s.class_code);
         login(router.clone(), "/login/student", body, None).await;
     }
-    let r = login(router.clone(), "/login/student", right_student_login(&s), None).await;
+    let r = login(
+        router.clone(),
+        "/login/student",
+        right_student_login(&s),
+        None,
+    )
+    .await;
     assert_eq!(r.status, 429, "the locked name was let in after a flood");
 }
 
@@ -106,13 +121,23 @@ async fn one_address_cannot_try_name_after_name() {
     let mut refused = None;
     for i in 0..400 {
         let body = format!("class={}&name=junk{i}&code=0-0-0", s.class_code);
-        let r = login(router.clone(), "/login/student", body, Some("10.1.2.3:5000")).await;
+        let r = login(
+            router.clone(),
+            "/login/student",
+            body,
+            Some("10.1.2.3:5000"),
+        )
+        .await;
         if r.status == 429 {
             refused = Some(i);
             break;
         }
     }
-    assert_eq!(refused, Some(240), "one address tried 240 names, then was refused");
+    assert_eq!(
+        refused,
+        Some(240),
+        "one address tried 240 names, then was refused"
+    );
     // Another address of the class still logs in.
     let r = login(
         router.clone(),
@@ -176,7 +201,11 @@ async fn a_password_that_cannot_be_checked_is_not_a_wrong_password() {
         .set_password("t1", &qiyuan::class::password::hash(PASSWORD))
         .unwrap();
     let r = s
-        .post_form(None, "/login/teacher", "name=t1&password=correct+horse+battery")
+        .post_form(
+            None,
+            "/login/teacher",
+            "name=t1&password=correct+horse+battery",
+        )
         .await;
     assert_eq!(r.status, 303);
 }
@@ -204,14 +233,22 @@ async fn logins_beyond_the_hashing_cap_are_told_busy_and_not_counted() {
     let replies = set.join_all().await;
     let busy: Vec<&Reply> = replies.iter().filter(|r| r.status == 503).collect();
     assert!(!busy.is_empty(), "no login was told busy");
-    assert!(busy[0].body.contains("Try again in a moment"), "{}", busy[0].body);
+    assert!(
+        busy[0].body.contains("Try again in a moment"),
+        "{}",
+        busy[0].body
+    );
     assert_eq!(busy[0].headers[header::RETRY_AFTER], "1");
     assert!(replies.iter().all(|r| r.status == 401 || r.status == 503));
     // Busy tries are not failures: twenty at once for t1, then the right password works.
     let statuses = at_once(&s, "/login/teacher", "name=t1&password=wrong".into(), 20).await;
     assert!(count(&statuses, 503) > 0, "{statuses:?}");
     let r = s
-        .post_form(None, "/login/teacher", "name=t1&password=correct+horse+battery")
+        .post_form(
+            None,
+            "/login/teacher",
+            "name=t1&password=correct+horse+battery",
+        )
         .await;
     assert_eq!(r.status, 303, "busy tries were counted as failures");
 }
@@ -247,9 +284,15 @@ async fn a_full_disk_loses_no_acknowledged_attempt() {
             other => panic!("{other}: {}", r.body),
         }
     }
-    assert!(answered > 0 && refused > 0, "{answered} answered, {refused} refused");
+    assert!(
+        answered > 0 && refused > 0,
+        "{answered} answered, {refused} refused"
+    );
     let kept = s.store.student_history(s.student_id).unwrap().tries.len();
-    assert_eq!(kept, answered, "every attempt answered 200 is in the database");
+    assert_eq!(
+        kept, answered,
+        "every attempt answered 200 is in the database"
+    );
 }
 
 fn hint(id: &str) -> String {
@@ -262,10 +305,11 @@ async fn events_for_problems_that_do_not_exist_are_refused() {
     for body in [
         hint("no-such-problem"),
         r#"{"kind":"hint","game":"go","set":"no-such-set","id":"1","csrf":"{csrf}"}"#.into(),
-        r#"{"kind":"lesson-finished","game":"go","set":"no-such-lesson","csrf":"{csrf}"}"#
-            .into(),
+        r#"{"kind":"lesson-finished","game":"go","set":"no-such-lesson","csrf":"{csrf}"}"#.into(),
     ] {
-        let r = s.post_json(Some(&s.student), "/api/class/event", &body).await;
+        let r = s
+            .post_json(Some(&s.student), "/api/class/event", &body)
+            .await;
         assert_eq!(r.status, 404, "{body}: {}", r.body);
     }
     let h = s.store.student_history(s.student_id).unwrap();
@@ -442,6 +486,14 @@ fn a_second_server_on_the_same_data_folder_is_refused() {
     let status = status.expect("the second server kept running");
     assert!(!status.success());
     let shown = dir.display().to_string();
-    assert!(stderr.contains(&format!("Another qiyuan is already serving the data folder {shown}")), "{stderr}");
-    assert!(stderr.contains(&format!("另一个 qiyuan 已经在使用数据文件夹 {shown}")), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "Another qiyuan is already serving the data folder {shown}"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("另一个 qiyuan 已经在使用数据文件夹 {shown}")),
+        "{stderr}"
+    );
 }

@@ -113,12 +113,11 @@ impl Gate {
             return Err(PasswordError::Busy);
         }
         let _admitted = Admitted(&self.admitted);
-        let permit = match tokio::time::timeout(Self::WAIT, self.permits.clone().acquire_owned())
-            .await
-        {
-            Ok(Ok(permit)) => permit,
-            _ => return Err(PasswordError::Busy),
-        };
+        let permit =
+            match tokio::time::timeout(Self::WAIT, self.permits.clone().acquire_owned()).await {
+                Ok(Ok(permit)) => permit,
+                _ => return Err(PasswordError::Busy),
+            };
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
             check(&password, &hash)

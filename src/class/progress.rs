@@ -239,7 +239,11 @@ mod tests {
             *before = MERGED.into();
         }
         assert_eq!(
-            summarize(std::slice::from_ref(&merged)).values().next().unwrap().status,
+            summarize(std::slice::from_ref(&merged))
+                .values()
+                .next()
+                .unwrap()
+                .status,
             Status::FirstTry
         );
         assert!(for_homework(std::slice::from_ref(&merged)).is_empty());

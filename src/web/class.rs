@@ -10,6 +10,7 @@
 use super::i18n::{fill, Ui};
 use super::pages::{enc, respond, Chrome, Req};
 use super::state::{AppState, Snapshot};
+use crate::class::throttle::{Kind, Rate, Throttle};
 use crate::class::{
     self, password, Account, Act, Assignment, Class, ClassError, ClassId, LessonMark, Millis,
     PictureCode, Played, Reading, Role, Status, Store, StudentId, Task, Try,
@@ -17,14 +18,13 @@ use crate::class::{
 use crate::content::Game;
 use crate::lang::Lang;
 use askama::Template;
+use axum::extract::ConnectInfo;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use serde::Deserialize;
-use crate::class::throttle::{Kind, Rate, Refused, Throttle};
-use axum::extract::ConnectInfo;
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -466,7 +466,7 @@ pub(crate) async fn login_student(
     );
     let reserved = match room.limiter.reserve(Kind::Student, &key, peer) {
         Ok(r) => r,
-        Err(refused) => return too_many(&state, &req, refused, form),
+        Err(_) => return too_many(&state, &req, form),
     };
     let (class_code, name) = (form.class.clone(), form.name.clone());
     let found = blocking(&room.store, move |s| s.student_login(&class_code, &name)).await;
@@ -519,7 +519,7 @@ pub(crate) async fn login_teacher(
     let key = form.name.trim().to_lowercase();
     let reserved = match room.limiter.reserve(Kind::Teacher, &key, peer) {
         Ok(r) => r,
-        Err(refused) => return too_many(&state, &req, refused, form),
+        Err(_) => return too_many(&state, &req, form),
     };
     let password = std::mem::take(&mut form.password);
     let name = form.name.clone();
@@ -581,23 +581,15 @@ pub(crate) async fn login_teacher(
     }
 }
 
-/// The answer to a login refused by the limits (429).
-fn too_many(state: &AppState, req: &Req, refused: Refused, form: LoginForm) -> Response {
-    let why = match refused {
-        Refused::NameLocked => "name",
-        Refused::AddressLocked => "address",
-        Refused::Full => "full",
-    };
-    let mut r = login_form(
+/// The answer to a login refused by the limits (429), whichever limit it met.
+fn too_many(state: &AppState, req: &Req, form: LoginForm) -> Response {
+    login_form(
         state,
         req,
         &req.ui().class.too_many,
         StatusCode::TOO_MANY_REQUESTS,
         form,
-    );
-    r.headers_mut()
-        .insert("x-qiyuan-refused", HeaderValue::from_static(why));
-    r
+    )
 }
 
 /// A form that carries only the CSRF secret.
@@ -865,7 +857,11 @@ pub(crate) async fn api_event(signed: Signed, Json(event): Json<EventRequest>) -
         return (StatusCode::UNPROCESSABLE_ENTITY, "unknown event").into_response();
     };
     if !view_task(&signed.snap, &task, signed.req.lang).exists {
-        return (StatusCode::NOT_FOUND, signed.req.ui().class.not_found.clone()).into_response();
+        return (
+            StatusCode::NOT_FOUND,
+            signed.req.ui().class.not_found.clone(),
+        )
+            .into_response();
     }
     if !signed.room.events.allow(student.0) {
         let mut r = (

@@ -767,8 +767,15 @@ pub async fn page(
         let key = (shelf.game, set.slug.as_str(), problem.id.as_str());
         let kept = match &judged.verdict {
             Some(v) => {
-                super::class::record_move(&app, req.account.as_ref(), key, &before, played, v.kind())
-                    .await
+                super::class::record_move(
+                    &app,
+                    req.account.as_ref(),
+                    key,
+                    &before,
+                    played,
+                    v.kind(),
+                )
+                .await
             }
             None => Ok(()),
         };
