@@ -5,7 +5,7 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
 use sha2::{Digest, Sha256};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 /// The shortest password `qiyuan teacher add` takes.
@@ -65,15 +65,27 @@ pub fn check(password: &str, hash: &str) -> Result<bool, PasswordError> {
     }
 }
 
-/// A cap on the passwords checked at once: each check takes argon2's 19 MiB on a blocking
-/// thread, so at most `permits` run together, at most `queue` more wait (each at most
-/// [`Gate::WAIT`]), and the rest are refused at once with [`PasswordError::Busy`].
+/// A cap on the passwords checked at once: each check takes argon2's 19 MiB, so at most
+/// `permits` run together, on `permits` threads of the gate's own (each reuses its memory,
+/// so what a crowd of logins leaves allocated is bounded by the threads, not by the crowd),
+/// at most `queue` more wait (each at most [`Gate::WAIT`]), and the rest are refused at once
+/// with [`PasswordError::Busy`].
 #[derive(Debug)]
 pub struct Gate {
     permits: Arc<tokio::sync::Semaphore>,
     admitted: AtomicUsize,
     limit: usize,
+    jobs: Mutex<mpsc::Sender<Job>>,
 }
+
+/// A check for a gate's thread: the password, the hash, where to answer, and the turn it
+/// holds until it is done.
+type Job = (
+    String,
+    String,
+    tokio::sync::oneshot::Sender<Result<bool, PasswordError>>,
+    tokio::sync::OwnedSemaphorePermit,
+);
 
 /// Counts a check as admitted while it lives.
 struct Admitted<'a>(&'a AtomicUsize);
@@ -90,13 +102,33 @@ impl Gate {
     /// Checks waiting per check running, in [`Gate::for_cores`].
     pub const QUEUE_PER_PERMIT: usize = 4;
 
-    /// At most `permits` checks at once (at least one) and `queue` waiting.
+    /// At most `permits` checks at once (at least one), on as many threads, and `queue`
+    /// waiting. The threads end when the gate is dropped.
     pub fn new(permits: usize, queue: usize) -> Gate {
         let permits = permits.max(1);
+        let (send, receive) = mpsc::channel::<Job>();
+        let receive = Arc::new(Mutex::new(receive));
+        for _ in 0..permits {
+            let receive = receive.clone();
+            let spawned = std::thread::Builder::new()
+                .name("qiyuan-password".into())
+                .spawn(move || loop {
+                    let job = receive.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok((password, hash, answer, permit)) = job else {
+                        return;
+                    };
+                    let _ = answer.send(check(&password, &hash));
+                    drop(permit);
+                });
+            if let Err(e) = spawned {
+                eprintln!("qiyuan: cannot start a password thread: {e}");
+            }
+        }
         Gate {
             permits: Arc::new(tokio::sync::Semaphore::new(permits)),
             admitted: AtomicUsize::new(0),
             limit: permits + queue,
+            jobs: Mutex::new(send),
         }
     }
 
@@ -106,7 +138,7 @@ impl Gate {
         Gate::new(cores, cores * Self::QUEUE_PER_PERMIT)
     }
 
-    /// Checks `password` against `hash` on a blocking thread, when its turn comes.
+    /// Checks `password` against `hash` on one of the gate's threads, when its turn comes.
     pub async fn check(&self, password: String, hash: String) -> Result<bool, PasswordError> {
         if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.limit {
             self.admitted.fetch_sub(1, Ordering::AcqRel);
@@ -118,12 +150,20 @@ impl Gate {
                 Ok(Ok(permit)) => permit,
                 _ => return Err(PasswordError::Busy),
             };
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            check(&password, &hash)
-        })
-        .await
-        .unwrap_or_else(|e| Err(PasswordError::Hashing(e.to_string())))
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let sent = self
+            .jobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .send((password, hash, answer, permit));
+        if sent.is_err() {
+            return Err(PasswordError::Hashing(
+                "no password thread is running".into(),
+            ));
+        }
+        answered
+            .await
+            .unwrap_or_else(|_| Err(PasswordError::Hashing("the password thread stopped".into())))
     }
 }
 
