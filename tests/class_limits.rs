@@ -341,6 +341,30 @@ async fn events_beyond_the_rate_are_refused() {
 }
 
 #[tokio::test]
+async fn lesson_reads_and_views_beyond_the_rate_are_not_kept() {
+    let s = School::new("read-rate").await;
+    let mut statuses = Vec::new();
+    for _ in 0..70 {
+        let r = s
+            .post_form(
+                Some(&s.student),
+                "/me/read",
+                "csrf={csrf}&game=go&slug=liberties",
+            )
+            .await;
+        statuses.push(r.status.as_u16());
+    }
+    assert_eq!(count(&statuses, 303), 60, "{statuses:?}");
+    assert_eq!(count(&statuses, 429), 10, "{statuses:?}");
+    for _ in 0..70 {
+        let r = s.get(Some(&s.student), "/go/lessons/liberties").await;
+        assert_eq!(r.status, 200, "the page is served whatever the count");
+    }
+    let readings = s.store.student_history(s.student_id).unwrap().readings;
+    assert_eq!(readings.len(), 120, "60 reads and 60 views kept");
+}
+
+#[tokio::test]
 async fn merged_progress_is_not_homework_solved_at_the_first_try() {
     let s = School::new("merge-homework").await;
     s.store

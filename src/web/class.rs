@@ -52,6 +52,7 @@ pub struct Classroom {
     limiter: Throttle,
     hashing: password::Gate,
     events: Rate,
+    opened: Rate,
 }
 
 impl Classroom {
@@ -72,6 +73,7 @@ impl Classroom {
             limiter: Throttle::default(),
             hashing,
             events: Rate::default(),
+            opened: Rate::default(),
         }
     }
 }
@@ -930,7 +932,8 @@ pub struct ReadForm {
     slug: String,
 }
 
-/// `POST /me/read`: the lesson's "I have read it" button.
+/// `POST /me/read`: the lesson's "I have read it" button; counted with the events
+/// ([`class::throttle::EVENTS_PER_WINDOW`] a minute, 429 beyond).
 pub(crate) async fn read_form(signed: Signed, Form(form): Form<ReadForm>) -> Response {
     if let Err(r) = signed.check(&form.csrf) {
         return r;
@@ -949,6 +952,15 @@ pub(crate) async fn read_form(signed: Signed, Form(form): Form<ReadForm>) -> Res
             &signed.req.ui().class.not_found,
         );
     };
+    // The same budget as the script's events: a lesson read is one.
+    if !signed.room.events.allow(student.0) {
+        return message(
+            &signed.req,
+            &signed.snap,
+            StatusCode::TOO_MANY_REQUESTS,
+            &signed.req.ui().class.events_too_fast,
+        );
+    }
     let r = Reading {
         student,
         game: form.game,
@@ -1129,13 +1141,22 @@ pub(crate) async fn record_solution(
     .await
 }
 
-/// Records that a logged-in student opened a lesson.
+/// Records that a logged-in student opened a lesson, at most
+/// [`class::throttle::EVENTS_PER_WINDOW`] a minute for each student: the page is served
+/// whatever the count, a view beyond is not recorded.
 pub(crate) async fn record_opened(
     state: &AppState,
     account: Option<&Account>,
     game: Game,
     slug: &str,
 ) {
+    if let (Some(room), Some((student, _))) =
+        (state.classroom(), account.and_then(Account::student))
+    {
+        if !room.opened.allow(student.0) {
+            return;
+        }
+    }
     let (game, slug) = (game.slug().to_string(), slug.to_string());
     record_logged(state, account, "a lesson opened", move |s, student| {
         s.record_reading(&Reading {
