@@ -3,7 +3,7 @@
 //! Run through `scripts/bench-proofs.sh`, which builds this file against main's search
 //! too and runs cshogi's df-pn on the same tsume, so every ratio comes from one run.
 //! Alone: `cargo bench --bench proofs -- [shogi] [chess]` (both when neither is named),
-//! with `$QIYUAN_CORPUS` (default `../shared/corpus`). It uses only the public rules API,
+//! with `$QIYUAN_CORPUS` (default `tests/data/corpus`). It uses only the public rules API,
 //! so it builds against older versions of the crate as well.
 //!
 //! Output: one JSON object a line per set, `{"set", "items", "proven", "total_s",
@@ -28,7 +28,7 @@ mod mate_positions;
 fn corpus() -> PathBuf {
     std::env::var_os("QIYUAN_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus"))
 }
 
 fn read(rel: &str) -> String {

@@ -3,7 +3,7 @@
 //! for PGN, rsshogi's KIF reader alone for KIF.
 //!
 //! Run with `cargo bench --bench records` (the corpus at `QIYUAN_CORPUS`, else
-//! `../shared/corpus`). Our readers decode, parse, and play every move of every variation
+//! `tests/data/corpus`). Our readers decode, parse, and play every move of every variation
 //! through the rules engine; the ratio to the bare parser is the price of that checking.
 //! Criterion reports moves per second as "elements/s".
 
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 fn corpus(file: &str) -> Vec<u8> {
     let dir = std::env::var_os("QIYUAN_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus"));
     std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
@@ -101,7 +101,7 @@ fn bench(c: &mut Criterion) {
 fn library_folder() -> PathBuf {
     let root = std::env::var_os("QIYUAN_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus"));
     let mut sources = Vec::new();
     for dir in [
         "go/sgf-encodings",

@@ -8,6 +8,7 @@
 //! SGF, PGN and KIF/KI2/CSA, every move checked by [`rules`]) and [`web`] (the axum server).
 //! `docs/architecture.md` shows the layers and how to add a game.
 
+pub mod base;
 pub mod class;
 pub mod content;
 pub mod import;

@@ -64,6 +64,10 @@ enum Command {
         /// Fairy-Stockfish are used when found on PATH or in /usr/games.
         #[arg(long = "engine", value_name = "GAME=PROGRAM", value_parser = qiyuan::play::engine::parse_engine_arg)]
         engines: Vec<qiyuan::play::engine::EngineArg>,
+        /// Engine processes running at most (one per game against an installed engine);
+        /// games beyond them get the built-in computer. Default: one per core, 2 to 16.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=1024))]
+        max_engines: Option<u16>,
         /// A folder of game records (SGF, PGN, KIF, KI2, CSA, in folders too) listed at
         /// /records to replay, search, print and convert; read on demand, never written.
         #[arg(long, value_name = "DIR")]
@@ -223,10 +227,19 @@ fn main() -> anyhow::Result<ExitCode> {
             addr,
             content,
             engines,
+            max_engines,
             records,
             data,
             secure_cookies,
-        }) => serve(addr, content, &engines, data, records, secure_cookies),
+        }) => serve(
+            addr,
+            content,
+            &engines,
+            max_engines,
+            data,
+            records,
+            secure_cookies,
+        ),
         Some(Command::Teacher { action }) => teacher(action),
         Some(Command::Backup { file, data }) => {
             let store = open_store(data)?;
@@ -240,7 +253,15 @@ fn main() -> anyhow::Result<ExitCode> {
             output,
             game,
         }) => convert(&input, &output, game),
-        None => serve(([127, 0, 0, 1], 8080).into(), None, &[], None, None, false),
+        None => serve(
+            ([127, 0, 0, 1], 8080).into(),
+            None,
+            &[],
+            None,
+            None,
+            None,
+            false,
+        ),
     }
 }
 
@@ -350,10 +371,21 @@ fn prove_go(mut imported: qiyuan::import::Imported, life: &LifeArgs) -> qiyuan::
         return imported;
     }
     let budget = qiyuan::content::life_check::check_budget(life.life_nodes);
-    let s = qiyuan::import::life::prove_life_and_death(&mut imported.problems, budget);
+    // GNU Go's owl reading, where it is installed, confirms a refutation before a learner
+    // is told of it.
+    let mut owl = qiyuan::play::engine::owl::Owl::discover();
+    if owl.is_none() {
+        eprintln!(
+            "life and death: GNU Go is not installed, so no refutation of a book's answer can be confirmed; none is shown to learners"
+        );
+    }
+    let second = owl
+        .as_mut()
+        .map(|o| o as &mut dyn qiyuan::import::life::SecondReading);
+    let s = qiyuan::import::life::prove_life_and_death(&mut imported.problems, budget, second);
     eprintln!(
-        "life and death: {} proven as the book answers, {} where the solver disagrees (noted), {} undecided within {} positions",
-        s.proven, s.disagree, s.unknown, life.life_nodes
+        "life and death: {} proven as the book answers, {} where the solver disagrees (noted for the author; {} confirmed and shown to learners), {} undecided within {} positions",
+        s.proven, s.disagree, s.confirmed, s.unknown, life.life_nodes
     );
     imported
 }
@@ -653,6 +685,7 @@ fn serve(
     addr: SocketAddr,
     content: Option<PathBuf>,
     engines: &[qiyuan::play::engine::EngineArg],
+    max_engines: Option<u16>,
     data: Option<PathBuf>,
     records: Option<PathBuf>,
     secure_cookies: bool,
@@ -694,6 +727,10 @@ fn serve(
         }
     }
     .with_engines(engines);
+    let state = match max_engines {
+        Some(n) => state.with_max_engines(usize::from(n)),
+        None => state,
+    };
     // The classroom: a lone learner needs none, so a folder that cannot be used turns it
     // off with a warning instead of stopping the trainer (unless --data was given).
     let given = data.is_some();

@@ -1,6 +1,6 @@
 //! The chess rules layer against the test corpus: perft suites and proven mates in two.
 //!
-//! The corpus is read from `$QIYUAN_CORPUS` (default `../shared/corpus` next to the crate);
+//! The corpus is read from `$QIYUAN_CORPUS` (default `tests/data/corpus`);
 //! the tests fail when it is missing. In debug builds (plain `cargo test`) the perft suites
 //! skip depths of more than `DEBUG_NODES` nodes; `cargo test --release --test chess_engine`
 //! goes up to `RELEASE_NODES`. All 1,000 mates are proved in both (debug is fast enough).

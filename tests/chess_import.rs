@@ -3,7 +3,7 @@
 //! written set must load as `qiyuan check` loads it, and in the trainer any mating move must
 //! be correct at a mate-in-one step.
 //!
-//! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
+//! The corpus is read from `$QIYUAN_CORPUS` or `tests/data/corpus`; the test fails if it
 //! is missing. Imported files go to a temporary folder, never into the repository.
 
 mod common;

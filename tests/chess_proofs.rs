@@ -7,7 +7,7 @@
 //! Debug builds compare a sample (every 10th mate in 2, every 4th mate in 3, three mates
 //! in 4); release builds (`cargo test --release --test chess_proofs`) every mate up to 4,
 //! and the mates in 5 too when `QIYUAN_LONG_TESTS` is set. The corpus is read from
-//! `$QIYUAN_CORPUS` (default `../shared/corpus`).
+//! `$QIYUAN_CORPUS` (default `tests/data/corpus`).
 
 mod common;
 

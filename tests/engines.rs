@@ -3,8 +3,8 @@
 //! Go's count compared with ours; and fake engines that hang, exit or print garbage, each
 //! giving its typed error, never a hang or a panic.
 //!
-//! The real-engine tests skip (saying so) when the engine is not installed;
-//! `scripts/test.sh` installs `gnugo`, `stockfish` and `fairy-stockfish` from Debian.
+//! The real-engine tests fail when the engine is not installed; `scripts/test.sh` installs
+//! `gnugo`, `stockfish` and `fairy-stockfish` from Debian.
 
 use qiyuan::content::Game;
 use qiyuan::play::engine::{Engine, EngineCommand, EngineError, Engines, Timeouts};
@@ -16,17 +16,17 @@ use std::time::{Duration, Instant};
 /// Think time per move for the UCI and USI games here: short, to keep the test quick.
 const THINK: Duration = Duration::from_millis(20);
 
-/// The installed engine of `game`, or `None` after saying why the test is skipped. GNU Go
-/// gets a fixed random seed, so that its games are the same on every run.
-fn installed(game: Game, program: &str) -> Option<Engine> {
+/// The installed engine of `game`; a missing engine fails the test, as every missing
+/// reference does. GNU Go gets a fixed random seed, so that its games are the same on every
+/// run.
+fn installed(game: Game, program: &str) -> Engine {
     let engines = Engines::discover(&[]);
     let Some(mut command) = engines.command(game).cloned() else {
-        eprintln!(
-            "engines: SKIPPED the {} engine test: no {program} on PATH or in /usr/games \
-             (apt-get install {program})",
+        panic!(
+            "the {} engine test needs {program}: none on PATH or in /usr/games \
+             (apt-get install {program}; scripts/test.sh installs it)",
             game.slug()
         );
-        return None;
     };
     if command.program.ends_with("gnugo") {
         command.args.extend(["--seed".to_string(), "1".to_string()]);
@@ -34,7 +34,7 @@ fn installed(game: Game, program: &str) -> Option<Engine> {
     let mut engine = Engine::start(&command, game)
         .unwrap_or_else(|e| panic!("{command} is installed but did not start: {e}"));
     engine.set_think_time(Some(THINK));
-    Some(engine)
+    engine
 }
 
 /// The level for ply `i`: every level is used.
@@ -134,9 +134,7 @@ fn play_out_and_count(gnugo: &mut Engine, start: &Start, first: go::Position) ->
 
 #[test]
 fn gnugo_plays_nine_by_nine_to_two_passes_and_counts_as_we_do() {
-    let Some(mut gnugo) = installed(Game::Go, "gnugo") else {
-        return;
-    };
+    let mut gnugo = installed(Game::Go, "gnugo");
     // GNU Go counts by territory (Japanese rules) unless told otherwise.
     let start = Start::Go {
         size: 9,
@@ -158,9 +156,7 @@ fn gnugo_plays_nine_by_nine_to_two_passes_and_counts_as_we_do() {
 
 #[test]
 fn gnugo_plays_a_handicap_game_on_the_same_points_as_we_do() {
-    let Some(mut gnugo) = installed(Game::Go, "gnugo") else {
-        return;
-    };
+    let mut gnugo = installed(Game::Go, "gnugo");
     // If GNU Go's board lacked a handicap stone, its moves or its count would differ from
     // ours. Half a point of komi, so that there is no jigo.
     let start = Start::Go {
@@ -200,9 +196,7 @@ fn normalise_score(score: &str) -> String {
 
 #[test]
 fn gnugo_sets_up_nine_stones_on_nineteen_by_nineteen_and_thirteen() {
-    let Some(mut gnugo) = installed(Game::Go, "gnugo") else {
-        return;
-    };
+    let mut gnugo = installed(Game::Go, "gnugo");
     for (size, handicap) in [(19, 9), (13, 5)] {
         let start = Start::Go {
             size,
@@ -222,9 +216,7 @@ fn gnugo_sets_up_nine_stones_on_nineteen_by_nineteen_and_thirteen() {
 
 #[test]
 fn stockfish_plays_forty_plies_from_a_fen() {
-    let Some(mut stockfish) = installed(Game::Chess, "stockfish") else {
-        return;
-    };
+    let mut stockfish = installed(Game::Chess, "stockfish");
     // The Italian game after 4.c3, Black to move.
     let fen = "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/2P2N2/PP1P1PPP/RNBQK2R b KQkq - 0 4";
     let start = Start::Chess {
@@ -247,9 +239,7 @@ fn stockfish_plays_forty_plies_from_a_fen() {
 
 #[test]
 fn stockfish_plays_chess960_with_king_takes_rook_castling() {
-    let Some(mut stockfish) = installed(Game::Chess, "stockfish") else {
-        return;
-    };
+    let mut stockfish = installed(Game::Chess, "stockfish");
     // Position 518's neighbour: the king on f1 between rooks on e1 and g1 (Shredder-FEN).
     let fen = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1";
     let first = chess::Position::from_fen(fen).unwrap();
@@ -275,9 +265,7 @@ fn stockfish_plays_chess960_with_king_takes_rook_castling() {
 
 #[test]
 fn stockfish_has_no_move_when_mated() {
-    let Some(mut stockfish) = installed(Game::Chess, "stockfish") else {
-        return;
-    };
+    let mut stockfish = installed(Game::Chess, "stockfish");
     // Fool's mate: White to move is mated.
     let start = Start::Chess {
         fen: chess::Position::start().fen(),
@@ -293,9 +281,7 @@ fn stockfish_has_no_move_when_mated() {
 
 #[test]
 fn fairy_stockfish_plays_shogi_forty_plies_even_and_with_a_handicap() {
-    let Some(mut fairy) = installed(Game::Shogi, "fairy-stockfish") else {
-        return;
-    };
+    let mut fairy = installed(Game::Shogi, "fairy-stockfish");
     let start = Start::Shogi {
         sfen: shogi::START_SFEN.to_string(),
         handicap: None,
@@ -323,9 +309,7 @@ fn fairy_stockfish_plays_shogi_forty_plies_even_and_with_a_handicap() {
 
 #[test]
 fn an_engine_of_another_game_is_refused() {
-    let Some(mut fairy) = installed(Game::Shogi, "fairy-stockfish") else {
-        return;
-    };
+    let mut fairy = installed(Game::Shogi, "fairy-stockfish");
     let chess_start = Start::Chess {
         fen: chess::Position::start().fen(),
     };

@@ -1,6 +1,6 @@
 //! Fuzzing on the stable toolchain: a small mutator (bit flips, byte and chunk edits,
 //! splices between seeds, tokens of the formats) over seeds from the corpus
-//! (`QIYUAN_CORPUS`, `../shared/corpus` by default) and the repository's content, for every
+//! (`QIYUAN_CORPUS`, `tests/data/corpus` by default) and the repository's content, for every
 //! parser: SGF, Sensei's diagrams, FEN/SAN/UCI, SFEN/USI, KIF/KI2/CSA, Lichess CSV, tsumego
 //! JSON, lesson Markdown with front matter, problem TOML, the attempt API's body, and the
 //! game record readers (SGF, PGN, KIF/KI2/CSA: a record read is written and reads back the
@@ -352,7 +352,7 @@ fn attempt(body: &[u8]) -> StatusCode {
 fn corpus() -> PathBuf {
     std::env::var_os("QIYUAN_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus"))
 }
 
 fn files_under(dir: &Path, ends: &[&str]) -> Vec<PathBuf> {
@@ -457,7 +457,11 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
                 out.push(seed.as_bytes().to_vec());
             }
         }
-        "tsumego-json" => out.extend(seeds_of(&corpus.join("go/cho-elementary.jsonl"), 3)),
+        // Seeds written here in the form of the Cho Chikun files, which may not be redistributed.
+        "tsumego-json" => out.extend(seeds_of(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tsumego-json-seeds.jsonl"),
+            3,
+        )),
         "lichess" => out.extend(seeds_of(&corpus.join("chess/lichess-1000.csv"), 3)),
         "sfen-json" => {
             out.extend(seeds_of(&corpus.join("shogi/tanuki-tsume.jsonl"), 3));

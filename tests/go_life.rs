@@ -1,5 +1,7 @@
 //! The life-and-death solver (`qiyuan::rules::go::life`) against answers it did not write:
-//! a sample of Cho Chikun's Elementary problems from the corpus (the book's first moves).
+//! a sample of Cho Chikun's Elementary problems from the corpus (the book's first moves; the
+//! book is not redistributed, so those tests are ignored in `cargo test` and run by
+//! `scripts/cho-checks.sh`).
 //! The whole Cho set runs in `examples/cho_life_and_death.rs` (`scripts/life-and-death.sh`),
 //! not here; the repository's own `live`, `kill` and `ko` problems (their authors' correct
 //! and wrong lines) are proven by `qiyuan check`, tested in `tests/check_life.rs`.
@@ -41,9 +43,10 @@ const BOOK_ERRORS: &[(&str, &str, &str, (&str, &str))] = &[
 /// only in the region it derives: after the book's move and the reply, the book's side
 /// cannot reach its goal (not even by ko). The target is the one the solver infers.
 #[test]
+#[ignore = "reads Cho Chikun's book in ../shared/corpus: scripts/cho-checks.sh runs it"]
 fn the_books_errors_hold_with_the_whole_corner_as_the_region() {
     let text = std::fs::read_to_string(
-        common::corpus("go/cho-elementary.jsonl").join("go/cho-elementary.jsonl"),
+        common::cho_elementary(),
     )
     .unwrap();
     let imported = tsumego_json::import("cho-elementary.jsonl", &text, None);
@@ -83,9 +86,10 @@ fn the_books_errors_hold_with_the_whole_corner_as_the_region() {
 }
 
 #[test]
+#[ignore = "reads Cho Chikun's book in ../shared/corpus: scripts/cho-checks.sh runs it"]
 fn proves_a_sample_of_cho_elementary_problems_as_the_book_answers() {
     let text = std::fs::read_to_string(
-        common::corpus("go/cho-elementary.jsonl").join("go/cho-elementary.jsonl"),
+        common::cho_elementary(),
     )
     .unwrap();
     let imported = tsumego_json::import("cho-elementary.jsonl", &text, Some(SAMPLE_FROM));
@@ -201,42 +205,6 @@ fn walled_pocket(
     (plays, Position::new(board, to_play))
 }
 
-/// Asks GNU Go `question` (`owl_attack` or `owl_defend` on `point`) after `plays`: the
-/// first word of the answer (0 fails, 1 succeeds, 2 and 3 are kos).
-fn gnugo_owl(plays: &[String], question: &str) -> String {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let binary = std::env::var_os("GNUGO").unwrap_or_else(|| "/usr/games/gnugo".into());
-    let mut child = Command::new(&binary)
-        .args(["--mode", "gtp", "--chinese-rules"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start GNU Go: {e}; run `apt-get install gnugo`"));
-    let input = format!(
-        "boardsize 19\nclear_board\n{}\n{question}\nquit\n",
-        plays.join("\n")
-    );
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let answers: Vec<&str> = text
-        .split("\n\n")
-        .filter(|a| !a.trim().is_empty())
-        .collect();
-    assert!(
-        answers.iter().all(|a| a.starts_with('=')),
-        "GNU Go refused a command: {answers:?}"
-    );
-    let answer = answers[answers.len() - 2].trim_start_matches('=').trim();
-    answer.split_whitespace().next().unwrap_or("").to_string()
-}
-
 #[test]
 fn killing_shapes_die_and_live_as_gnu_go_reads_them() {
     for &(name, pocket, vital) in KILLING_SHAPES {
@@ -250,7 +218,7 @@ fn killing_shapes_die_and_live_as_gnu_go_reads_them() {
         );
         let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
         let ours = solve(&pos, &problem, budget(200_000)).outcome;
-        let theirs = gnugo_owl(&plays, &format!("owl_defend {}", wall.name(19)));
+        let theirs = common::gnugo_owl(&plays, &format!("owl_defend {}", wall.name(19)));
         assert_eq!(
             (ours, theirs.as_str()),
             (Outcome::Loss, "0"),
@@ -260,7 +228,7 @@ fn killing_shapes_die_and_live_as_gnu_go_reads_them() {
         let (plays, pos) = walled_pocket(pocket, &[], Color::White);
         let problem = Problem::new(&pos, Goal::Live, Target::Inferred, Region::Auto).unwrap();
         let ours = solve(&pos, &problem, budget(200_000));
-        let theirs = gnugo_owl(&plays, &format!("owl_defend {}", wall.name(19)));
+        let theirs = common::gnugo_owl(&plays, &format!("owl_defend {}", wall.name(19)));
         let vital_point = Point::new((vital.0 + 5) as u8, (18 - vital.1) as u8);
         assert_eq!(
             (ours.outcome, ours.best, theirs.as_str()),

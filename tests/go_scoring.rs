@@ -2,7 +2,7 @@
 //! expected outputs: boards with dead stones marked and the expected territory maps under
 //! territory counting), plus the Chinese-rules numbers of the seed text.
 //!
-//! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
+//! The corpus is read from `$QIYUAN_CORPUS` or `tests/data/corpus`; the test fails if it
 //! is missing. Nothing from it is copied into the repository.
 
 mod common;

@@ -3,7 +3,7 @@
 //! 禁止全局同形再现) the move that would bring back an earlier whole-board position is refused
 //! with [`Illegal::Superko`], so these cycles cannot go on for ever.
 //!
-//! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
+//! The corpus is read from `$QIYUAN_CORPUS` or `tests/data/corpus`; the test fails if it
 //! is missing.
 
 mod common;

@@ -1,7 +1,7 @@
 //! The shogi rules engine (`qiyuan::rules::shogi`) against the outside world: perft counts
 //! from two public suites, and tsume problems whose main lines must be proved.
 //!
-//! The corpus is read from `$QIYUAN_CORPUS`, else `<crate>/../shared/corpus`; a missing
+//! The corpus is read from `$QIYUAN_CORPUS`, else `tests/data/corpus`; a missing
 //! corpus fails these tests loudly.
 //!
 //! Sizes: perft runs every row of `shogi/perft/perft.tsv` of up to 60,000,000 nodes in a

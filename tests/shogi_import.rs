@@ -6,7 +6,7 @@
 //! Proving hundreds of tsume is slow without optimisation: in a debug build the tsume tests
 //! load a sample (said so in their output); `cargo test --release` loads them all.
 //!
-//! The corpus is read from `$QIYUAN_CORPUS` or `<crate>/../shared/corpus`; the test fails if it
+//! The corpus is read from `$QIYUAN_CORPUS` or `tests/data/corpus`; the test fails if it
 //! is missing. Imported files go to a temporary folder, never into the repository.
 
 mod common;

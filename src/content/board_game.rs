@@ -9,7 +9,7 @@ use super::marks::{with_marks, BoardMarks, MarkSpec, Sq};
 use super::problem::{shared, Action, BoardRequest, GamePuzzle, Input, Problem, Puzzle, Verdict};
 use super::proofs::{LoadProofs, Proof, ProofKey, ProofStore, Proving};
 use super::task::{self, TaskSpec};
-use super::text::Text;
+use crate::base::Text;
 use super::{Diagram, Frame, Game, Picture};
 use crate::lang::Lang;
 use crate::rules::{Explain, Rules};

@@ -4,7 +4,7 @@
 use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
 use super::marks::Sq;
 use super::problem::Puzzle;
-use super::text::Text;
+use crate::base::Text;
 use super::Game;
 use crate::render::chess as draw;
 use crate::rules::chess::select::Ask;

@@ -7,7 +7,7 @@ use super::problem::{
 };
 use super::sensei;
 use super::task::{self, TaskSpec};
-use super::text::Text;
+use crate::base::Text;
 use super::{Diagram, Frame, Picture};
 use crate::lang::Lang;
 use crate::render::{go as draw, Marks};

@@ -4,7 +4,7 @@
 //! serves every game; the game's engine decides legality before the tree is asked.
 
 use super::diagnostic::{Ctx, Diagnostic};
-use super::text::Text;
+use crate::base::Text;
 use toml::Spanned;
 
 /// A learner move that the problem's author marked wrong, with its refutation.

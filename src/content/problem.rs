@@ -1,7 +1,7 @@
 //! Problem sets: the set, its problems, and the verdict on an attempt.
 
 use super::lines::LineTree;
-use super::text::Text;
+use crate::base::Text;
 use crate::content::chess::ChessPuzzle;
 use crate::content::go::GoPuzzle;
 use crate::content::shogi::ShogiPuzzle;
@@ -299,7 +299,7 @@ pub(crate) mod shared {
     use super::super::diagnostic::{Ctx, Diagnostic};
     use super::super::lines::{LineTree, Step};
     use super::super::proofs::{LineCheck, Possible, Proof, ProofCheck, SourceFile};
-    use super::super::text::Text;
+    use crate::base::Text;
     use super::Verdict;
     use std::sync::Arc;
     use toml::Spanned;

@@ -19,7 +19,7 @@
 
 use super::diagnostic::{Ctx, Diagnostic};
 use super::go::Points;
-use super::text::Text;
+use crate::base::Text;
 use serde::Deserialize;
 use toml::Spanned;
 

@@ -2,7 +2,11 @@
 //! inferred where the file does not say it, the book's answer is proven, and the solver's
 //! main line after each book move is written out, so that the problem plays to the end.
 //! Where the solver and the book disagree, the problem keeps the book's answer as a `best`
-//! problem, with a note saying so: never silently.
+//! problem, with a note for the author saying so: never silently. The learner is told that
+//! the book's answer fails only when two more readings confirm the solver's: a search with
+//! the whole corner as the region, and an independent [`SecondReading`] (GNU Go's owl
+//! reading, where it is installed). A solver is fitted to the problems it was developed on;
+//! a learner who is told a published book is wrong must be told so only where it is.
 //!
 //! ```
 //! use qiyuan::import::{life::prove_life_and_death, tsumego_json, Goal};
@@ -21,7 +25,7 @@
 //!     time: std::time::Duration::from_secs(600),
 //!     threads: 1,
 //! };
-//! let summary = prove_life_and_death(&mut got.problems, budget);
+//! let summary = prove_life_and_death(&mut got.problems, budget, None);
 //! assert_eq!(summary.proven, 1);
 //! assert_eq!(got.problems[0].goal, Goal::Kill);
 //! assert_eq!(got.problems[0].solutions[0][0], "B1");
@@ -30,22 +34,58 @@
 use super::{Goal, ImportedProblem, Setup};
 use crate::content::Text;
 use crate::rules::go::life::{self, Budget, Outcome};
-use crate::rules::go::{Color, Move, Position};
+use crate::rules::go::{Color, Move, Point, Position};
+
+/// What a second reading, independent of the solver, makes of a book move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// The book's move reaches its goal.
+    Holds,
+    /// It reaches its goal only through a ko.
+    Ko,
+    /// It does not reach its goal.
+    Fails,
+}
+
+/// A reading of life and death that is not the solver's own (GNU Go's owl code, through
+/// `play::engine::owl`), asked before a learner is told that a book's answer fails.
+pub trait SecondReading {
+    /// What `book_move`, played from `before`, gets of `goal` for the group of the
+    /// defender's stone at `target` (which stands after the move); `None` where the reader
+    /// cannot tell.
+    fn read(
+        &mut self,
+        before: &Position,
+        book_move: Move,
+        goal: life::Goal,
+        target: Point,
+    ) -> Option<Reading>;
+    /// The reader's name, for the author's notes: `GNU Go 3.8's owl reading`.
+    fn name(&self) -> String;
+}
 
 /// What the solver made of a batch of imported problems.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LifeSummary {
     /// The book's every first move proven: written as `live` or `kill`.
     pub proven: usize,
-    /// A book move refuted by the solver: kept as `best`, with a note.
+    /// A book move refuted by the solver: kept as `best`, with a note for the author.
     pub disagree: usize,
+    /// Of those, the refutations that the whole corner and the second reading confirm: the
+    /// learner is told.
+    pub confirmed: usize,
     /// Not decided within the budget: kept as it was, with a note.
     pub unknown: usize,
 }
 
 /// Proves the Go problems among `problems` whose goal is `best`, `live` or `kill`, within
 /// `budget` for each question, and rewrites them as the solver finds (see the module).
-pub fn prove_life_and_death(problems: &mut [ImportedProblem], budget: Budget) -> LifeSummary {
+/// Without a `second` reading, no learner is told that a book's answer fails.
+pub fn prove_life_and_death(
+    problems: &mut [ImportedProblem],
+    budget: Budget,
+    mut second: Option<&mut dyn SecondReading>,
+) -> LifeSummary {
     let mut summary = LifeSummary::default();
     for p in problems.iter_mut() {
         if !matches!(p.goal, Goal::Best | Goal::Live | Goal::Kill) || p.solutions.is_empty() {
@@ -55,9 +95,12 @@ pub fn prove_life_and_death(problems: &mut [ImportedProblem], budget: Budget) ->
             continue;
         };
         let start = start.clone();
-        match prove_one(&start, p, budget) {
+        match prove_one(&start, p, budget, second.as_deref_mut()) {
             Proof::Proven => summary.proven += 1,
-            Proof::Disagree => summary.disagree += 1,
+            Proof::Disagree { confirmed } => {
+                summary.disagree += 1;
+                summary.confirmed += usize::from(confirmed);
+            }
             Proof::Unknown => summary.unknown += 1,
             Proof::NotLifeAndDeath => {}
         }
@@ -67,7 +110,10 @@ pub fn prove_life_and_death(problems: &mut [ImportedProblem], budget: Budget) ->
 
 enum Proof {
     Proven,
-    Disagree,
+    /// The solver refutes a book move; `confirmed` where the learner is told.
+    Disagree {
+        confirmed: bool,
+    },
     Unknown,
     NotLifeAndDeath,
 }
@@ -96,7 +142,12 @@ fn names(moves: &[Move], size: u8) -> String {
         .join(" ")
 }
 
-fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof {
+fn prove_one<'r>(
+    start: &Position,
+    p: &mut ImportedProblem,
+    budget: Budget,
+    second: Option<&mut (dyn SecondReading + 'r)>,
+) -> Proof {
     let size = start.size();
     let firsts: Option<Vec<Move>> = p
         .solutions
@@ -108,9 +159,9 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
     };
     let mut undecided = false;
     // The first goal under which the solver proves every book move; else what refutes one.
-    let mut refuted: Option<(life::Goal, Move, life::Judgement)> = None;
+    let mut refuted: Option<(life::Goal, Move, life::Judgement, Vec<Point>, Color)> = None;
     // What the whole corner says where the derived region refutes the book (see below).
-    let mut corner_note = String::new();
+    let mut corner = Corner::NotSearched;
     let goals = goals_to_try(start, p.goal);
     for &goal in &goals {
         let Ok(problem) =
@@ -131,11 +182,11 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
                 if goal == goals[0] {
                     match corner_opinion(start, p, &problem, goal, &firsts, budget) {
                         Ok(()) => return Proof::Proven,
-                        Err(note) => corner_note = note,
+                        Err(found) => corner = found,
                     }
                 }
                 if refuted.is_none() {
-                    refuted = Some((goal, mv, j));
+                    refuted = Some((goal, mv, j, problem.target().to_vec(), problem.defender()));
                 }
             }
             Book::Illegal => {}
@@ -143,7 +194,7 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
     }
     // A refutation under the inferred goal is a disagreement even when the other goal is
     // undecided; one under the other goal only when nothing was left undecided.
-    let refuted_first = refuted.as_ref().is_some_and(|(g, _, _)| *g == goals[0]);
+    let refuted_first = refuted.as_ref().is_some_and(|(g, ..)| *g == goals[0]);
 
     if !refuted_first && (undecided || refuted.is_none()) {
         p.notes.push(format!(
@@ -153,26 +204,67 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
         ));
         return Proof::Unknown;
     }
-    let Some((goal, mv, j)) = refuted else {
+    let Some((goal, mv, j, target, defender)) = refuted else {
         return Proof::Unknown;
     };
     let aim = match goal {
         life::Goal::Live => ("活", "live"),
         life::Goal::Kill => ("杀", "kill"),
     };
-    let what = if matches!(j.outcome, Outcome::Ko { .. }) {
+    let solver_ko = matches!(j.outcome, Outcome::Ko { .. });
+    let line = names(&j.line, size);
+    // The learner is told only what three readings agree on: the derived region, the whole
+    // corner, and the second reading.
+    let reading = match (&corner, second) {
+        (Corner::Refuted(_), Some(reader)) => start
+            .play_move(mv)
+            .ok()
+            .and_then(|after| {
+                let stone = target
+                    .iter()
+                    .copied()
+                    .find(|&t| after.board().get(t) == Some(defender))?;
+                reader.read(start, mv, goal, stone).map(|r| (r, reader.name()))
+            }),
+        _ => None,
+    };
+    let confirmed = matches!(reading, Some((Reading::Fails | Reading::Ko, _)));
+    let what = if solver_ko || matches!(reading, Some((Reading::Ko, _))) {
         ("只能打劫", "gives only a ko")
     } else {
         ("不成立", "fails")
     };
-    let line = names(&j.line, size);
+    let told = if confirmed {
+        "kept as `best` with the book's answer, and the learner is told"
+    } else {
+        "kept as `best` with the book's answer; the learner is not told, as the refutation is not confirmed"
+    };
+    let second_note = match &reading {
+        Some((r, name)) => format!(
+            "; {name} finds that it {}",
+            match r {
+                Reading::Holds => "holds",
+                Reading::Ko => "gives a ko",
+                Reading::Fails => "fails",
+            }
+        ),
+        None if matches!(corner, Corner::Refuted(_)) => {
+            "; no second reading was made (GNU Go is not installed, or it could not tell)".to_string()
+        }
+        None => String::new(),
+    };
     p.notes.push(format!(
-        "the life-and-death solver disagrees with the book: to {}, {} {} ({}){corner_note}; kept as `best` with the book's answer",
+        "the life-and-death solver disagrees with the book: to {}, {} {} ({}){}{second_note}; {told}",
         aim.1,
         mv.name(size),
         what.1,
-        line
+        line,
+        corner.note(),
     ));
+    p.goal = Goal::Best;
+    if !confirmed {
+        return Proof::Disagree { confirmed };
+    }
     let note = Text {
         zh: format!(
             "注意：计算机认为书上的 {} {}（要{}的话，对方应 {}）。",
@@ -196,13 +288,32 @@ fn prove_one(start: &Position, p: &mut ImportedProblem, budget: Budget) -> Proof
             en: format!("{}\n\n{}", e.en, note.en),
         },
     });
-    p.goal = Goal::Best;
-    Proof::Disagree
+    Proof::Disagree { confirmed }
+}
+
+/// What the whole corner made of a book move the derived region refutes.
+enum Corner {
+    /// Not searched (the refutation came under the other goal, or there is no corner).
+    NotSearched,
+    /// Refuted there too; the note names the corner.
+    Refuted(String),
+    /// Not decided there; the note says so.
+    Undecided(String),
+}
+
+impl Corner {
+    /// What the author's note says of it.
+    fn note(&self) -> &str {
+        match self {
+            Corner::NotSearched => "",
+            Corner::Refuted(note) | Corner::Undecided(note) => note,
+        }
+    }
 }
 
 /// Searches the book's first moves again in `problem` (of `goal`) with the whole corner as
 /// the region: where it proves them, `p` is written proven with that `region`; else `Err`
-/// holds what to add to the disagreement's note.
+/// says what the corner found.
 fn corner_opinion(
     start: &Position,
     p: &mut ImportedProblem,
@@ -210,9 +321,9 @@ fn corner_opinion(
     goal: life::Goal,
     firsts: &[Move],
     budget: Budget,
-) -> Result<(), String> {
+) -> Result<(), Corner> {
     let Some((rect, corner)) = problem.whole_corner(start) else {
-        return Err(String::new());
+        return Err(Corner::NotSearched);
     };
     let name = super::rectangle_name(rect, start.size());
     match judge_book(start, &corner, firsts, book_says_ko(p), budget) {
@@ -224,13 +335,13 @@ fn corner_opinion(
             ));
             Ok(())
         }
-        Book::Refuted(..) => Err(format!(
+        Book::Refuted(..) => Err(Corner::Refuted(format!(
             ", and so with the whole corner ({name}) as the region"
-        )),
-        Book::Undecided | Book::Illegal => Err(format!(
+        ))),
+        Book::Undecided | Book::Illegal => Err(Corner::Undecided(format!(
             "; with the whole corner ({name}) as the region it cannot decide within {} positions a move",
             budget.nodes
-        )),
+        ))),
     }
 }
 

@@ -5,23 +5,50 @@
 use super::clock::{Clock, ClockState, TimeControl};
 use super::engine::Engine;
 use super::table::{timeout_text, Action, BadStart, Match, Phase, Refused, Seat, Table};
+use super::throttle::{client_of, Buckets, Rate};
 use super::{Finish, Level, Reason, Side, Start};
 use crate::lang::Lang;
 use crate::rules::{chess, go, shogi, Explain};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
-/// How many tables a server keeps and for how long.
+/// How many tables a server keeps and for how long, how many engine processes run for them,
+/// and what one client may ask of the lobby (docs/classroom.md, "Limits on games").
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Tables kept at most (finished ones are dropped first, oldest first).
     pub tables: usize,
     /// A game with no move for this long ends as abandoned.
     pub idle: Duration,
+    /// A game waiting for a classmate that nobody has begun (its free seat not taken, no
+    /// move by a player) ends as abandoned after this long, so that games made and left do
+    /// not hold the lobby. A game against the computer is begun when it is made.
+    pub unstarted: Duration,
     /// A finished game stays this long for replay and download.
     pub keep: Duration,
+    /// Engine processes running at most; a game beyond them gets the built-in computer.
+    pub engines: usize,
+    /// Games one client may create.
+    pub creates: Rate,
+    /// Unfinished games of one client at most.
+    pub open_per_client: usize,
+    /// Look-ups by code that find no game, for one client; when spent, a client's look-ups
+    /// are refused, but for a player's own game.
+    pub misses: Rate,
+    /// Clients whose buckets are remembered at most.
+    pub clients: usize,
+}
+
+/// The default cap on engine processes: one per core, at least 2 and at most 16 (an engine
+/// thinks on one core; Stockfish takes 133 MB, so 16 of them about 2 GB).
+pub fn default_engines() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 16)
 }
 
 impl Default for Limits {
@@ -29,7 +56,19 @@ impl Default for Limits {
         Limits {
             tables: 2_000,
             idle: Duration::from_secs(60 * 60),
+            unstarted: Duration::from_secs(10 * 60),
             keep: Duration::from_secs(24 * 60 * 60),
+            engines: default_engines(),
+            creates: Rate {
+                burst: 80,
+                every: Duration::from_secs(1),
+            },
+            open_per_client: 160,
+            misses: Rate {
+                burst: 60,
+                every: Duration::from_secs(1),
+            },
+            clients: 4_096,
         }
     }
 }
@@ -71,6 +110,33 @@ pub enum LobbyError {
     NotAPlayer,
     /// The server has as many live games as it keeps.
     Busy,
+    /// This client has made games faster than [`Limits::creates`]: one more after this long.
+    CreatingTooFast(Duration),
+    /// This client has this many unfinished games, the most [`Limits::open_per_client`]
+    /// allows.
+    TooManyOpen(usize),
+    /// This client has tried codes that find no game faster than [`Limits::misses`]: look-ups
+    /// again after this long.
+    TooManyMisses(Duration),
+}
+
+impl LobbyError {
+    /// How many whole seconds (at least one) the client should wait before asking again, for
+    /// a refusal of too much.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            LobbyError::CreatingTooFast(wait) | LobbyError::TooManyMisses(wait) => {
+                Some(seconds(wait))
+            }
+            LobbyError::TooManyOpen(_) => Some(60),
+            _ => None,
+        }
+    }
+}
+
+/// Whole seconds to wait, at least one.
+fn seconds(wait: &Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
 }
 
 impl Explain for LobbyError {
@@ -97,6 +163,28 @@ impl Explain for LobbyError {
             LobbyError::Busy => {
                 "The server has all the games it can keep: try again later.".to_string()
             }
+            LobbyError::CreatingTooFast(wait) if zh => format!(
+                "从你这里新开的对局太多太快了：请 {} 秒后再开。",
+                seconds(wait)
+            ),
+            LobbyError::CreatingTooFast(wait) => format!(
+                "Too many games were started from here too quickly: start one again in {} s.",
+                seconds(wait)
+            ),
+            LobbyError::TooManyOpen(n) if zh => format!(
+                "从你这里开的未下完的对局已有 {n} 盘：请先下完或认输几盘，再开新的。"
+            ),
+            LobbyError::TooManyOpen(n) => format!(
+                "{n} unfinished games were started from here already: finish or resign some before starting another."
+            ),
+            LobbyError::TooManyMisses(wait) if zh => format!(
+                "从你这里输入的对局代码错得太多了：请 {} 秒后再试。",
+                seconds(wait)
+            ),
+            LobbyError::TooManyMisses(wait) => format!(
+                "Too many game codes that match no game were tried from here: try again in {} s.",
+                seconds(wait)
+            ),
         }
     }
 }
@@ -109,6 +197,27 @@ impl std::fmt::Display for LobbyError {
 
 impl std::error::Error for LobbyError {}
 
+/// What the players of a game are told about its computer opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The engine failed: the built-in computer plays on.
+    EngineFailed,
+    /// Every engine process the server allows ([`Limits::engines`]) was in use when the game
+    /// began: the built-in computer plays it.
+    EnginesBusy,
+}
+
+/// A place for one engine process among the lobby's [`Limits::engines`], given back when
+/// dropped (after the engine it was taken for).
+#[derive(Debug)]
+pub struct EngineSlot(Arc<AtomicUsize>);
+
+impl Drop for EngineSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// One table and its watchers.
 #[derive(Debug)]
 pub struct Entry {
@@ -119,12 +228,18 @@ pub struct Entry {
     table: Mutex<Box<dyn Match>>,
     /// Locked only while the table is (table first).
     clock: Mutex<Option<Clock>>,
-    /// The real engine playing the computer's moves, until it fails.
+    /// The real engine playing the computer's moves, until it fails or the game ends.
     engine: Mutex<Option<Engine>>,
-    /// The engine's name, while it plays.
+    /// The engine's slot among the lobby's engines, freed after the engine is stopped.
+    slot: Mutex<Option<EngineSlot>>,
+    /// The engine's name, from when it plays (kept after the game ends, for the record).
     engine_name: Mutex<Option<String>>,
-    /// Said to the players: the engine failed and the built-in computer took over (zh, en).
-    notice: Mutex<Option<[String; 2]>>,
+    /// Said to the players about the computer.
+    notice: Mutex<Option<Notice>>,
+    /// The client that made the table, if known.
+    owner: Option<IpAddr>,
+    /// Whether a player has moved or the free seat has been taken.
+    begun: AtomicBool,
     last_move: Mutex<Instant>,
     version: watch::Sender<u64>,
 }
@@ -145,10 +260,16 @@ impl Entry {
         *self.version.borrow()
     }
 
-    /// Tells the watchers the table changed.
+    /// Tells the watchers the table changed; a game that is over stops its engine. Call it
+    /// with the table unlocked.
     pub fn changed(&self) {
         *self.last_move.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
         self.version.send_modify(|v| *v += 1);
+        self.retire_engine_if_over();
+    }
+
+    fn is_over(&self) -> bool {
+        matches!(self.table().phase(), Phase::Over { .. })
     }
 
     /// The seat whose secret `token` is.
@@ -163,6 +284,7 @@ impl Entry {
     pub fn act(&self, token: &str, action: &Action) -> Result<Side, ActError> {
         let side = self.side_of(token).ok_or(ActError::NotAPlayer)?;
         self.apply(side, action, None)?;
+        self.begun.store(true, Ordering::Relaxed);
         Ok(side)
     }
 
@@ -245,21 +367,55 @@ impl Entry {
             "qiyuan: game {}: the engine failed ({why}); the built-in computer plays on",
             self.id
         );
-        *self.engine() = None;
+        let engine = self.engine().take();
+        let slot = self.slot().take();
+        drop((engine, slot));
         *self.engine_name.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        *self.notice.lock().unwrap_or_else(|e| e.into_inner()) = Some([
-            "外部引擎没有按时正确回应，改由内置电脑继续下。".to_string(),
-            "The engine did not answer in time or correctly: the built-in computer plays on."
-                .to_string(),
-        ]);
+        self.tell(Notice::EngineFailed);
     }
 
-    /// What the players are told about the game (an engine that failed), zh and en.
-    pub fn notice(&self) -> Option<[String; 2]> {
-        self.notice
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+    /// Tells the players `notice`.
+    pub fn tell(&self, notice: Notice) {
+        *self.notice.lock().unwrap_or_else(|e| e.into_inner()) = Some(notice);
+    }
+
+    /// What the players are told about the computer, if anything.
+    pub fn notice(&self) -> Option<Notice> {
+        *self.notice.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn slot(&self) -> MutexGuard<'_, Option<EngineSlot>> {
+        self.slot.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets `engine`, started in `slot`, to play the computer's moves; if the game is over
+    /// meanwhile, it is stopped at once.
+    pub fn seat_engine(&self, engine: Engine, slot: EngineSlot) {
+        *self.engine_name.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(engine.name().to_string());
+        *self.engine() = Some(engine);
+        *self.slot() = Some(slot);
+        self.retire_engine_if_over();
+    }
+
+    /// If the game is over, stops its engine (the process killed and reaped, then its slot
+    /// freed). An engine thinking now is left to its thinker, who calls this when done.
+    pub fn retire_engine_if_over(&self) {
+        if self.is_over() {
+            self.stop_engine();
+        }
+    }
+
+    /// Stops the engine unless it is thinking (the engine's lock is held).
+    fn stop_engine(&self) {
+        let engine = match self.engine.try_lock() {
+            Ok(mut e) => e.take(),
+            Err(TryLockError::Poisoned(e)) => e.into_inner().take(),
+            Err(TryLockError::WouldBlock) => return,
+        };
+        let slot = self.slot().take();
+        drop(engine);
+        drop(slot);
     }
 
     /// When the running clock's time runs out, if a clock runs.
@@ -334,11 +490,24 @@ fn constant_eq(a: &str, b: &str) -> bool {
             == 0
 }
 
-/// Every table of a server.
-#[derive(Debug, Default)]
+/// Every table of a server, the engine processes running for them, and what each client
+/// has asked for.
+#[derive(Debug)]
 pub struct Lobby {
     tables: Mutex<HashMap<String, Arc<Entry>>>,
     limits: Limits,
+    /// Engine processes running (slots taken).
+    engines: Arc<AtomicUsize>,
+    /// Games created, by client (locked after `tables`).
+    creates: Mutex<Buckets>,
+    /// Look-ups that found no game, by client (locked before `tables`).
+    misses: Mutex<Buckets>,
+}
+
+impl Default for Lobby {
+    fn default() -> Lobby {
+        Lobby::new(Limits::default())
+    }
 }
 
 /// Letters in a code: 31⁶ ≈ 887 million codes.
@@ -362,21 +531,70 @@ fn open(start: Start, seats: [Seat; 2]) -> Result<Box<dyn Match>, BadStart> {
     })
 }
 
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl Lobby {
     /// An empty lobby with `limits`.
     pub fn new(limits: Limits) -> Lobby {
         Lobby {
             tables: Mutex::new(HashMap::new()),
             limits,
+            engines: Arc::default(),
+            creates: Mutex::new(Buckets::new(limits.creates, limits.clients)),
+            misses: Mutex::new(Buckets::new(limits.misses, limits.clients)),
         }
     }
 
+    /// The limits of this lobby.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     fn tables(&self) -> MutexGuard<'_, HashMap<String, Arc<Entry>>> {
-        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.tables)
+    }
+
+    /// A place for one more engine process, if fewer than [`Limits::engines`] run. Take it
+    /// only once the game has its table ([`Lobby::create`] succeeded).
+    pub fn engine_slot(&self) -> Option<EngineSlot> {
+        let cap = self.limits.engines;
+        self.engines
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < cap).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| EngineSlot(self.engines.clone()))
+    }
+
+    /// How many engine processes run (or are starting) for this lobby's games.
+    pub fn engines_running(&self) -> usize {
+        self.engines.load(Ordering::SeqCst)
     }
 
     /// Opens a table: its code and the creator's token.
     pub fn create(&self, new: NewGame) -> Result<(Arc<Entry>, String), LobbyError> {
+        self.create_by(new, None)
+    }
+
+    /// Opens a table for the client at `addr` (none: not limited by client): its code and the
+    /// creator's token. The client is refused when it creates faster than
+    /// [`Limits::creates`] or has [`Limits::open_per_client`] unfinished games. An engine in
+    /// `new` plays only if a slot is free ([`Lobby::engine_slot`]); else it is stopped and
+    /// the players are told ([`Notice::EnginesBusy`]).
+    pub fn create_by(
+        &self,
+        mut new: NewGame,
+        addr: Option<IpAddr>,
+    ) -> Result<(Arc<Entry>, String), LobbyError> {
+        let owner = addr.map(client_of);
+        let now = Instant::now();
+        if let Some(client) = owner {
+            lock(&self.creates)
+                .check(client, now)
+                .map_err(LobbyError::CreatingTooFast)?;
+        }
         let token = new_token();
         let me = Seat::Human {
             token: Some(token.clone()),
@@ -390,11 +608,24 @@ impl Lobby {
             Side::First => [me, them],
             Side::Second => [them, me],
         };
+        let engine = new.engine.take();
         let table = open(new.start, seats).map_err(LobbyError::Start)?;
         self.sweep();
         let mut tables = self.tables();
         if tables.len() >= self.limits.tables {
             return Err(LobbyError::Busy);
+        }
+        if let Some(client) = owner {
+            let open = tables
+                .values()
+                .filter(|e| e.owner == Some(client) && !e.is_over())
+                .count();
+            if open >= self.limits.open_per_client {
+                return Err(LobbyError::TooManyOpen(open));
+            }
+            lock(&self.creates)
+                .take(client, now)
+                .map_err(LobbyError::CreatingTooFast)?;
         }
         let id = loop {
             let id = new_code();
@@ -407,14 +638,28 @@ impl Lobby {
             created: std::time::SystemTime::now(),
             table: Mutex::new(table),
             clock: Mutex::new(new.clock.map(Clock::new)),
-            engine_name: Mutex::new(new.engine.as_ref().map(|e| e.name().to_string())),
-            engine: Mutex::new(new.engine),
+            engine: Mutex::new(None),
+            slot: Mutex::new(None),
+            engine_name: Mutex::new(None),
             notice: Mutex::new(None),
+            owner,
+            // A game against the computer is begun when made: its learner may think long
+            // before a first move. Only a game waiting for a classmate is left unbegun.
+            begun: AtomicBool::new(computer),
             last_move: Mutex::new(Instant::now()),
             version: watch::Sender::new(0),
         });
         tables.insert(id, entry.clone());
         drop(tables);
+        if let Some(engine) = engine {
+            match self.engine_slot() {
+                Some(slot) => entry.seat_engine(engine, slot),
+                None => {
+                    drop(engine);
+                    entry.tell(Notice::EnginesBusy);
+                }
+            }
+        }
         if computer {
             entry.start_clock();
         }
@@ -429,9 +674,50 @@ impl Lobby {
             .ok_or_else(|| LobbyError::NoSuchGame(id.chars().take(20).collect()))
     }
 
+    /// The table with code `id`, looked up for the client at `addr` (none: not limited)
+    /// holding `token` (a seat's, if it has one). A code that finds no game spends one of the
+    /// client's [`Limits::misses`]; once they are spent, every look-up of the client is
+    /// refused (a found game as a missing one, so that refusals tell nothing), but for a game
+    /// whose seat `token` is.
+    pub fn find(
+        &self,
+        id: &str,
+        addr: Option<IpAddr>,
+        token: Option<&str>,
+    ) -> Result<Arc<Entry>, LobbyError> {
+        let Some(client) = addr.map(client_of) else {
+            return self.get(id);
+        };
+        let now = Instant::now();
+        let mut misses = lock(&self.misses);
+        if let Err(wait) = misses.check(client, now) {
+            drop(misses);
+            return match (self.get(id), token) {
+                (Ok(entry), Some(t)) if entry.side_of(t).is_some() => Ok(entry),
+                _ => Err(LobbyError::TooManyMisses(wait)),
+            };
+        }
+        let found = self.get(id);
+        if found.is_err() {
+            // Checked above under the same lock: there is a token to spend.
+            let _ = misses.take(client, now);
+        }
+        found
+    }
+
     /// Takes the free seat of table `id`: the new player's side and token.
     pub fn join(&self, id: &str) -> Result<(Arc<Entry>, Side, String), LobbyError> {
-        let entry = self.get(id)?;
+        self.join_by(id, None)
+    }
+
+    /// Takes the free seat of table `id` for the client at `addr`, looked up as
+    /// [`Lobby::find`] does: the new player's side and token.
+    pub fn join_by(
+        &self,
+        id: &str,
+        addr: Option<IpAddr>,
+    ) -> Result<(Arc<Entry>, Side, String), LobbyError> {
+        let entry = self.find(id, addr, None)?;
         let token = new_token();
         let side = {
             let mut table = entry.table();
@@ -447,6 +733,7 @@ impl Lobby {
             };
             side
         };
+        entry.begun.store(true, Ordering::Relaxed);
         entry.start_clock();
         entry.changed();
         Ok((entry, side, token))
@@ -462,20 +749,31 @@ impl Lobby {
         self.len() == 0
     }
 
-    /// Ends games nobody has moved in for too long, and clears away finished games kept long
-    /// enough, and the oldest finished ones when the lobby is full.
+    /// Ends games nobody has moved in for too long (or begun, for [`Limits::unstarted`]),
+    /// and clears away finished games kept long enough, and the oldest finished ones when the
+    /// lobby is full. The engines of games ended or cleared are stopped.
     pub fn sweep(&self) {
         let mut tables = self.tables();
         let mut finished: Vec<(Duration, String)> = Vec::new();
+        let mut ended = Vec::new();
         for (id, entry) in tables.iter() {
             entry.check_time();
             let idle = entry.idle_for();
-            let over = matches!(entry.table().phase(), Phase::Over { .. });
-            if !over && idle >= self.limits.idle {
-                let text = [
-                    "很久没有人走棋，对局已结束（无人继续）。".to_string(),
-                    "Nobody moved for a long time: the game was ended as abandoned.".to_string(),
-                ];
+            let over = entry.is_over();
+            let unstarted = !entry.begun.load(Ordering::Relaxed) && idle >= self.limits.unstarted;
+            if !over && (idle >= self.limits.idle || unstarted) {
+                let text = if unstarted {
+                    [
+                        "没有人加入或走棋，对局已结束（无人开始）。".to_string(),
+                        "Nobody joined or moved: the game was ended as abandoned.".to_string(),
+                    ]
+                } else {
+                    [
+                        "很久没有人走棋，对局已结束（无人继续）。".to_string(),
+                        "Nobody moved for a long time: the game was ended as abandoned."
+                            .to_string(),
+                    ]
+                };
                 entry.table().end_by(
                     Finish {
                         winner: None,
@@ -484,8 +782,9 @@ impl Lobby {
                     text,
                 );
                 entry.version.send_modify(|v| *v += 1);
+                ended.push(entry.clone());
             }
-            if over || idle >= self.limits.idle {
+            if over || idle >= self.limits.idle || unstarted {
                 finished.push((idle, id.clone()));
             }
         }
@@ -493,9 +792,15 @@ impl Lobby {
         let mut room = tables.len();
         while let Some((idle, id)) = finished.pop() {
             if idle >= self.limits.keep || room >= self.limits.tables {
-                tables.remove(&id);
+                if let Some(entry) = tables.remove(&id) {
+                    ended.push(entry);
+                }
                 room -= 1;
             }
+        }
+        drop(tables);
+        for entry in ended {
+            entry.retire_engine_if_over();
         }
     }
 }
@@ -560,6 +865,20 @@ mod tests {
         lobby.create(chess()).unwrap();
         assert!(lobby.get(&a.id).is_err());
         assert_eq!(lobby.len(), 2);
+    }
+
+    #[test]
+    fn engine_slots_are_capped_and_given_back() {
+        let lobby = Lobby::new(Limits {
+            engines: 2,
+            ..Limits::default()
+        });
+        let a = lobby.engine_slot().unwrap();
+        let _b = lobby.engine_slot().unwrap();
+        assert!(lobby.engine_slot().is_none());
+        assert_eq!(lobby.engines_running(), 2);
+        drop(a);
+        assert!(lobby.engine_slot().is_some());
     }
 
     #[test]

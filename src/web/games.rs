@@ -10,19 +10,20 @@ use super::state::AppState;
 use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
 use crate::play::clock::{ClockState, TimeControl};
-use crate::play::lobby::{ActError, Entry, LobbyError, NewGame, Opponent};
+use crate::play::lobby::{ActError, Entry, LobbyError, NewGame, Notice, Opponent};
 use crate::play::table::{side_names, Action, BoardAsk, Match, Phase, Seat};
 use crate::play::{Level, Reason, ShogiHandicap, Side, Start};
 use crate::record::{self, Format, Record, RecordError};
 use crate::rules::{chess, go, shogi, Explain};
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -313,15 +314,82 @@ fn refusal(status: StatusCode, e: &impl Explain) -> Response {
         .into_response()
 }
 
-fn lobby_refusal(e: &LobbyError) -> Response {
-    let status = match e {
+fn lobby_status(e: &LobbyError) -> StatusCode {
+    match e {
         LobbyError::NoSuchGame(_) => StatusCode::NOT_FOUND,
         LobbyError::Full => StatusCode::CONFLICT,
         LobbyError::NotAPlayer => StatusCode::FORBIDDEN,
         LobbyError::Busy => StatusCode::SERVICE_UNAVAILABLE,
         LobbyError::Start(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        LobbyError::CreatingTooFast(_)
+        | LobbyError::TooManyOpen(_)
+        | LobbyError::TooManyMisses(_) => StatusCode::TOO_MANY_REQUESTS,
+    }
+}
+
+/// Adds `Retry-After` (whole seconds) to a refusal of too much.
+fn with_retry_after(mut response: Response, e: &LobbyError) -> Response {
+    if let Some(secs) = e.retry_after() {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    }
+    response
+}
+
+fn lobby_refusal(e: &LobbyError) -> Response {
+    with_retry_after(refusal(lobby_status(e), e), e)
+}
+
+/// The address of the client that sent the request (the connection's peer, as
+/// [`super::serve::serve`] records it); none for a request made inside the process (tests),
+/// which is not limited by client.
+#[derive(Clone, Copy, Debug)]
+pub struct Client(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Client {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Client, Infallible> {
+        Ok(Client(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|ConnectInfo(addr)| addr.ip()),
+        ))
+    }
+}
+
+/// The game `id` for `client`, whose seat token (if any) is the cookie's or `token`.
+fn look_up(
+    state: &AppState,
+    client: Client,
+    id: &str,
+    headers: &HeaderMap,
+    token: Option<&str>,
+) -> Result<Arc<Entry>, LobbyError> {
+    let cookie = cookie_token(headers, &id.trim().to_ascii_lowercase());
+    state
+        .lobby()
+        .find(id, client.0, token.or(cookie.as_deref()))
+}
+
+/// A notice in both languages, from the locales.
+fn notice_text(notice: Notice) -> Both {
+    let text = |lang| {
+        let play = &Ui::get(lang).play;
+        match notice {
+            Notice::EngineFailed => play.engine_failed.clone(),
+            Notice::EnginesBusy => play.engines_busy.clone(),
+        }
     };
-    refusal(status, e)
+    Both {
+        zh: text(Lang::Zh),
+        en: text(Lang::En),
+    }
 }
 
 /// A side's name in a game: 黑方, White, 先手 ☗ (the names of [`side_names`], with the
@@ -427,10 +495,13 @@ async fn engine_move(
     entry.engine_name()?;
     let (entry2, start, moves) = (entry.clone(), start.clone(), moves.to_vec());
     let answer = tokio::task::spawn_blocking(move || {
-        entry2
+        let answer = entry2
             .engine()
             .as_mut()
-            .map(|e| e.best_move(&start, &moves, level))
+            .map(|e| e.best_move(&start, &moves, level));
+        // The game may have ended while the engine thought: it was left running for this.
+        entry2.retire_engine_if_over();
+        answer
     })
     .await
     .ok()
@@ -463,10 +534,12 @@ async fn engine_dead_stones(entry: &Arc<Entry>) {
     let entry2 = entry.clone();
     let (start2, moves2) = (start.clone(), moves.clone());
     let answer = tokio::task::spawn_blocking(move || {
-        entry2
+        let answer = entry2
             .engine()
             .as_mut()
-            .map(|e| e.dead_stones(&start2, &moves2))
+            .map(|e| e.dead_stones(&start2, &moves2));
+        entry2.retire_engine_if_over();
+        answer
     })
     .await
     .ok()
@@ -522,10 +595,11 @@ pub struct GameState {
     pub you: Option<&'static str>,
     /// The clocks, in milliseconds, if the game is timed.
     pub clock: Option<ClockState>,
-    /// The real engine playing the computer's moves, if one does.
+    /// The real engine playing the computer's moves, if one does (or did, once the game is
+    /// over).
     pub engine: Option<String>,
-    /// What the players are told about the game: the engine failed, the built-in computer
-    /// plays on.
+    /// What the players are told about the game: the engine failed, or every engine was in
+    /// use, and the built-in computer plays.
     pub notice: Option<Both>,
 }
 
@@ -600,7 +674,7 @@ fn state_of(entry: &Entry, table: &dyn Match, you: Option<Side>) -> GameState {
         you: you.map(Side::word),
         clock: entry.clock_state(),
         engine: entry.engine_name(),
-        notice: entry.notice().map(|[zh, en]| Both { zh, en }),
+        notice: entry.notice().map(notice_text),
     }
 }
 
@@ -637,6 +711,13 @@ impl NotCreated {
         }
     }
 
+    fn status(&self) -> StatusCode {
+        match self {
+            NotCreated::Bad(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            NotCreated::Lobby(e) => lobby_status(e),
+        }
+    }
+
     fn response(&self) -> Response {
         match self {
             NotCreated::Bad(e) => refusal(StatusCode::UNPROCESSABLE_ENTITY, e),
@@ -645,29 +726,25 @@ impl NotCreated {
     }
 }
 
+/// Creates the game of `request` for `client`: the table first (the lobby must have room and
+/// the client be within its limits), then, against an installed engine, the engine in a free
+/// slot, or the built-in computer and a notice when every slot is taken.
 async fn create(
     state: &AppState,
+    client: Client,
     request: &CreateRequest,
     account: Option<&crate::class::Account>,
 ) -> Result<(Arc<Entry>, Side, String), NotCreated> {
-    let mut new = request.read().map_err(NotCreated::Bad)?;
+    let new = request.read().map_err(NotCreated::Bad)?;
     let game = new.start.game();
     let installed = match blank(&request.engine).unwrap_or("builtin") {
         "builtin" => false,
         "installed" => true,
         other => return Err(NotCreated::Bad(BadRequest::Engine(other.into()))),
     };
-    let mut failed = None;
-    if installed && matches!(new.opponent, Opponent::Computer(_)) {
-        if state.engines().command(game).is_none() {
-            return Err(NotCreated::Bad(BadRequest::NoEngine(game)));
-        }
-        let engines = state.engines_arc();
-        match tokio::task::spawn_blocking(move || engines.start(game)).await {
-            Ok(Ok(engine)) => new.engine = Some(engine),
-            Ok(Err(e)) => failed = Some(e.to_string()),
-            Err(e) => failed = Some(e.to_string()),
-        }
+    let engine_game = installed && matches!(new.opponent, Opponent::Computer(_));
+    if engine_game && state.engines().command(game).is_none() {
+        return Err(NotCreated::Bad(BadRequest::NoEngine(game)));
     }
     let side = new.side;
     let opponent = match &new.opponent {
@@ -675,11 +752,24 @@ async fn create(
         Opponent::Computer(level) => format!("computer, level {}", level.get()),
         Opponent::Human => "classmate".to_string(),
     };
-    let (entry, token) = state.lobby().create(new).map_err(NotCreated::Lobby)?;
-    super::class::record_game(state, account, game, &entry.id, opponent).await;
-    if let Some(why) = failed {
-        entry.engine_failed(&why);
+    let (entry, token) = state
+        .lobby()
+        .create_by(new, client.0)
+        .map_err(NotCreated::Lobby)?;
+    if engine_game {
+        match state.lobby().engine_slot() {
+            Some(slot) => {
+                let engines = state.engines_arc();
+                match tokio::task::spawn_blocking(move || (engines.start(game), slot)).await {
+                    Ok((Ok(engine), slot)) => entry.seat_engine(engine, slot),
+                    Ok((Err(e), _)) => entry.engine_failed(&e.to_string()),
+                    Err(e) => entry.engine_failed(&e.to_string()),
+                }
+            }
+            None => entry.tell(Notice::EnginesBusy),
+        }
     }
+    super::class::record_game(state, account, game, &entry.id, opponent).await;
     computer_moves(&entry).await;
     Ok((entry, side, token))
 }
@@ -687,10 +777,11 @@ async fn create(
 /// `POST /api/games`.
 pub async fn api_create(
     State(state): State<AppState>,
+    client: Client,
     req: Req,
     Json(request): Json<CreateRequest>,
 ) -> Response {
-    match create(&state, &request, req.account.as_ref()).await {
+    match create(&state, client, &request, req.account.as_ref()).await {
         Ok((entry, side, token)) => {
             let body = Created {
                 id: entry.id.clone(),
@@ -709,13 +800,17 @@ pub async fn api_create(
 }
 
 /// `POST /api/games/{id}/join` → `{"token", "side"}`; a third player gets 409 and watches.
-pub async fn api_join(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+pub async fn api_join(
+    State(state): State<AppState>,
+    client: Client,
+    Path(id): Path<String>,
+) -> Response {
     #[derive(Serialize)]
     struct Joined {
         token: String,
         side: &'static str,
     }
-    match state.lobby().join(&id) {
+    match state.lobby().join_by(&id, client.0) {
         Ok((entry, side, token)) => with_cookie(
             Json(Joined {
                 token: token.clone(),
@@ -778,11 +873,12 @@ fn act_refusal(e: &ActError) -> Response {
 /// `POST /api/games/{id}/moves`.
 pub async fn api_move(
     State(state): State<AppState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     Json(request): Json<MoveRequest>,
 ) -> Response {
-    let entry = match state.lobby().get(&id) {
+    let entry = match look_up(&state, client, &id, &headers, request.token.as_deref()) {
         Ok(e) => e,
         Err(e) => return lobby_refusal(&e),
     };
@@ -822,6 +918,7 @@ pub struct ViewQuery {
 /// `GET /api/games/{id}`.
 pub async fn api_state(
     State(state): State<AppState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     Query(query): Query<ViewQuery>,
@@ -835,7 +932,7 @@ pub async fn api_state(
         #[serde(skip_serializing_if = "Option::is_none")]
         side: Option<String>,
     }
-    let entry = match state.lobby().get(&id) {
+    let entry = match look_up(&state, client, &id, &headers, None) {
         Ok(e) => e,
         Err(e) => return lobby_refusal(&e),
     };
@@ -869,8 +966,13 @@ pub async fn api_state(
 /// `GET /api/games/{id}/events`: `text/event-stream`, a `state` event with the game's state
 /// now and after every change; the stream closes after the game ends or after half an hour
 /// (the browser reconnects).
-pub async fn api_events(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    let entry = match state.lobby().get(&id) {
+pub async fn api_events(
+    State(state): State<AppState>,
+    client: Client,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let entry = match look_up(&state, client, &id, &headers, None) {
         Ok(e) => e,
         Err(e) => return lobby_refusal(&e),
     };
@@ -1234,7 +1336,8 @@ fn render_table(
         (Some(_), Some(_)) => ui.play.draw_offered.clone(),
         _ => String::new(),
     };
-    if let Some([zh, en]) = entry.notice() {
+    if let Some(n) = entry.notice() {
+        let Both { zh, en } = notice_text(n);
         notice = format!("{} {notice}", if lang == Lang::Zh { zh } else { en });
     }
     let confirm = confirm.filter(|_| clickable).map(|m| {
@@ -1437,17 +1540,21 @@ fn table_page(
 }
 
 fn missing_game(state: &AppState, req: &Req, e: &LobbyError) -> Response {
-    new_game_page(state, req, StatusCode::NOT_FOUND, e.explain(req.lang))
+    with_retry_after(
+        new_game_page(state, req, lobby_status(e), e.explain(req.lang)),
+        e,
+    )
 }
 
 /// `GET /play/{id}`.
 pub async fn page(
     State(state): State<AppState>,
+    client: Client,
     req: Req,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let entry = match state.lobby().get(&id) {
+    let entry = match look_up(&state, client, &id, &headers, None) {
         Ok(e) => e,
         Err(e) => return missing_game(&state, &req, &e),
     };
@@ -1466,12 +1573,13 @@ pub struct MoveForm {
 /// `POST /play/{id}`: a move or action from the page's forms; back to the page.
 pub async fn act_form(
     State(state): State<AppState>,
+    client: Client,
     req: Req,
     Path(id): Path<String>,
     headers: HeaderMap,
     Form(form): Form<MoveForm>,
 ) -> Response {
-    let entry = match state.lobby().get(&id) {
+    let entry = match look_up(&state, client, &id, &headers, None) {
         Ok(e) => e,
         Err(e) => return missing_game(&state, &req, &e),
     };
@@ -1493,14 +1601,15 @@ pub async fn act_form(
 /// `POST /play/{id}/join`: take the free seat, then the page.
 pub async fn join_form(
     State(state): State<AppState>,
+    client: Client,
     req: Req,
     Path(id): Path<String>,
 ) -> Response {
-    join_page(&state, &req, &id)
+    join_page(&state, client, &req, &id)
 }
 
-fn join_page(state: &AppState, req: &Req, id: &str) -> Response {
-    match state.lobby().join(id) {
+fn join_page(state: &AppState, client: Client, req: &Req, id: &str) -> Response {
+    match state.lobby().join_by(id, client.0) {
         Ok((entry, _, token)) if req.account.is_some() => {
             let (state, account, code) = (state.clone(), req.account.clone(), entry.id.clone());
             let game = entry.table().game();
@@ -1538,31 +1647,34 @@ pub struct JoinForm {
 /// `POST /play/join`: join a game by its code.
 pub async fn join_code(
     State(state): State<AppState>,
+    client: Client,
     req: Req,
     Form(form): Form<JoinForm>,
 ) -> Response {
     let code: String = form.code.trim().chars().take(20).collect();
-    join_page(&state, &req, &code)
+    join_page(&state, client, &req, &code)
 }
 
 /// `POST /play`: a new game from the form; to its page.
 pub async fn create_form(
     State(state): State<AppState>,
+    client: Client,
     req: Req,
     Form(form): Form<CreateRequest>,
 ) -> Response {
-    match create(&state, &form, req.account.as_ref()).await {
+    match create(&state, client, &form, req.account.as_ref()).await {
         Ok((entry, _, token)) => with_cookie(
             Redirect::to(&table_href(&entry.id)).into_response(),
             &entry.id,
             &token,
         ),
-        Err(e) => new_game_page(
-            &state,
-            &req,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            e.explain(req.lang),
-        ),
+        Err(e) => {
+            let page = new_game_page(&state, &req, e.status(), e.explain(req.lang));
+            match &e {
+                NotCreated::Lobby(l) => with_retry_after(page, l),
+                NotCreated::Bad(_) => page,
+            }
+        }
     }
 }
 
@@ -1711,10 +1823,12 @@ pub struct RecordQuery {
 /// CSA with `?format=`), UTF-8, as a download.
 pub async fn api_record(
     State(state): State<AppState>,
+    client: Client,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Query(query): Query<RecordQuery>,
 ) -> Response {
-    let entry = match state.lobby().get(&id) {
+    let entry = match look_up(&state, client, &id, &headers, None) {
         Ok(e) => e,
         Err(e) => return lobby_refusal(&e),
     };

@@ -463,6 +463,7 @@ pub struct PlayUi {
     pub classmate_name: String,
     pub move_example: String,
     pub builtin: String,
+    pub engines_busy: String,
 }
 
 impl Ui {

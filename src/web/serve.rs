@@ -206,6 +206,8 @@ pub async fn serve(
         let router = router.clone();
         let handle = connection.clone();
         let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+            // The peer's address, for limits by client (`web::games::Client`) and the login
+            // limits (`web::class::Peer`).
             request
                 .extensions_mut()
                 .insert(axum::extract::ConnectInfo(peer));

@@ -259,6 +259,15 @@ impl AppState {
         }
     }
 
+    /// The same content with at most `n` engine processes for its games (`--max-engines`).
+    pub fn with_max_engines(self, n: usize) -> AppState {
+        let limits = Limits {
+            engines: n,
+            ..self.lobby.limits()
+        };
+        self.with_lobby(limits)
+    }
+
     /// The games being played.
     pub fn lobby(&self) -> &Lobby {
         &self.lobby

@@ -5,18 +5,80 @@ pub mod school;
 
 use std::path::PathBuf;
 
-/// The test corpus (`QIYUAN_CORPUS`, else `../shared/corpus` beside the project), checked to
+/// The test corpus (`QIYUAN_CORPUS`, else `tests/data/corpus` in the repository), checked to
 /// hold `needed` (a file or folder inside it).
 pub fn corpus(needed: &str) -> PathBuf {
     let dir = std::env::var_os("QIYUAN_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus"));
     assert!(
         dir.join(needed).exists(),
         "the test corpus is missing at {}: set QIYUAN_CORPUS to the folder holding {needed}",
         dir.display()
     );
     dir
+}
+
+/// Cho Chikun's Encyclopedia of Life and Death, `go/{file}` of the shared corpus
+/// (`cho-elementary.jsonl`, or `cho-intermediate-advanced.jsonl`, the half of the next two
+/// volumes kept for development). The books may not be redistributed and so are not in
+/// `tests/data`: they are read from the shared corpus beside the project
+/// (`QIYUAN_CHO_CORPUS`, else `../shared/corpus`). The tests that read them are ignored in
+/// `cargo test` and run by `scripts/cho-checks.sh`; there a missing book fails.
+pub fn cho_book(file: &str) -> PathBuf {
+    let dir = std::env::var_os("QIYUAN_CHO_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let path = dir.join("go").join(file);
+    assert!(
+        path.exists(),
+        "Cho Chikun's book is missing at {}: set QIYUAN_CHO_CORPUS to the shared corpus folder",
+        path.display()
+    );
+    path
+}
+
+/// Cho Chikun's Elementary volume: [`cho_book`].
+pub fn cho_elementary() -> PathBuf {
+    cho_book("cho-elementary.jsonl")
+}
+
+/// Asks GNU Go `question` (`owl_attack` or `owl_defend` on a point) after the GTP commands
+/// `plays` on a 19×19 board: the first word of the answer (0 fails, 1 succeeds, 2 and 3
+/// are kos, 4 and 5 succeed with a gain or a loss). A reading of its own, not the one the
+/// program asks (`play::engine::owl`).
+pub fn gnugo_owl(plays: &[String], question: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let binary = std::env::var_os("GNUGO").unwrap_or_else(|| "/usr/games/gnugo".into());
+    let mut child = Command::new(&binary)
+        .args(["--mode", "gtp", "--chinese-rules"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start GNU Go: {e}; run `apt-get install gnugo`"));
+    let input = format!(
+        "boardsize 19\nclear_board\n{}\n{question}\nquit\n",
+        plays.join("\n")
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<&str> = text
+        .split("\n\n")
+        .filter(|a| !a.trim().is_empty())
+        .collect();
+    assert!(
+        answers.iter().all(|a| a.starts_with('=')),
+        "GNU Go refused a command: {answers:?}"
+    );
+    let answer = answers[answers.len() - 2].trim_start_matches('=').trim();
+    answer.split_whitespace().next().unwrap_or("").to_string()
 }
 
 /// A fresh temporary content folder for the test `name`, with an empty `problems/{game}`.

@@ -179,7 +179,7 @@ impl Session {
 
     /// Sends `command` and reads its answer within `bound`: the text of `= text`, or
     /// `Refused` for `? message`.
-    fn command(
+    pub(super) fn command(
         &mut self,
         command: &str,
         bound: std::time::Duration,

@@ -22,6 +22,7 @@
 //! ```
 
 mod gtp;
+pub mod owl;
 mod process;
 mod uci;
 mod usi;

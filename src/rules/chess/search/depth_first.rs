@@ -74,7 +74,7 @@ mod tests {
     fn corpus() -> PathBuf {
         std::env::var_os("QIYUAN_CORPUS")
             .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus"))
     }
 
     fn chess(fen: &str) -> Chess {

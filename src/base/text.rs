@@ -1,4 +1,4 @@
-//! Text written in both languages.
+//! Text written in both languages: what every learner reads exists in 简体中文 and English.
 
 use crate::lang::Lang;
 use serde::Deserialize;
