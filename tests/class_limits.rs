@@ -66,8 +66,9 @@ async fn a_hundred_teacher_logins_at_once_check_no_more_than_the_limit() {
     )
     .await;
     assert!(count(&statuses, 401) <= 8, "{statuses:?}");
+    // Refused by the limit, or (on a machine of fewer than two cores) told busy.
     assert_eq!(
-        count(&statuses, 401) + count(&statuses, 429),
+        count(&statuses, 401) + count(&statuses, 429) + count(&statuses, 503),
         100,
         "{statuses:?}"
     );
@@ -78,8 +79,9 @@ async fn a_hundred_student_logins_at_once_check_no_more_than_the_limit() {
     let s = School::new("parallel-students").await;
     let statuses = at_once(&s, "/login/student", wrong_student_login(&s), 100).await;
     assert!(count(&statuses, 401) <= 8, "{statuses:?}");
+    // Refused by the limit, or (on a machine of fewer than two cores) told busy.
     assert_eq!(
-        count(&statuses, 401) + count(&statuses, 429),
+        count(&statuses, 401) + count(&statuses, 429) + count(&statuses, 503),
         100,
         "{statuses:?}"
     );
