@@ -76,6 +76,10 @@ enum Command {
         /// by default $QIYUAN_DATA or ~/.local/share/qiyuan. A lone learner needs none.
         #[arg(long, value_name = "DIR")]
         data: Option<PathBuf>,
+        /// Mark every cookie `Secure` (the server is reached over HTTPS, through a proxy
+        /// that ends TLS): browsers then never send the session over plain HTTP.
+        #[arg(long)]
+        secure_cookies: bool,
     },
     /// Add a teacher, or change a teacher's password (the classroom's accounts).
     Teacher {
@@ -226,7 +230,16 @@ fn main() -> anyhow::Result<ExitCode> {
             max_engines,
             records,
             data,
-        }) => serve(addr, content, &engines, max_engines, data, records),
+            secure_cookies,
+        }) => serve(
+            addr,
+            content,
+            &engines,
+            max_engines,
+            data,
+            records,
+            secure_cookies,
+        ),
         Some(Command::Teacher { action }) => teacher(action),
         Some(Command::Backup { file, data }) => {
             let store = open_store(data)?;
@@ -240,7 +253,15 @@ fn main() -> anyhow::Result<ExitCode> {
             output,
             game,
         }) => convert(&input, &output, game),
-        None => serve(([127, 0, 0, 1], 8080).into(), None, &[], None, None, None),
+        None => serve(
+            ([127, 0, 0, 1], 8080).into(),
+            None,
+            &[],
+            None,
+            None,
+            None,
+            false,
+        ),
     }
 }
 
@@ -667,10 +688,27 @@ fn serve(
     max_engines: Option<u16>,
     data: Option<PathBuf>,
     records: Option<PathBuf>,
+    secure_cookies: bool,
 ) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &records {
         anyhow::ensure!(dir.is_dir(), "--records {}: not a folder", dir.display());
     }
+    // One server a data folder: the lock is held until this function returns.
+    let _lock =
+        match data_folder(data.clone()).map(|f| qiyuan::class::lock::FolderLock::acquire(&f)) {
+            Ok(Ok(lock)) => Some(lock),
+            Ok(Err(qiyuan::class::lock::LockError::InUse(folder))) => {
+                let folder = folder.display().to_string();
+                for lang in [qiyuan::lang::Lang::Zh, qiyuan::lang::Lang::En] {
+                    let text = &qiyuan::web::i18n::Ui::get(lang).class.folder_in_use;
+                    eprintln!("qiyuan: {}", text.replace("{folder}", &folder));
+                }
+                return Ok(ExitCode::FAILURE);
+            }
+            Ok(Err(e)) if data.is_some() => return Err(e.into()),
+            // Without --data, a folder that cannot be used turns the classroom off below.
+            Ok(Err(_)) | Err(_) => None,
+        };
     let engines = qiyuan::play::engine::Engines::discover(engines);
     for game in qiyuan::content::Game::ALL {
         if let Some(command) = engines.command(game) {
@@ -733,7 +771,13 @@ fn serve(
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        qiyuan::web::serve::serve(listener, qiyuan::web::app(state), limits, stop)
+        let router = qiyuan::web::app(state);
+        let router = if secure_cookies {
+            qiyuan::web::serve::secure_cookies(router)
+        } else {
+            router
+        };
+        qiyuan::web::serve::serve(listener, router, limits, stop)
             .await
             .context("serving")?;
         Ok(ExitCode::SUCCESS)

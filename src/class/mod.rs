@@ -17,9 +17,11 @@
 //! ```
 
 pub mod codes;
+pub mod lock;
 pub mod password;
 pub mod progress;
 pub mod sqlite;
+pub mod throttle;
 
 use std::fmt;
 use std::path::PathBuf;

@@ -119,6 +119,23 @@ pub fn summarize(tries: &[Try]) -> HashMap<(StudentId, Task), Summary> {
     out
 }
 
+/// What a try merged from the browser's progress has as its moves before
+/// (`POST /api/class/merge`).
+pub const MERGED: &str = "(browser)";
+
+/// Whether a try was merged from the browser's progress rather than judged on the server.
+pub fn merged(t: &Try) -> bool {
+    matches!(&t.act, Act::Move { before, .. } if before == MERGED)
+}
+
+/// Adds up tries for homework (the class grid, its CSV, the student's homework): as
+/// [`summarize`], without the tries merged from the browser, which the server never judged:
+/// they count as neither solved nor solved at the first try.
+pub fn for_homework(tries: &[Try]) -> HashMap<(StudentId, Task), Summary> {
+    let judged: Vec<Try> = tries.iter().filter(|t| !merged(t)).cloned().collect();
+    summarize(&judged)
+}
+
 /// The lessons each student finished (`game/lessons/slug` tasks).
 pub fn finished_lessons(history: &History) -> HashMap<(StudentId, Task), Millis> {
     history
@@ -213,6 +230,25 @@ mod tests {
         let all = summarize(&[mv(1, "1", "D4", "solved", 1), mv(1, "1", "A1", "wrong", 2)]);
         let s = all.values().next().unwrap();
         assert_eq!((s.status, s.mistakes), (Status::FirstTry, 0));
+    }
+
+    #[test]
+    fn merged_progress_is_never_homework_solved() {
+        let mut merged = mv(1, "1", "", "solved", 1);
+        if let Act::Move { before, .. } = &mut merged.act {
+            *before = MERGED.into();
+        }
+        assert_eq!(
+            summarize(std::slice::from_ref(&merged))
+                .values()
+                .next()
+                .unwrap()
+                .status,
+            Status::FirstTry
+        );
+        assert!(for_homework(std::slice::from_ref(&merged)).is_empty());
+        let then = for_homework(&[merged, mv(1, "1", "A1", "wrong", 2)]);
+        assert_eq!(then.values().next().unwrap().status, Status::Failed);
     }
 
     #[test]

@@ -116,7 +116,7 @@ pub async fn attempt(
         Err(e) => return e.into_response(),
     };
     if let Some(v) = &judged.verdict {
-        super::class::record_move(
+        if let Err(e) = super::class::record_move(
             &state,
             req.account.as_ref(),
             (shelf.game, &set.slug, &problem.id),
@@ -124,7 +124,11 @@ pub async fn attempt(
             played,
             v.kind(),
         )
-        .await;
+        .await
+        {
+            // Judged but not kept: the reply says so rather than answer as if it were.
+            return super::class::unkept(lang, &e);
+        }
     }
     let reply = match &judged.verdict {
         Some(crate::content::Verdict::Correct { reply, .. }) => reply.clone(),

@@ -10,6 +10,7 @@
 use super::i18n::{fill, Ui};
 use super::pages::{enc, respond, Chrome, Req};
 use super::state::{AppState, Snapshot};
+use crate::class::throttle::{Kind, Rate, Throttle};
 use crate::class::{
     self, password, Account, Act, Assignment, Class, ClassError, ClassId, LessonMark, Millis,
     PictureCode, Played, Reading, Role, Status, Store, StudentId, Task, Try,
@@ -17,6 +18,7 @@ use crate::class::{
 use crate::content::Game;
 use crate::lang::Lang;
 use askama::Template;
+use axum::extract::ConnectInfo;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -24,9 +26,10 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use serde::Deserialize;
 use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The session cookie.
 pub const SESSION_COOKIE: &str = "qiyuan-session";
@@ -35,72 +38,60 @@ pub const STUDENT_SESSION: Duration = Duration::from_secs(12 * 3600);
 /// How long a teacher stays logged in.
 pub const TEACHER_SESSION: Duration = Duration::from_secs(7 * 24 * 3600);
 /// Failed logins allowed for one name in [`LOGIN_WINDOW`].
-pub const LOGIN_TRIES: u32 = 8;
+pub const LOGIN_TRIES: u32 = class::throttle::NAME_TRIES;
 /// The window of [`LOGIN_TRIES`].
-pub const LOGIN_WINDOW: Duration = Duration::from_secs(10 * 60);
+pub const LOGIN_WINDOW: Duration = class::throttle::WINDOW;
 
-/// The classroom of a server: its store, and the limits on logging in.
+/// The classroom of a server: its store, and the limits on logging in, on checking
+/// passwords and on what students send.
 pub struct Classroom {
     /// Where everything is kept.
     pub store: Arc<dyn Store>,
     /// The data folder, when the store lives in one (printed at start, used by backups).
     pub folder: Option<PathBuf>,
-    limiter: Limiter,
+    limiter: Throttle,
+    hashing: password::Gate,
+    events: Rate,
+    opened: Rate,
 }
 
 impl Classroom {
-    /// A classroom over `store`.
+    /// A classroom over `store`, checking as many passwords at once as there are cores.
     pub fn new(store: Arc<dyn Store>, folder: Option<PathBuf>) -> Classroom {
+        Classroom::with_gate(store, folder, password::Gate::for_cores())
+    }
+
+    /// A classroom over `store` whose passwords are checked through `hashing`.
+    pub fn with_gate(
+        store: Arc<dyn Store>,
+        folder: Option<PathBuf>,
+        hashing: password::Gate,
+    ) -> Classroom {
         Classroom {
             store,
             folder,
-            limiter: Limiter::default(),
+            limiter: Throttle::default(),
+            hashing,
+            events: Rate::default(),
+            opened: Rate::default(),
         }
     }
 }
 
-/// Failed logins by name (not by address: a whole class shares one address), bounded.
-#[derive(Default)]
-struct Limiter {
-    failures: Mutex<HashMap<String, (u32, Instant)>>,
-}
+/// The address a request came from, when the server knows it (`web::serve` puts it in the
+/// request as axum's `ConnectInfo`); a router called directly knows none.
+pub(crate) struct Peer(pub Option<IpAddr>);
 
-impl Limiter {
-    const KEYS: usize = 10_000;
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
 
-    /// Whether `key` may try now.
-    fn allowed(&self, key: &str) -> bool {
-        let map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        match map.get(key) {
-            Some((n, since)) => *n < LOGIN_TRIES || since.elapsed() >= LOGIN_WINDOW,
-            None => true,
-        }
-    }
-
-    fn failed(&self, key: &str) {
-        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= Self::KEYS {
-            map.retain(|_, (_, since)| since.elapsed() < LOGIN_WINDOW);
-            if map.len() >= Self::KEYS {
-                // Under a flood of names, the oldest half goes.
-                let mut times: Vec<Instant> = map.values().map(|v| v.1).collect();
-                times.sort();
-                let cut = times[times.len() / 2];
-                map.retain(|_, (_, since)| *since > cut);
-            }
-        }
-        let e = map.entry(key.to_string()).or_insert((0, Instant::now()));
-        if e.1.elapsed() >= LOGIN_WINDOW {
-            *e = (0, Instant::now());
-        }
-        e.0 += 1;
-    }
-
-    fn succeeded(&self, key: &str) {
-        self.failures
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(key);
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Peer, Self::Rejection> {
+        Ok(Peer(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
     }
 }
 
@@ -328,12 +319,22 @@ impl FromRequestParts<AppState> for Signed {
     }
 }
 
-/// Where to go after logging in: a path on this site, never another site.
+/// Where to go after logging in: a path on this site, never another site, else `fallback`.
 fn safe_next(next: Option<&str>, fallback: &str) -> String {
     match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
+        Some(n) if same_site_path(n) => n.to_string(),
         _ => fallback.to_string(),
     }
+}
+
+/// Whether `n` is a path on this site: one `/` first (not `//`, which names another host),
+/// no backslash (read as `/` by browsers), and only visible ASCII (no space, no tab, CR or LF,
+/// which browsers drop, so that `/\t/evil.example` would become `//evil.example`; an address
+/// made by this site is percent-encoded).
+fn same_site_path(n: &str) -> bool {
+    n.starts_with('/')
+        && !n.starts_with("//")
+        && n.bytes().all(|b| b.is_ascii_graphic() && b != b'\\')
 }
 
 /// `GET /login`.
@@ -444,6 +445,7 @@ async fn start_session(room: &Classroom, role: Role, name: String, next: String)
 pub(crate) async fn login_student(
     State(state): State<AppState>,
     req: Req,
+    Peer(peer): Peer,
     headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Response {
@@ -460,29 +462,27 @@ pub(crate) async fn login_student(
         form.code.clone()
     };
     let key = format!(
-        "s:{}:{}",
+        "{}:{}",
         form.class.trim().to_lowercase(),
         form.name.trim().to_lowercase()
     );
-    if !room.limiter.allowed(&key) {
-        return login_form(
-            &state,
-            &req,
-            &ui.too_many,
-            StatusCode::TOO_MANY_REQUESTS,
-            form,
-        );
-    }
+    let reserved = match room.limiter.reserve(Kind::Student, &key, peer) {
+        Ok(r) => r,
+        Err(_) => return too_many(&state, &req, form),
+    };
     let (class_code, name) = (form.class.clone(), form.name.clone());
     let found = blocking(&room.store, move |s| s.student_login(&class_code, &name)).await;
     let student = match found {
         Ok(s) => s,
-        Err(e) => return store_failed(&req, &state.snapshot(), &e),
+        Err(e) => {
+            room.limiter.refund(reserved);
+            return store_failed(&req, &state.snapshot(), &e);
+        }
     };
     let code = PictureCode::parse(&typed);
     match student {
         Some(st) if code == Some(st.code) => {
-            room.limiter.succeeded(&key);
+            room.limiter.succeeded(reserved);
             let next = safe_next(
                 Some(form.next.as_str()).filter(|n| !n.is_empty()),
                 "/me?merge=1",
@@ -490,7 +490,7 @@ pub(crate) async fn login_student(
             start_session(&room, Role::Student(st.id, st.class), st.name, next).await
         }
         _ => {
-            room.limiter.failed(&key);
+            room.limiter.failed(reserved);
             login_form(
                 &state,
                 &req,
@@ -507,6 +507,7 @@ pub(crate) async fn login_student(
 pub(crate) async fn login_teacher(
     State(state): State<AppState>,
     req: Req,
+    Peer(peer): Peer,
     headers: HeaderMap,
     Form(mut form): Form<LoginForm>,
 ) -> Response {
@@ -517,39 +518,38 @@ pub(crate) async fn login_teacher(
     if cross_site(&headers) {
         return login_form(&state, &req, &ui.bad_form, StatusCode::FORBIDDEN, form);
     }
-    let key = format!("t:{}", form.name.trim().to_lowercase());
-    if !room.limiter.allowed(&key) {
-        return login_form(
-            &state,
-            &req,
-            &ui.too_many,
-            StatusCode::TOO_MANY_REQUESTS,
-            form,
-        );
-    }
+    let key = form.name.trim().to_lowercase();
+    let reserved = match room.limiter.reserve(Kind::Teacher, &key, peer) {
+        Ok(r) => r,
+        Err(_) => return too_many(&state, &req, form),
+    };
     let password = std::mem::take(&mut form.password);
     let name = form.name.clone();
-    let checked = blocking(&room.store, move |s| {
+    let found = blocking(&room.store, move |s| {
         Ok(match s.teacher_login(&name)? {
-            Some((t, hash)) => password::verify(&password, &hash).then_some(t),
-            None => {
-                password::verify(&password, password::decoy());
-                None
-            }
+            Some((t, hash)) => (Some(t), hash),
+            None => (None, password::decoy().to_string()),
         })
     })
     .await;
-    match checked {
-        Ok(Some(t)) => {
-            room.limiter.succeeded(&key);
+    let (teacher, hash) = match found {
+        Ok(found) => found,
+        Err(e) => {
+            room.limiter.refund(reserved);
+            return store_failed(&req, &state.snapshot(), &e);
+        }
+    };
+    match (room.hashing.check(password, hash).await, teacher) {
+        (Ok(true), Some(t)) => {
+            room.limiter.succeeded(reserved);
             let next = safe_next(
                 Some(form.next.as_str()).filter(|n| !n.is_empty()),
                 "/teacher",
             );
             start_session(&room, Role::Teacher(t.id), t.name, next).await
         }
-        Ok(None) => {
-            room.limiter.failed(&key);
+        (Ok(_), _) => {
+            room.limiter.failed(reserved);
             login_form(
                 &state,
                 &req,
@@ -558,8 +558,40 @@ pub(crate) async fn login_teacher(
                 form,
             )
         }
-        Err(e) => store_failed(&req, &state.snapshot(), &e),
+        (Err(e), _) => {
+            // Not a wrong password: not counted, and told as what it is.
+            room.limiter.refund(reserved);
+            eprintln!("qiyuan: a teacher's password could not be checked: {e}");
+            let (status, text) = match e {
+                password::PasswordError::Busy => (StatusCode::SERVICE_UNAVAILABLE, ui.busy.clone()),
+                password::PasswordError::Hashing(_) => (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    fill(&ui.check_failed, &[("error", &e.to_string())]),
+                ),
+                password::PasswordError::Malformed(_) => (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    fill(&ui.check_failed, &[("error", &e.to_string())]),
+                ),
+            };
+            let mut r = login_form(&state, &req, &text, status, form);
+            if status == StatusCode::SERVICE_UNAVAILABLE {
+                r.headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            }
+            r
+        }
     }
+}
+
+/// The answer to a login refused by the limits (429), whichever limit it met.
+fn too_many(state: &AppState, req: &Req, form: LoginForm) -> Response {
+    login_form(
+        state,
+        req,
+        &req.ui().class.too_many,
+        StatusCode::TOO_MANY_REQUESTS,
+        form,
+    )
 }
 
 /// A form that carries only the CSRF secret.
@@ -740,6 +772,8 @@ pub(crate) async fn me(signed: Signed) -> Response {
         Err(e) => return store_failed(&signed.req, &signed.snap, &e),
     };
     let summaries = class::progress::summarize(&history.tries);
+    // Homework counts only what the server judged, never the browser's merged progress.
+    let homework_summaries = class::progress::for_homework(&history.tries);
     let finished = class::progress::finished_lessons(&history);
     let today = class::day_of(class::now());
     let lang = signed.req.lang;
@@ -747,7 +781,7 @@ pub(crate) async fn me(signed: Signed) -> Response {
         .iter()
         .map(|a| {
             let (done, total, statuses) =
-                homework_progress(&signed.snap, a, student, &summaries, &finished);
+                homework_progress(&signed.snap, a, student, &homework_summaries, &finished);
             let mut statuses = statuses.into_iter();
             let mut tasks = Vec::new();
             for t in &a.tasks {
@@ -803,7 +837,8 @@ pub struct EventRequest {
     pub csrf: String,
 }
 
-/// `POST /api/class/event`.
+/// `POST /api/class/event`: only for a problem or lesson the library has, and at most
+/// [`class::throttle::EVENTS_PER_WINDOW`] a minute for each student (429 beyond).
 pub(crate) async fn api_event(signed: Signed, Json(event): Json<EventRequest>) -> Response {
     if !same_secret(&event.csrf, &signed.account.csrf) {
         return (StatusCode::FORBIDDEN, "bad csrf").into_response();
@@ -811,43 +846,79 @@ pub(crate) async fn api_event(signed: Signed, Json(event): Json<EventRequest>) -
     let Some((student, _)) = signed.account.student() else {
         return (StatusCode::FORBIDDEN, "students only").into_response();
     };
+    let task = match event.kind.as_str() {
+        "hint" => Task::parse(&format!(
+            "{}/problems/{}/{}",
+            event.game, event.set, event.id
+        ))
+        .filter(|t| matches!(t, Task::Problem { .. })),
+        "lesson-finished" => Task::parse(&format!("{}/lessons/{}", event.game, event.set)),
+        _ => None,
+    };
+    let Some(task) = task else {
+        return (StatusCode::UNPROCESSABLE_ENTITY, "unknown event").into_response();
+    };
+    if !view_task(&signed.snap, &task, signed.req.lang).exists {
+        return (
+            StatusCode::NOT_FOUND,
+            signed.req.ui().class.not_found.clone(),
+        )
+            .into_response();
+    }
+    if !signed.room.events.allow(student.0) {
+        let mut r = (
+            StatusCode::TOO_MANY_REQUESTS,
+            signed.req.ui().class.events_too_fast.clone(),
+        )
+            .into_response();
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
+        return r;
+    }
     let now = class::now();
-    let result = match event.kind.as_str() {
-        "hint"
-            if Task::parse(&format!(
-                "{}/problems/{}/{}",
-                event.game, event.set, event.id
-            ))
-            .is_some() =>
-        {
-            let t = Try {
-                student,
-                game: event.game,
-                set: event.set,
-                problem: event.id,
-                act: Act::Hint,
-                at: now,
-            };
-            blocking(&signed.room.store, move |s| s.record_try(&t)).await
-        }
-        "lesson-finished"
-            if Task::parse(&format!("{}/lessons/{}", event.game, event.set)).is_some() =>
-        {
-            let r = Reading {
-                student,
-                game: event.game,
-                slug: event.set,
-                mark: LessonMark::Finished,
-                at: now,
-            };
-            blocking(&signed.room.store, move |s| s.record_reading(&r)).await
-        }
-        _ => return (StatusCode::UNPROCESSABLE_ENTITY, "unknown event").into_response(),
+    let result = if let Task::Problem { .. } = task {
+        let t = Try {
+            student,
+            game: event.game,
+            set: event.set,
+            problem: event.id,
+            act: Act::Hint,
+            at: now,
+        };
+        blocking(&signed.room.store, move |s| s.record_try(&t)).await
+    } else {
+        let r = Reading {
+            student,
+            game: event.game,
+            slug: event.set,
+            mark: LessonMark::Finished,
+            at: now,
+        };
+        blocking(&signed.room.store, move |s| s.record_reading(&r)).await
     };
     match result {
         Ok(()) => StatusCode::NO_CONTENT.into_response(),
-        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
+        Err(e) => unkept(signed.req.lang, &e),
     }
+}
+
+/// The answer to a write that failed (503): what the student did was not kept, and why, in
+/// their language.
+pub(crate) fn unkept(lang: Lang, e: &ClassError) -> Response {
+    eprintln!("qiyuan: classroom: not kept: {e}");
+    let ui = &Ui::get(lang).class;
+    let why = match e {
+        ClassError::Unwritable(_) => ui.unwritable.clone(),
+        _ => fill(&ui.store_error, &[("error", &e.to_string())]),
+    };
+    let mut r = (
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("{} {why}", ui.unkept),
+    )
+        .into_response();
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
+    r
 }
 
 /// `POST /lessons-read`: a lesson marked as read by its form (no script needed).
@@ -861,7 +932,8 @@ pub struct ReadForm {
     slug: String,
 }
 
-/// `POST /me/read`: the lesson's "I have read it" button.
+/// `POST /me/read`: the lesson's "I have read it" button; counted with the events
+/// ([`class::throttle::EVENTS_PER_WINDOW`] a minute, 429 beyond).
 pub(crate) async fn read_form(signed: Signed, Form(form): Form<ReadForm>) -> Response {
     if let Err(r) = signed.check(&form.csrf) {
         return r;
@@ -870,7 +942,9 @@ pub(crate) async fn read_form(signed: Signed, Form(form): Form<ReadForm>) -> Res
         Ok(s) => s,
         Err(r) => return r,
     };
-    let Some(task) = Task::parse(&format!("{}/lessons/{}", form.game, form.slug)) else {
+    let Some(task) = Task::parse(&format!("{}/lessons/{}", form.game, form.slug))
+        .filter(|t| view_task(&signed.snap, t, signed.req.lang).exists)
+    else {
         return message(
             &signed.req,
             &signed.snap,
@@ -878,6 +952,15 @@ pub(crate) async fn read_form(signed: Signed, Form(form): Form<ReadForm>) -> Res
             &signed.req.ui().class.not_found,
         );
     };
+    // The same budget as the script's events: a lesson read is one.
+    if !signed.room.events.allow(student.0) {
+        return message(
+            &signed.req,
+            &signed.snap,
+            StatusCode::TOO_MANY_REQUESTS,
+            &signed.req.ui().class.events_too_fast,
+        );
+    }
     let r = Reading {
         student,
         game: form.game,
@@ -929,7 +1012,10 @@ pub(crate) async fn api_merge(signed: Signed, Json(request): Json<MergeRequest>)
         .filter_map(|e| {
             let mut parts = e.key.splitn(3, '/');
             let (game, set, id) = (parts.next()?, parts.next()?, parts.next()?);
-            Task::parse(&format!("{game}/problems/{set}/{id}"))?;
+            let task = Task::parse(&format!("{game}/problems/{set}/{id}"))?;
+            if !view_task(&signed.snap, &task, Lang::En).exists {
+                return None;
+            }
             let verdict = match e.state.as_str() {
                 "solved" => "solved",
                 "failed" => "wrong",
@@ -941,7 +1027,7 @@ pub(crate) async fn api_merge(signed: Signed, Json(request): Json<MergeRequest>)
                 set: set.into(),
                 problem: id.into(),
                 act: Act::Move {
-                    before: "(browser)".into(),
+                    before: class::progress::MERGED.into(),
                     played: String::new(),
                     verdict: verdict.into(),
                 },
@@ -961,30 +1047,41 @@ pub(crate) async fn api_merge(signed: Signed, Json(request): Json<MergeRequest>)
     .await;
     match merged {
         Ok(n) => Json(serde_json::json!({ "merged": n })).into_response(),
-        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response(),
+        Err(e) => unkept(signed.req.lang, &e),
     }
 }
 
 /// Writes what a logged-in student did (a no-op for anyone else), waiting for the row: a
-/// student's judged move is never lost to a reply sent before it is written. `what` names it
-/// in the log if the write fails.
+/// student's judged move is never lost to a reply sent before it is written, and a write
+/// that fails is the caller's error to answer ([`unkept`]), never a reply as if it were kept.
 async fn record_for(
+    state: &AppState,
+    account: Option<&Account>,
+    write: impl FnOnce(&dyn Store, StudentId) -> Result<(), ClassError> + Send + 'static,
+) -> Result<(), ClassError> {
+    let (Some(room), Some((student, _))) =
+        (state.classroom_arc(), account.and_then(Account::student))
+    else {
+        return Ok(());
+    };
+    blocking(&room.store, move |s| write(s, student)).await
+}
+
+/// Writes what a logged-in student did that no reply waits on (a lesson opened, a game
+/// started): a failure is logged, with `what` naming it.
+async fn record_logged(
     state: &AppState,
     account: Option<&Account>,
     what: &'static str,
     write: impl FnOnce(&dyn Store, StudentId) -> Result<(), ClassError> + Send + 'static,
 ) {
-    let (Some(room), Some((student, _))) =
-        (state.classroom_arc(), account.and_then(Account::student))
-    else {
-        return;
-    };
-    if let Err(e) = blocking(&room.store, move |s| write(s, student)).await {
+    if let Err(e) = record_for(state, account, write).await {
         eprintln!("qiyuan: cannot record {what}: {e}");
     }
 }
 
-/// Records a move a logged-in student had judged.
+/// Records a move a logged-in student had judged; the reply must wait for it and say so
+/// if it failed.
 pub(crate) async fn record_move(
     state: &AppState,
     account: Option<&Account>,
@@ -992,9 +1089,9 @@ pub(crate) async fn record_move(
     before: &[String],
     played: String,
     verdict: &str,
-) {
+) -> Result<(), ClassError> {
     if played.is_empty() || verdict == "invalid" {
-        return;
+        return Ok(());
     }
     let (game, set, problem) = (
         key.0.slug().to_string(),
@@ -1006,7 +1103,7 @@ pub(crate) async fn record_move(
         played,
         verdict: verdict.to_string(),
     };
-    record_for(state, account, "a student's move", move |s, student| {
+    record_for(state, account, move |s, student| {
         s.record_try(&Try {
             student,
             game,
@@ -1016,21 +1113,22 @@ pub(crate) async fn record_move(
             at: class::now(),
         })
     })
-    .await;
+    .await
 }
 
-/// Records that a logged-in student looked at a problem's solution.
+/// Records that a logged-in student looked at a problem's solution; the reply must wait
+/// for it (a look not kept would leave the problem "solved at the first try").
 pub(crate) async fn record_solution(
     state: &AppState,
     account: Option<&Account>,
     key: (Game, &str, &str),
-) {
+) -> Result<(), ClassError> {
     let (game, set, problem) = (
         key.0.slug().to_string(),
         key.1.to_string(),
         key.2.to_string(),
     );
-    record_for(state, account, "a look at a solution", move |s, student| {
+    record_for(state, account, move |s, student| {
         s.record_try(&Try {
             student,
             game,
@@ -1040,18 +1138,27 @@ pub(crate) async fn record_solution(
             at: class::now(),
         })
     })
-    .await;
+    .await
 }
 
-/// Records that a logged-in student opened a lesson.
+/// Records that a logged-in student opened a lesson, at most
+/// [`class::throttle::EVENTS_PER_WINDOW`] a minute for each student: the page is served
+/// whatever the count, a view beyond is not recorded.
 pub(crate) async fn record_opened(
     state: &AppState,
     account: Option<&Account>,
     game: Game,
     slug: &str,
 ) {
+    if let (Some(room), Some((student, _))) =
+        (state.classroom(), account.and_then(Account::student))
+    {
+        if !room.opened.allow(student.0) {
+            return;
+        }
+    }
     let (game, slug) = (game.slug().to_string(), slug.to_string());
-    record_for(state, account, "a lesson opened", move |s, student| {
+    record_logged(state, account, "a lesson opened", move |s, student| {
         s.record_reading(&Reading {
             student,
             game,
@@ -1072,7 +1179,7 @@ pub(crate) async fn record_game(
     opponent: String,
 ) {
     let (game, code) = (game.slug().to_string(), code.to_string());
-    record_for(state, account, "a game", move |s, student| {
+    record_logged(state, account, "a game", move |s, student| {
         s.record_game(&Played {
             student,
             game,
@@ -1082,4 +1189,30 @@ pub(crate) async fn record_game(
         })
     })
     .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_is_only_a_path_on_this_site() {
+        for good in ["/", "/me", "/go/problems/captures/1?m=D4,E5", "/x%0D%0A"] {
+            assert!(same_site_path(good), "{good}");
+        }
+        for bad in [
+            "",
+            "//evil",
+            "/\\evil",
+            "/\t/evil.example",
+            "/a\r\nb",
+            "/a b",
+            "https://evil",
+            "javascript:alert(1)",
+            " /x",
+            "/小明",
+        ] {
+            assert!(!same_site_path(bad), "{bad:?}");
+        }
+    }
 }

@@ -276,6 +276,11 @@ pub struct ClassUi {
     pub mark_read: String,
     pub marked_read: String,
     pub teacher_home: String,
+    pub busy: String,
+    pub check_failed: String,
+    pub unkept: String,
+    pub events_too_fast: String,
+    pub folder_in_use: String,
 }
 
 /// The strings of the teacher's pages (`[teacher]` in the locale files).

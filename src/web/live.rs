@@ -1313,7 +1313,7 @@ pub(crate) async fn answer(
     let refusal = |text: &str| message(&signed.req, &signed.snap, StatusCode::CONFLICT, text);
     match take_answer(&board, student, form.round, &played, verdict) {
         Ok(true) => {
-            record_move(
+            if let Err(e) = record_move(
                 &state,
                 Some(&signed.account),
                 (p.game, set.slug.as_str(), found.id.as_str()),
@@ -1321,7 +1321,10 @@ pub(crate) async fn answer(
                 played,
                 verdict,
             )
-            .await;
+            .await
+            {
+                return store_failed(&signed.req, &signed.snap, &e);
+            }
         }
         Ok(false) => {}
         Err(Refusal::OtherRound) => return Redirect::to("/live").into_response(),

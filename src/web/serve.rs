@@ -1,7 +1,9 @@
 //! Serving over HTTP/1.1 with limits, so that idle or slow connections lock nobody out: a
 //! header-read timeout (also the keep-alive idle timeout), a request timeout that answers
 //! 408, a cap on open connections under the open-file limit (raised at start where the hard
-//! limit allows), and, at the cap, the oldest idle connection closed to make room.
+//! limit allows), and, at the cap, the oldest idle connection closed to make room. Each
+//! request carries its peer's address (axum's `ConnectInfo`) for the login limits, and
+//! [`secure_cookies`] marks every cookie `Secure` for a server reached over TLS.
 
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode};
@@ -204,7 +206,8 @@ pub async fn serve(
         let router = router.clone();
         let handle = connection.clone();
         let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
-            // The peer's address, for limits by client (`web::games::Client`).
+            // The peer's address, for limits by client (`web::games::Client`) and the login
+            // limits (`web::class::Peer`).
             request
                 .extensions_mut()
                 .insert(axum::extract::ConnectInfo(peer));
@@ -240,4 +243,45 @@ pub async fn serve(
             connections.closed(id);
         });
     }
+}
+
+/// `router` with `Secure` added to every cookie it sets (`--secure-cookies`: the server is
+/// reached over TLS, through a proxy that ends it): a browser then never sends the session
+/// over plain HTTP.
+///
+/// ```
+/// # async fn run() {
+/// use qiyuan::web::{app, serve::secure_cookies, AppState};
+/// let router = secure_cookies(app(AppState::embedded()));
+/// # }
+/// ```
+pub fn secure_cookies(router: Router) -> Router {
+    router.layer(axum::middleware::map_response(mark_secure))
+}
+
+async fn mark_secure(mut response: axum::response::Response) -> axum::response::Response {
+    let headers = response.headers_mut();
+    let cookies: Vec<axum::http::HeaderValue> = headers
+        .get_all(axum::http::header::SET_COOKIE)
+        .iter()
+        .cloned()
+        .collect();
+    if cookies.is_empty() {
+        return response;
+    }
+    headers.remove(axum::http::header::SET_COOKIE);
+    for c in cookies {
+        let secure = match c.to_str() {
+            Ok(text)
+                if !text
+                    .split(';')
+                    .any(|part| part.trim().eq_ignore_ascii_case("secure")) =>
+            {
+                axum::http::HeaderValue::from_str(&format!("{text}; Secure")).unwrap_or(c)
+            }
+            _ => c,
+        };
+        headers.append(axum::http::header::SET_COOKIE, secure);
+    }
+    response
 }

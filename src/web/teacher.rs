@@ -468,7 +468,7 @@ async fn class_page(signed: &Signed, class: Class, status: StatusCode, notice: N
         Err(r) => return r,
     };
     let (snap, lang, t) = (&signed.snap, signed.req.lang, tui(signed));
-    let summaries = progress::summarize(&loaded.history.tries);
+    let summaries = progress::for_homework(&loaded.history.tries);
     let g = grid(snap, class.id, &loaded, &summaries, lang);
     let base = class_href(class.id);
     let students_total = loaded.students.len();
@@ -1424,7 +1424,7 @@ pub(crate) async fn grid_csv(signed: Signed, Path(id): Path<String>) -> Response
         Ok(l) => l,
         Err(r) => return r,
     };
-    let summaries = progress::summarize(&loaded.history.tries);
+    let summaries = progress::for_homework(&loaded.history.tries);
     let g = grid(&signed.snap, class.id, &loaded, &summaries, signed.req.lang);
     let mut header = vec!["student".to_string()];
     header.extend(

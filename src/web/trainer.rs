@@ -765,12 +765,28 @@ pub async fn page(
     };
     if req.account.is_some() {
         let key = (shelf.game, set.slug.as_str(), problem.id.as_str());
-        if let Some(v) = &judged.verdict {
-            super::class::record_move(&app, req.account.as_ref(), key, &before, played, v.kind())
-                .await;
-        }
-        if req.param("solution") == Some("1") {
-            super::class::record_solution(&app, req.account.as_ref(), key).await;
+        let kept = match &judged.verdict {
+            Some(v) => {
+                super::class::record_move(
+                    &app,
+                    req.account.as_ref(),
+                    key,
+                    &before,
+                    played,
+                    v.kind(),
+                )
+                .await
+            }
+            None => Ok(()),
+        };
+        let kept = match kept {
+            Ok(()) if req.param("solution") == Some("1") => {
+                super::class::record_solution(&app, req.account.as_ref(), key).await
+            }
+            kept => kept,
+        };
+        if let Err(e) = kept {
+            return super::class::store_failed(&req, &snap, &e);
         }
     }
     let why_step = req.param("why").and_then(|s| s.parse().ok());
