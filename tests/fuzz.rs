@@ -797,7 +797,12 @@ struct Found {
 fn status_bytes(field: &str) -> Option<usize> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with(field))?;
-    let kb: usize = line[field.len() + 1..].trim().trim_end_matches("kB").trim().parse().ok()?;
+    let kb: usize = line[field.len() + 1..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
     Some(kb << 10)
 }
 
@@ -827,8 +832,7 @@ fn peak_growth<T>(work: impl FnOnce() -> T) -> (T, usize) {
 /// Runs `input` through `target`, catching panics, timing it and measuring its memory.
 fn check(target: &str, input: &[u8]) -> Result<(), String> {
     let start = Instant::now();
-    let (outcome, memory) =
-        peak_growth(|| catch_unwind(AssertUnwindSafe(|| run(target, input))));
+    let (outcome, memory) = peak_growth(|| catch_unwind(AssertUnwindSafe(|| run(target, input))));
     let took = start.elapsed();
     let time_limit = INPUT_LIMIT + TIME_PER_BYTE * input.len() as u32;
     let memory_limit = MEMORY_PER_BYTE * input.len() + MEMORY_SLACK;

@@ -826,7 +826,11 @@ fn qiyuan_convert_and_import_refuse_hostile_records_with_their_place() {
     for (name, text) in common::hostile::cases() {
         let input = dir.join(name);
         std::fs::write(&input, &text).unwrap();
-        let to = if name.ends_with(".csa") { "out.kif" } else { name };
+        let to = if name.ends_with(".csa") {
+            "out.kif"
+        } else {
+            name
+        };
         let output = dir.join(format!("converted-{to}"));
         let out = qiyuan(&["convert".as_ref(), input.as_os_str(), output.as_os_str()]);
         let said = String::from_utf8_lossy(&out.stderr);

@@ -463,10 +463,8 @@ async fn kept_records_are_bounded_oldest_first() {
 /// run at once, and each removes its own).
 fn library_folder(name: &str) -> PathBuf {
     let corpus = common::corpus("go/sgf-encodings");
-    let dir = std::env::temp_dir().join(format!(
-        "qiyuan-records-web-{name}-{}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("qiyuan-records-web-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("chess")).unwrap();
     for f in files(&corpus.join("go/sgf-encodings"), &[".sgf"]) {
@@ -620,7 +618,12 @@ async fn hostile_records_are_refused_and_the_server_goes_on() {
         let (ext, lang) = (name.rsplit('.').next().unwrap(), "en");
         let replies = [
             upload(&state, name, text.as_bytes(), lang).await,
-            post_form(&state, "/records?lang=zh", &[("text", &text), ("format", ext)]).await,
+            post_form(
+                &state,
+                "/records?lang=zh",
+                &[("text", &text), ("format", ext)],
+            )
+            .await,
         ];
         for (reply, words) in replies.iter().zip([
             ["past 10000 moves", "larger than 1 MiB"],
@@ -671,7 +674,11 @@ async fn an_upload_over_its_memory_ceiling_is_refused_with_413_in_both_languages
     let games = format!("(;GM[1]SZ[19]{})\n", ";B[];W[]".repeat(1_000)).repeat(20);
     let en = upload(&state, "games.sgf", games.as_bytes(), "en").await;
     assert_eq!(en.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", en.body);
-    assert!(en.body.contains("more than 1 MiB of the server"), "{}", en.body);
+    assert!(
+        en.body.contains("more than 1 MiB of the server"),
+        "{}",
+        en.body
+    );
     let zh = upload(&state, "games.sgf", games.as_bytes(), "zh").await;
     assert!(zh.body.contains("超过 1 MiB 的内存"), "{}", zh.body);
     assert_eq!(get(&state, "/health").await.status, StatusCode::OK);

@@ -147,7 +147,12 @@ pub fn weight(records: &[Record]) -> usize {
         if let Some(setup) = &r.setup {
             total += buffer_bytes(&setup.black)
                 + buffer_bytes(&setup.white)
-                + setup.black.iter().chain(&setup.white).map(text).sum::<usize>();
+                + setup
+                    .black
+                    .iter()
+                    .chain(&setup.white)
+                    .map(text)
+                    .sum::<usize>();
         }
         let mut lines: Vec<&Vec<Step>> = vec![&r.moves];
         while let Some(line) = lines.pop() {
@@ -269,7 +274,10 @@ impl RecordsError {
             ),
             RecordsError::Unreadable(RecordError::TooDeep { place }) => fill(
                 &ui.too_deep,
-                &[("place", place), ("limit", &record::MAX_NESTING.to_string())],
+                &[
+                    ("place", place),
+                    ("limit", &record::MAX_NESTING.to_string()),
+                ],
             ),
             RecordsError::BadUpload => ui.bad_upload.clone(),
             RecordsError::NoFile => ui.no_file.clone(),
@@ -289,7 +297,9 @@ impl RecordsError {
     fn status(&self) -> StatusCode {
         match self {
             RecordsError::NotFound(_) => StatusCode::NOT_FOUND,
-            RecordsError::TooLarge | RecordsError::TooMuchMemory(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            RecordsError::TooLarge | RecordsError::TooMuchMemory(_) => {
+                StatusCode::PAYLOAD_TOO_LARGE
+            }
             RecordsError::Unreadable(RecordError::TooLong { .. })
             | RecordsError::Unreadable(RecordError::TooManyMoves { .. }) => {
                 StatusCode::PAYLOAD_TOO_LARGE
