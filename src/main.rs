@@ -80,6 +80,11 @@ enum Command {
         /// that ends TLS): browsers then never send the session over plain HTTP.
         #[arg(long)]
         secure_cookies: bool,
+        /// The address of a reverse proxy in front of the server: from it, and from it
+        /// only, the client's address is read from `X-Forwarded-For` (for the limits by
+        /// client) and `X-Forwarded-Proto: https` makes every cookie `Secure`.
+        #[arg(long, value_name = "ADDR")]
+        trusted_proxy: Option<std::net::IpAddr>,
     },
     /// Add a teacher, or change a teacher's password (the classroom's accounts).
     Teacher {
@@ -231,6 +236,7 @@ fn main() -> anyhow::Result<ExitCode> {
             records,
             data,
             secure_cookies,
+            trusted_proxy,
         }) => serve(
             addr,
             content,
@@ -238,7 +244,10 @@ fn main() -> anyhow::Result<ExitCode> {
             max_engines,
             data,
             records,
-            secure_cookies,
+            Reached {
+                secure_cookies,
+                trusted_proxy,
+            },
         ),
         Some(Command::Teacher { action }) => teacher(action),
         Some(Command::Backup { file, data }) => {
@@ -260,7 +269,7 @@ fn main() -> anyhow::Result<ExitCode> {
             None,
             None,
             None,
-            false,
+            Reached::default(),
         ),
     }
 }
@@ -681,6 +690,14 @@ fn teacher(action: TeacherAction) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// How clients reach the server: over TLS (`--secure-cookies`), through a reverse proxy
+/// (`--trusted-proxy`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Reached {
+    secure_cookies: bool,
+    trusted_proxy: Option<std::net::IpAddr>,
+}
+
 fn serve(
     addr: SocketAddr,
     content: Option<PathBuf>,
@@ -688,7 +705,7 @@ fn serve(
     max_engines: Option<u16>,
     data: Option<PathBuf>,
     records: Option<PathBuf>,
-    secure_cookies: bool,
+    reached: Reached,
 ) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &records {
         anyhow::ensure!(dir.is_dir(), "--records {}: not a folder", dir.display());
@@ -772,10 +789,14 @@ fn serve(
             let _ = tokio::signal::ctrl_c().await;
         };
         let router = qiyuan::web::app(state);
-        let router = if secure_cookies {
+        let router = if reached.secure_cookies {
             qiyuan::web::serve::secure_cookies(router)
         } else {
             router
+        };
+        let router = match reached.trusted_proxy {
+            Some(proxy) => qiyuan::web::serve::behind_proxy(router, proxy),
+            None => router,
         };
         qiyuan::web::serve::serve(listener, router, limits, stop)
             .await

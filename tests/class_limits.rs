@@ -463,6 +463,63 @@ async fn secure_cookies_marks_every_cookie_secure() {
     assert!(!set.contains("Secure"), "{set}");
 }
 
+/// A login through the reverse proxy at 10.9.9.9 for the client `forwarded_for`, over
+/// HTTPS, with `password`; sent by `peer` (the proxy itself, or a client naming itself).
+async fn login_via_proxy(
+    router: axum::Router,
+    peer: &str,
+    forwarded_for: &str,
+    password: &str,
+) -> Reply {
+    let addr: SocketAddr = peer.parse().unwrap();
+    let r = Request::post("/login/teacher")
+        .header(header::HOST, "localhost")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header("x-forwarded-for", forwarded_for)
+        .header("x-forwarded-proto", "https")
+        .extension(ConnectInfo(addr));
+    let body = format!("name=t1&password={}", password.replace(' ', "+"));
+    send(router, r.body(Body::from(body)).unwrap()).await
+}
+
+/// Behind `--trusted-proxy`, the proxy's `X-Forwarded-For` names the client the limits count
+/// (a guesser through the proxy locks out only itself, not the teacher behind the same
+/// proxy) and `X-Forwarded-Proto: https` makes cookies `Secure`; the same headers from any
+/// other peer are ignored.
+#[tokio::test]
+async fn behind_a_trusted_proxy_the_forwarded_client_is_counted_and_cookies_are_secure() {
+    let s = School::new("proxy").await;
+    let router = qiyuan::web::serve::behind_proxy(s.router(), "10.9.9.9".parse().unwrap());
+    let proxy = "10.9.9.9:443";
+    for _ in 0..13 {
+        login_via_proxy(router.clone(), proxy, "203.0.113.5", "guess guess guess").await;
+    }
+    let r = login_via_proxy(router.clone(), proxy, "203.0.113.5", "guess guess guess").await;
+    assert_eq!(r.status, 429, "the guessing client is locked");
+    let r = login_via_proxy(router.clone(), proxy, "198.51.100.7, 203.0.113.6", PASSWORD).await;
+    assert_eq!(
+        r.status, 303,
+        "the teacher behind the same proxy logs in: {}",
+        r.body
+    );
+    let set = r.headers[header::SET_COOKIE].to_str().unwrap();
+    assert!(set.ends_with("; Secure"), "{set}");
+    // A client that is not the proxy cannot name itself another client, nor ask for HTTPS.
+    let other = "10.1.2.40:4000";
+    for _ in 0..13 {
+        login_via_proxy(router.clone(), other, "203.0.113.99", "guess guess guess").await;
+    }
+    let r = login_via_proxy(router.clone(), other, "203.0.113.100", "guess guess guess").await;
+    assert_eq!(
+        r.status, 429,
+        "its own address is counted, whatever it forwards"
+    );
+    let r = login_via_proxy(router.clone(), "10.1.2.41:4000", "203.0.113.5", PASSWORD).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let set = r.headers[header::SET_COOKIE].to_str().unwrap();
+    assert!(!set.contains("Secure"), "{set}");
+}
+
 #[test]
 fn a_second_server_on_the_same_data_folder_is_refused() {
     use std::io::{BufRead, BufReader, Read};

@@ -326,7 +326,8 @@ fn import_proves_the_books_answer_and_notes_where_the_solver_disagrees() {
         .filter(|p| ["1", "2", "3", "4", "5", "6", "533"].contains(&p.id.as_str()))
         .collect();
     let budget = qiyuan::content::life_check::check_budget(20_000);
-    let mut owl = qiyuan::play::engine::owl::Owl::discover().expect("GNU Go (apt-get install gnugo)");
+    let mut owl =
+        qiyuan::play::engine::owl::Owl::discover().expect("GNU Go (apt-get install gnugo)");
     let summary = prove_life_and_death(&mut sample, budget, Some(&mut owl));
     assert!(summary.proven >= 3, "{summary:?}");
     assert_eq!(summary.disagree, 2, "{summary:?}");
@@ -424,8 +425,8 @@ fn learners_are_told_only_of_refutations_gnu_go_confirms() {
     use qiyuan::play::engine::owl::Owl;
     use qiyuan::rules::go::life;
     use qiyuan::rules::go::Color;
-    let text = std::fs::read_to_string(common::cho_book("cho-intermediate-advanced.jsonl"))
-        .unwrap();
+    let text =
+        std::fs::read_to_string(common::cho_book("cho-intermediate-advanced.jsonl")).unwrap();
     let mut imported = tsumego_json::import("cho-ia.jsonl", &text, Some(40));
     let starts: Vec<_> = imported
         .problems
@@ -477,7 +478,8 @@ fn learners_are_told_only_of_refutations_gnu_go_confirms() {
         };
         let answer = common::gnugo_owl(&plays, &format!("{question} {}", stone.name(19)));
         assert_ne!(
-            answer, "0",
+            answer,
+            "0",
             "problem {}: the learner is told the book's {} fails, but GNU Go's {question} {} \
              finds that it holds; notes: {:?}",
             p.id,

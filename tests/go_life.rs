@@ -45,10 +45,7 @@ const BOOK_ERRORS: &[(&str, &str, &str, (&str, &str))] = &[
 #[test]
 #[ignore = "reads Cho Chikun's book in ../shared/corpus: scripts/cho-checks.sh runs it"]
 fn the_books_errors_hold_with_the_whole_corner_as_the_region() {
-    let text = std::fs::read_to_string(
-        common::cho_elementary(),
-    )
-    .unwrap();
+    let text = std::fs::read_to_string(common::cho_elementary()).unwrap();
     let imported = tsumego_json::import("cho-elementary.jsonl", &text, None);
     for &(id, book, reply, (from, to)) in BOOK_ERRORS {
         let p = imported.problems.iter().find(|p| p.id == id).unwrap();
@@ -88,10 +85,7 @@ fn the_books_errors_hold_with_the_whole_corner_as_the_region() {
 #[test]
 #[ignore = "reads Cho Chikun's book in ../shared/corpus: scripts/cho-checks.sh runs it"]
 fn proves_a_sample_of_cho_elementary_problems_as_the_book_answers() {
-    let text = std::fs::read_to_string(
-        common::cho_elementary(),
-    )
-    .unwrap();
+    let text = std::fs::read_to_string(common::cho_elementary()).unwrap();
     let imported = tsumego_json::import("cho-elementary.jsonl", &text, Some(SAMPLE_FROM));
     let nodes = if cfg!(debug_assertions) {
         20_000

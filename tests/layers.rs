@@ -51,7 +51,11 @@ fn sources() -> Vec<(String, String)> {
     files
         .into_iter()
         .map(|p| {
-            let rel = p.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+            let rel = p
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
             (rel, std::fs::read_to_string(&p).unwrap())
         })
         .collect()
@@ -240,8 +244,7 @@ fn circles(uses: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
         }
         seen
     };
-    let reach: BTreeMap<&String, BTreeSet<String>> =
-        uses.keys().map(|m| (m, reaches(m))).collect();
+    let reach: BTreeMap<&String, BTreeSet<String>> = uses.keys().map(|m| (m, reaches(m))).collect();
     let mut out: Vec<Vec<String>> = Vec::new();
     let mut placed = BTreeSet::new();
     for (m, from_m) in &reach {
@@ -311,13 +314,20 @@ fn finds_a_circle_of_three_modules_and_leaves_parents_out() {
     .collect();
     assert_eq!(
         circles(&uses),
-        [vec!["web::games".to_string(), "web::kit".into(), "web::pages".into()]]
+        [vec![
+            "web::games".to_string(),
+            "web::kit".into(),
+            "web::pages".into()
+        ]]
     );
     assert_eq!(
         named_paths("use super::{go::Point, marks};", "content::problem"),
         ["content::go::Point", "content::marks"]
     );
-    assert_eq!(named_paths("crate::rules::go::Board", "web"), ["rules::go::Board"]);
+    assert_eq!(
+        named_paths("crate::rules::go::Board", "web"),
+        ["rules::go::Board"]
+    );
 }
 
 #[test]
@@ -326,7 +336,9 @@ fn no_more_game_names_outside_the_games_than_before() {
     let total: usize = counts.values().sum();
     let mut by_layer: BTreeMap<String, usize> = BTreeMap::new();
     for (path, n) in &counts {
-        *by_layer.entry(layer(&module_of(path)).to_string()).or_default() += n;
+        *by_layer
+            .entry(layer(&module_of(path)).to_string())
+            .or_default() += n;
     }
     eprintln!("lines naming a game outside the rules and the games' own files: {total}");
     eprintln!("by layer: {by_layer:?}");

@@ -256,7 +256,9 @@ async fn a_game_against_the_computer_is_not_ended_as_unbegun() {
         addr(1),
         Method::POST,
         "/api/games",
-        Some(json!({"game": "go", "opponent": "computer", "level": 1, "size": 9, "color": "white"})),
+        Some(
+            json!({"game": "go", "opponent": "computer", "level": 1, "size": 9, "color": "white"}),
+        ),
         None,
     )
     .await;

@@ -4,8 +4,8 @@
 use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
 use super::marks::Sq;
 use super::problem::Puzzle;
-use crate::base::Text;
 use super::Game;
+use crate::base::Text;
 use crate::render::chess as draw;
 use crate::rules::chess::select::Ask;
 use crate::rules::chess::{self as rules, Color, Outcome, Played, Position, Role, Square};

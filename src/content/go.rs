@@ -7,8 +7,8 @@ use super::problem::{
 };
 use super::sensei;
 use super::task::{self, TaskSpec};
-use crate::base::Text;
 use super::{Diagram, Frame, Picture};
+use crate::base::Text;
 use crate::lang::Lang;
 use crate::render::{go as draw, Marks};
 use crate::rules::go::life;

@@ -19,6 +19,7 @@ pub mod shogi;
 pub mod source;
 mod task;
 
+pub use crate::base::{Game, Text};
 pub use board_game::{BoardPuzzle, Goal, Target};
 pub use diagnostic::{Diagnostic, Locator};
 pub use lesson::{LessonText, Segment};
@@ -29,7 +30,6 @@ pub use problem::{
     Verdict,
 };
 pub use proofs::{PendingProofs, ProofRun, ProofStore, Proving};
-pub use crate::base::{Game, Text};
 
 use crate::lang::Lang;
 use diagnostic::Ctx;

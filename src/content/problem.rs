@@ -299,8 +299,8 @@ pub(crate) mod shared {
     use super::super::diagnostic::{Ctx, Diagnostic};
     use super::super::lines::{LineTree, Step};
     use super::super::proofs::{LineCheck, Possible, Proof, ProofCheck, SourceFile};
-    use crate::base::Text;
     use super::Verdict;
+    use crate::base::Text;
     use std::sync::Arc;
     use toml::Spanned;
 

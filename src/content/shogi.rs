@@ -4,8 +4,8 @@
 use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
 use super::marks::Sq;
 use super::problem::Puzzle;
-use crate::base::Text;
 use super::Game;
+use crate::base::Text;
 use crate::render::shogi as draw;
 use crate::rules::shogi::select::Ask;
 use crate::rules::shogi::{kanji_square, Color, Kind, Played, Position, Square};

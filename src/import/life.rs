@@ -216,16 +216,15 @@ fn prove_one<'r>(
     // The learner is told only what three readings agree on: the derived region, the whole
     // corner, and the second reading.
     let reading = match (&corner, second) {
-        (Corner::Refuted(_), Some(reader)) => start
-            .play_move(mv)
-            .ok()
-            .and_then(|after| {
-                let stone = target
-                    .iter()
-                    .copied()
-                    .find(|&t| after.board().get(t) == Some(defender))?;
-                reader.read(start, mv, goal, stone).map(|r| (r, reader.name()))
-            }),
+        (Corner::Refuted(_), Some(reader)) => start.play_move(mv).ok().and_then(|after| {
+            let stone = target
+                .iter()
+                .copied()
+                .find(|&t| after.board().get(t) == Some(defender))?;
+            reader
+                .read(start, mv, goal, stone)
+                .map(|r| (r, reader.name()))
+        }),
         _ => None,
     };
     let confirmed = matches!(reading, Some((Reading::Fails | Reading::Ko, _)));
@@ -249,7 +248,8 @@ fn prove_one<'r>(
             }
         ),
         None if matches!(corner, Corner::Refuted(_)) => {
-            "; no second reading was made (GNU Go is not installed, or it could not tell)".to_string()
+            "; no second reading was made (GNU Go is not installed, or it could not tell)"
+                .to_string()
         }
         None => String::new(),
     };

@@ -57,4 +57,3 @@ impl From<Level> for u8 {
         level.0
     }
 }
-

@@ -3,7 +3,9 @@
 //! 408, a cap on open connections under the open-file limit (raised at start where the hard
 //! limit allows), and, at the cap, the oldest idle connection closed to make room. Each
 //! request carries its peer's address (axum's `ConnectInfo`) for the login limits, and
-//! [`secure_cookies`] marks every cookie `Secure` for a server reached over TLS.
+//! [`secure_cookies`] marks every cookie `Secure` for a server reached over TLS; behind a
+//! reverse proxy, [`behind_proxy`] takes the client's address and scheme from the proxy's
+//! `X-Forwarded-For` and `X-Forwarded-Proto`, and from that proxy only.
 
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode};
@@ -257,6 +259,53 @@ pub async fn serve(
 /// ```
 pub fn secure_cookies(router: Router) -> Router {
     router.layer(axum::middleware::map_response(mark_secure))
+}
+
+/// `router` reached through the reverse proxy at `proxy` (`--trusted-proxy`): for a request
+/// whose connection comes from `proxy`, the client's address is the last of
+/// `X-Forwarded-For` (the one the proxy added), so that the limits by client count clients,
+/// not the proxy; and with `X-Forwarded-Proto: https` every cookie set is `Secure`. The
+/// headers of any other peer are ignored: a client cannot name itself someone else.
+///
+/// ```
+/// use qiyuan::web::{app, serve::behind_proxy, AppState};
+/// let router = behind_proxy(app(AppState::embedded()), "127.0.0.1".parse().unwrap());
+/// ```
+pub fn behind_proxy(router: Router, proxy: std::net::IpAddr) -> Router {
+    router.layer(axum::middleware::from_fn(
+        move |mut request: axum::extract::Request, next: axum::middleware::Next| async move {
+            let peer = request
+                .extensions()
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|info| info.0);
+            let mut https = false;
+            if let Some(peer) = peer.filter(|p| p.ip() == proxy) {
+                let headers = request.headers();
+                https = headers
+                    .get("x-forwarded-proto")
+                    .and_then(|v| v.to_str().ok())
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"));
+                let client = headers
+                    .get_all("x-forwarded-for")
+                    .iter()
+                    .filter_map(|v| v.to_str().ok())
+                    .flat_map(|v| v.split(','))
+                    .last()
+                    .and_then(|last| last.trim().parse::<std::net::IpAddr>().ok());
+                if let Some(client) = client {
+                    request.extensions_mut().insert(axum::extract::ConnectInfo(
+                        std::net::SocketAddr::new(client, peer.port()),
+                    ));
+                }
+            }
+            let response = next.run(request).await;
+            if https {
+                mark_secure(response).await
+            } else {
+                response
+            }
+        },
+    ))
 }
 
 async fn mark_secure(mut response: axum::response::Response) -> axum::response::Response {
