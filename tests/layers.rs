@@ -18,7 +18,7 @@ const GAME_NAMES_AT_MOST: usize = 292;
 const CIRCLES_AT_MOST: usize = 2;
 
 /// At most this many pairs of layers where the lower uses the higher.
-const LAYER_BREAKS_AT_MOST: usize = 2;
+const LAYER_BREAKS_AT_MOST: usize = 1;
 
 /// The words that name a game, or a format or protocol of one game.
 const GAME_WORDS: &[&str] = &[

@@ -37,7 +37,7 @@
 use super::{
     fit_lines, unique_id, Goal, Imported, ImportedProblem, Setup, Skipped, MAX_MOVES, MAX_PLIES,
 };
-use crate::content::Text;
+use crate::base::Text;
 use crate::lang::Lang;
 use crate::rules::shogi::Position;
 use rsshogi::records::formats::{csa, kif};

@@ -44,7 +44,7 @@
 //! ```
 
 use super::{unique_id, Goal, Imported, ImportedProblem, Setup, Skipped};
-use crate::content::Text;
+use crate::base::Text;
 use crate::lang::Lang;
 use crate::rules::chess::{square_name, Color, Outcome, Position};
 use std::collections::HashSet;

@@ -32,7 +32,7 @@
 //! ```
 
 use super::{Goal, ImportedProblem, Setup};
-use crate::content::Text;
+use crate::base::Text;
 use crate::rules::go::life::{self, Budget, Outcome};
 use crate::rules::go::{Color, Move, Point, Position};
 

@@ -30,7 +30,7 @@
 //! ```
 
 use super::{unique_id, Goal, Imported, ImportedProblem, Setup, Skipped};
-use crate::content::Text;
+use crate::base::Text;
 use crate::lang::Lang;
 use crate::rules::shogi::{Outcome, Position};
 use serde_json::Value;

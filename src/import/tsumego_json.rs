@@ -27,7 +27,7 @@ use super::{
     one_language, play_all, standard_prompt, unique_id, view_for, Goal, Imported, ImportedProblem,
     Setup, Skipped,
 };
-use crate::content::Text;
+use crate::base::Text;
 use crate::lang::Lang;
 use crate::rules::go::{Board, Color, Move, Point, Position};
 use serde_json::Value;

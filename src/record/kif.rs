@@ -35,8 +35,8 @@
 //! ```
 
 use super::{within_nesting, Format, Record, RecordError, Step, Tags, MAX_MOVES, MAX_PLIES};
+use crate::base::{Finish, Reason, ShogiHandicap, Side, Start};
 use crate::lang::Lang;
-use crate::play::{Finish, Reason, ShogiHandicap, Side, Start};
 use crate::rules::shogi::{self, Kind, Position, Square, START_SFEN};
 use rsshogi::records::formats::{csa, kif as rs_kif};
 use rsshogi::records::{SpecialMove, SpecialMoveEntry};
@@ -86,7 +86,7 @@ pub fn read(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Record>, Rec
         Format::Ki2 | Format::Csa => read_with_rsshogi(name, bytes, format),
         Format::Sgf | Format::Pgn => Err(RecordError::WrongGame {
             format,
-            game: crate::content::Game::Shogi,
+            game: crate::base::Game::Shogi,
         }),
     }
 }

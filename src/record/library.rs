@@ -15,7 +15,7 @@
 //! ```
 
 use super::{kif, pgn, sgf, Format};
-use crate::content::Game;
+use crate::base::Game;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -31,9 +31,9 @@ pub mod path;
 pub mod pgn;
 pub mod sgf;
 
-use crate::content::Game;
+use crate::base::Game;
+use crate::base::{Finish, Side, Start};
 use crate::lang::Lang;
-use crate::play::{Finish, Side, Start};
 use crate::rules::{chess, go, shogi, Explain, Rules};
 use std::fmt;
 

@@ -333,7 +333,7 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::Start;
+    use crate::base::Start;
 
     /// 1 D4, 2 E5 (or 2 C3 3 C4 (or 3 F6)), 3 F5.
     fn tree() -> Record {

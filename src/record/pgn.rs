@@ -29,7 +29,7 @@
 //! ```
 
 use super::{within_nesting, Record, RecordError, Step, Tags, MAX_NESTING, MAX_PLIES};
-use crate::play::{Finish, Reason, Side, Start};
+use crate::base::{Finish, Reason, Side, Start};
 use crate::rules::chess;
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use std::ops::ControlFlow;

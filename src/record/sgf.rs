@@ -32,7 +32,7 @@
 //! ```
 
 use super::{within_nesting, Board, GoSetup, Record, RecordError, Step, Tags};
-use crate::play::{Finish, Reason, Side, Start};
+use crate::base::{Finish, Reason, Side, Start};
 use crate::rules::go;
 use sgf_parse::go::{Move as SgfMove, Prop};
 use sgf_parse::SgfNode;

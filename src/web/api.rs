@@ -5,7 +5,7 @@ use super::pages::{diagram_anchor, find_set, render_diagram, step_href};
 use super::state::AppState;
 use super::trainer::{board, judge_off_async, problem_href, status, Input, Progress};
 use super::urls;
-use crate::content::Game;
+use crate::base::Game;
 use crate::lang::Lang;
 use axum::extract::State;
 use axum::http::StatusCode;

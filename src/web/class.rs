@@ -10,12 +10,12 @@
 use super::i18n::{fill, Ui};
 use super::pages::{enc, respond, Chrome, Req};
 use super::state::{AppState, Snapshot};
+use crate::base::Game;
 use crate::class::throttle::{Kind, Rate, Throttle};
 use crate::class::{
     self, password, Account, Act, Assignment, Class, ClassError, ClassId, LessonMark, Millis,
     PictureCode, Played, Reading, Role, Status, Store, StudentId, Task, Try,
 };
-use crate::content::Game;
 use crate::lang::Lang;
 use askama::Template;
 use axum::extract::ConnectInfo;

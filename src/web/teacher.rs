@@ -10,12 +10,12 @@ use super::i18n::{fill, TeacherUi};
 use super::pages::{respond, Chrome};
 use super::state::Snapshot;
 use super::trainer::{board, judge, Input, Progress};
+use crate::base::Game;
 use crate::class::progress::{self, Status, Summary};
 use crate::class::{
     self, Act, Assignment, AssignmentId, Class, ClassError, ClassId, History, LessonMark, Millis,
     Roster, Student, StudentId, Task,
 };
-use crate::content::Game;
 use crate::lang::Lang;
 use askama::Template;
 use axum::extract::Path;

@@ -7,7 +7,7 @@
 //! assert_eq!(urls::problem(Game::Chess, "check", "3"), "/chess/problems/check/3");
 //! ```
 
-use crate::content::Game;
+use crate::base::Game;
 
 /// A game's page: `/go`.
 pub fn game(game: Game) -> String {

@@ -32,7 +32,7 @@ pub use process::{MAX_LINE, MAX_REPLY_BYTES};
 pub use uci::{parse_bestmove, skill_level, think_time, BestMove};
 
 use super::{Level, Start};
-use crate::content::Game;
+use crate::base::Game;
 use crate::rules::Rules;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -20,7 +20,7 @@
 use super::process::Process;
 use super::usi;
 use super::{accept_move, replay, EngineError, Timeouts};
-use crate::content::Game;
+use crate::base::Game;
 use crate::play::{Level, Start};
 use crate::rules::{chess, shogi, Rules};
 use std::time::{Duration, Instant};
