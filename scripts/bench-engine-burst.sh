@@ -8,13 +8,13 @@
 # more games created one after another: the engine processes and memory they hold, and the
 # processes left once all are resigned.
 # Usage: scripts/bench-engine-burst.sh [OLD] [NEW] [ROUNDS]
-#   OLD: the baseline binary (default /work/main/target/release/qiyuan)
+#   OLD: the baseline binary, a release build of the commit to compare with (required)
 #   NEW: this tree's release binary (default target/release/qiyuan: cargo build --release)
 #   ROUNDS: bursts per binary, taken in turns (default 3); the table gives the median round.
 # Loopback only; every loop is bounded. Needs curl and /usr/games/stockfish.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-old=${1:-/work/main/target/release/qiyuan}
+old=${1:?give the baseline binary: a release build of the commit to compare with}
 new=${2:-${CARGO_TARGET_DIR:-target}/release/qiyuan}
 rounds=${3:-3}
 games=30

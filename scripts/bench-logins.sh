@@ -6,8 +6,8 @@
 # logins' statuses, /health's median, p99 and worst latency while the logins run (probed
 # for at least 5 s), the server's RSS before, its peak RSS (VmHWM) and its RSS after; the
 # storm is sent twice (QIYUAN_BENCH_STORMS), to see whether memory grows with each.
-# Usage: scripts/bench-logins.sh [BINARY...]   (default: target/release/qiyuan; give
-# /work/main/target/release/qiyuan too to compare). Loopback only; every request has a
+# Usage: scripts/bench-logins.sh [BINARY...]   (default: target/release/qiyuan; give a
+# baseline's release build too to compare). Loopback only; every request has a
 # 120 s timeout and the server is stopped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
