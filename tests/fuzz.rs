@@ -218,7 +218,6 @@ fn game_actions(text: &str) -> Result<(), String> {
         opponent: Opponent::Human,
         side: Side::First,
         clock: None,
-        engine: None,
     };
     let Ok((entry, first_token)) = lobby.create(new) else {
         return Ok(()); // a start refused with its reason

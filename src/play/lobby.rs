@@ -93,8 +93,6 @@ pub struct NewGame {
     pub side: Side,
     /// The clocks, if the game is timed.
     pub clock: Option<TimeControl>,
-    /// A real engine, started, to play the computer's moves.
-    pub engine: Option<Engine>,
 }
 
 /// Why a table cannot be opened or joined.
@@ -580,12 +578,12 @@ impl Lobby {
 
     /// Opens a table for the client at `addr` (none: not limited by client): its code and the
     /// creator's token. The client is refused when it creates faster than
-    /// [`Limits::creates`] or has [`Limits::open_per_client`] unfinished games. An engine in
-    /// `new` plays only if a slot is free ([`Lobby::engine_slot`]); else it is stopped and
-    /// the players are told ([`Notice::EnginesBusy`]).
+    /// [`Limits::creates`] or has [`Limits::open_per_client`] unfinished games. An engine
+    /// is seated afterwards, in a free slot ([`Lobby::engine_slot`], [`Entry::seat_engine`]),
+    /// so that a table refused starts no process.
     pub fn create_by(
         &self,
-        mut new: NewGame,
+        new: NewGame,
         addr: Option<IpAddr>,
     ) -> Result<(Arc<Entry>, String), LobbyError> {
         let owner = addr.map(client_of);
@@ -608,7 +606,6 @@ impl Lobby {
             Side::First => [me, them],
             Side::Second => [them, me],
         };
-        let engine = new.engine.take();
         let table = open(new.start, seats).map_err(LobbyError::Start)?;
         self.sweep();
         let mut tables = self.tables();
@@ -651,15 +648,6 @@ impl Lobby {
         });
         tables.insert(id, entry.clone());
         drop(tables);
-        if let Some(engine) = engine {
-            match self.engine_slot() {
-                Some(slot) => entry.seat_engine(engine, slot),
-                None => {
-                    drop(engine);
-                    entry.tell(Notice::EnginesBusy);
-                }
-            }
-        }
         if computer {
             entry.start_clock();
         }
@@ -817,7 +805,6 @@ mod tests {
             opponent: Opponent::Human,
             side: Side::First,
             clock: None,
-            engine: None,
         }
     }
 

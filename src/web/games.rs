@@ -276,7 +276,6 @@ impl CreateRequest {
             opponent,
             side,
             clock,
-            engine: None,
         })
     }
 }
