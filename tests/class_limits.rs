@@ -182,6 +182,39 @@ async fn a_student_cannot_lock_the_teacher_out() {
     assert_eq!(r.status, 303, "the teacher logs in from their own machine");
 }
 
+/// A machine is given a whole IPv6 /64: stepping through its addresses does not reset the
+/// per-address login limit (the same client as the lobby's limits count).
+#[tokio::test]
+async fn addresses_of_one_ipv6_network_are_one_client() {
+    let s = School::new("ipv6-network").await;
+    let router = s.router();
+    for i in 1..=40 {
+        login(
+            router.clone(),
+            "/login/teacher",
+            format!("name=x{i}&password=guess+guess+guess"),
+            Some(&format!("[2001:db8:5:6::{i:x}]:4000")),
+        )
+        .await;
+    }
+    let r = login(
+        router.clone(),
+        "/login/teacher",
+        "name=y&password=guess+guess+guess".into(),
+        Some("[2001:db8:5:6:ffff::1]:4000"),
+    )
+    .await;
+    assert_eq!(r.status, 429, "the /64 has spent its tries");
+    let r = login(
+        router.clone(),
+        "/login/teacher",
+        format!("name=t1&password={}", PASSWORD.replace(' ', "+")),
+        Some("[2001:db8:5:7::1]:4000"),
+    )
+    .await;
+    assert_eq!(r.status, 303, "another network logs in");
+}
+
 #[tokio::test]
 async fn a_password_that_cannot_be_checked_is_not_a_wrong_password() {
     let s = School::new("malformed-hash").await;

@@ -9,6 +9,7 @@
 
 use super::i18n::{fill, Ui};
 use super::pages::{enc, respond, Chrome, Req};
+use super::serve::Client;
 use super::state::{AppState, Snapshot};
 use crate::base::Game;
 use crate::class::throttle::{Kind, Rate, Throttle};
@@ -18,7 +19,6 @@ use crate::class::{
 };
 use crate::lang::Lang;
 use askama::Template;
-use axum::extract::ConnectInfo;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -26,7 +26,6 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use serde::Deserialize;
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -75,23 +74,6 @@ impl Classroom {
             events: Rate::default(),
             opened: Rate::default(),
         }
-    }
-}
-
-/// The address a request came from, when the server knows it (`web::serve` puts it in the
-/// request as axum's `ConnectInfo`); a router called directly knows none.
-pub(crate) struct Peer(pub Option<IpAddr>);
-
-impl<S: Send + Sync> FromRequestParts<S> for Peer {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Peer, Self::Rejection> {
-        Ok(Peer(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip()),
-        ))
     }
 }
 
@@ -445,7 +427,7 @@ async fn start_session(room: &Classroom, role: Role, name: String, next: String)
 pub(crate) async fn login_student(
     State(state): State<AppState>,
     req: Req,
-    Peer(peer): Peer,
+    Client(peer): Client,
     headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Response {
@@ -507,7 +489,7 @@ pub(crate) async fn login_student(
 pub(crate) async fn login_teacher(
     State(state): State<AppState>,
     req: Req,
-    Peer(peer): Peer,
+    Client(peer): Client,
     headers: HeaderMap,
     Form(mut form): Form<LoginForm>,
 ) -> Response {

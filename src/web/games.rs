@@ -6,6 +6,7 @@
 
 use super::i18n::{fill, Ui};
 use super::pages::{enc, respond, Chrome, Req};
+use super::serve::Client;
 use super::state::AppState;
 use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
@@ -16,14 +17,13 @@ use crate::play::{Level, Reason, ShogiHandicap, Side, Start};
 use crate::record::{self, Format, Record, RecordError};
 use crate::rules::{chess, go, shogi, Explain};
 use askama::Template;
-use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::convert::Infallible;
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -338,28 +338,6 @@ fn with_retry_after(mut response: Response, e: &LobbyError) -> Response {
 
 fn lobby_refusal(e: &LobbyError) -> Response {
     with_retry_after(refusal(lobby_status(e), e), e)
-}
-
-/// The address of the client that sent the request (the connection's peer, as
-/// [`super::serve::serve`] records it); none for a request made inside the process (tests),
-/// which is not limited by client.
-#[derive(Clone, Copy, Debug)]
-pub struct Client(pub Option<IpAddr>);
-
-impl<S: Send + Sync> FromRequestParts<S> for Client {
-    type Rejection = Infallible;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        _: &S,
-    ) -> Result<Client, Infallible> {
-        Ok(Client(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|ConnectInfo(addr)| addr.ip()),
-        ))
-    }
 }
 
 /// The game `id` for `client`, whose seat token (if any) is the cookie's or `token`.

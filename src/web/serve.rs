@@ -208,8 +208,7 @@ pub async fn serve(
         let router = router.clone();
         let handle = connection.clone();
         let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
-            // The peer's address, for limits by client (`web::games::Client`) and the login
-            // limits (`web::class::Peer`).
+            // The peer's address, for the limits by client ([`Client`]).
             request
                 .extensions_mut()
                 .insert(axum::extract::ConnectInfo(peer));
@@ -244,6 +243,31 @@ pub async fn serve(
             }
             connections.closed(id);
         });
+    }
+}
+
+/// The client that sent a request, for every limit by client (games created, codes tried,
+/// logins): the connection's peer as [`serve`] records it (or, behind [`behind_proxy`], the
+/// address the proxy forwards), an IPv6 address counted by its /64 network
+/// ([`crate::play::throttle::client_of`]), so that one machine cannot step through its own
+/// addresses to reset a limit. `None` for a request made inside the process (tests), which
+/// no limit by client counts.
+#[derive(Clone, Copy, Debug)]
+pub struct Client(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Client, Self::Rejection> {
+        Ok(Client(
+            parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|info| crate::play::throttle::client_of(info.0.ip())),
+        ))
     }
 }
 
