@@ -340,10 +340,7 @@ impl Engines {
     /// The engines of `overrides` (the last one given for a game wins), and for the other
     /// games the first known engine found on `PATH` or in `/usr/games`.
     pub fn discover(overrides: &[EngineArg]) -> Engines {
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        let mut dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
-        dirs.push(PathBuf::from("/usr/games"));
-        Engines::discover_in(overrides, &dirs)
+        Engines::discover_in(overrides, &program_dirs())
     }
 
     /// Like [`Engines::discover`], looking in `dirs` only.
@@ -389,6 +386,15 @@ impl Engines {
         let command = self.command(game).ok_or(EngineError::NoEngine(game))?;
         Engine::start(command, game)
     }
+}
+
+/// Where engines are looked for: the folders of `PATH`, then `/usr/games` (where Debian puts
+/// GNU Go, Stockfish and Fairy-Stockfish).
+fn program_dirs() -> Vec<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
+    dirs.push(PathBuf::from("/usr/games"));
+    dirs
 }
 
 /// The first of `names` that is an executable file in one of `dirs`.

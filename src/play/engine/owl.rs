@@ -9,11 +9,11 @@
 
 use super::gtp::Session;
 use super::process::Process;
-use super::{find_program, EngineError, Timeouts};
+use super::{find_program, program_dirs, EngineError, Timeouts};
 use crate::import::life::{Reading, SecondReading};
 use crate::rules::go::life::Goal;
 use crate::rules::go::{Color, Move, Point, Position};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// How long one owl reading may take. GNU Go's owl reading stops at its own node limit,
@@ -30,10 +30,7 @@ impl Owl {
     /// GNU Go from `PATH` or `/usr/games`, started; `None` where it is not installed or
     /// does not start.
     pub fn discover() -> Option<Owl> {
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        let mut dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
-        dirs.push(PathBuf::from("/usr/games"));
-        let command = find_program(&["gnugo"], &dirs)?;
+        let command = find_program(&["gnugo"], &program_dirs())?;
         Owl::start(&command.program).ok()
     }
 
