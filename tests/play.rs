@@ -27,18 +27,8 @@ async fn call(
     body: Option<Value>,
     cookie: Option<&str>,
 ) -> Reply {
-    let mut req = Request::builder().method(method).uri(path);
-    if let Some(c) = cookie {
-        req = req.header(header::COOKIE, c);
-    }
-    let body = match body {
-        Some(v) => {
-            req = req.header(header::CONTENT_TYPE, "application/json");
-            Body::from(v.to_string())
-        }
-        None => Body::empty(),
-    };
-    send(app(state.clone()), req.body(body).unwrap()).await
+    let req = common::json_request(method, path, body.as_ref(), cookie, None);
+    send(app(state.clone()), req).await
 }
 
 async fn form(state: &AppState, path: &str, fields: &str, cookie: Option<&str>) -> Reply {

@@ -10,7 +10,7 @@
 mod common;
 
 use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{Method, Request, StatusCode};
 use qiyuan::content::{Game, Library};
 use qiyuan::play::engine::Engines;
 use qiyuan::play::lobby::Limits;
@@ -40,15 +40,8 @@ fn live_children() -> usize {
 }
 
 async fn call(state: &AppState, method: Method, path: &str, body: Option<Value>) -> Value {
-    let mut req = Request::builder().method(method).uri(path);
-    let body = match body {
-        Some(v) => {
-            req = req.header(header::CONTENT_TYPE, "application/json");
-            Body::from(v.to_string())
-        }
-        None => Body::empty(),
-    };
-    let r = common::send(app(state.clone()), req.body(body).unwrap()).await;
+    let req = common::json_request(method, path, body.as_ref(), None, None);
+    let r = common::send(app(state.clone()), req).await;
     assert!(r.status.is_success(), "{path}: {} {}", r.status, r.body);
     r.json()
 }

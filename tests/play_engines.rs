@@ -7,8 +7,7 @@
 
 mod common;
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use qiyuan::content::{Game, Library};
 use qiyuan::play::computer::Computer;
 use qiyuan::play::engine::{EngineCommand, Engines};
@@ -23,15 +22,8 @@ async fn call(
     path: &str,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(path);
-    let body = match body {
-        Some(v) => {
-            req = req.header(header::CONTENT_TYPE, "application/json");
-            Body::from(v.to_string())
-        }
-        None => Body::empty(),
-    };
-    let r = common::send(app(state.clone()), req.body(body).unwrap()).await;
+    let req = common::json_request(method, path, body.as_ref(), None, None);
+    let r = common::send(app(state.clone()), req).await;
     (
         r.status,
         serde_json::from_str(&r.body).unwrap_or(Value::Null),

@@ -36,21 +36,8 @@ async fn call(
     body: Option<Value>,
     cookie: Option<&str>,
 ) -> Reply {
-    let mut req = Request::builder()
-        .method(method)
-        .uri(path)
-        .extension(ConnectInfo(from));
-    if let Some(c) = cookie {
-        req = req.header(header::COOKIE, c);
-    }
-    let body = match body {
-        Some(v) => {
-            req = req.header(header::CONTENT_TYPE, "application/json");
-            Body::from(v.to_string())
-        }
-        None => Body::empty(),
-    };
-    send(app(state.clone()), req.body(body).unwrap()).await
+    let req = common::json_request(method, path, body.as_ref(), cookie, Some(from));
+    send(app(state.clone()), req).await
 }
 
 async fn get(state: &AppState, from: SocketAddr, path: &str, cookie: Option<&str>) -> Reply {

@@ -112,6 +112,33 @@ pub async fn post_json(
     (status, bytes.to_vec())
 }
 
+/// A request to `path`: `body` as JSON if given, the `cookie` header if given, and `from`
+/// as the connection's peer (as the real server records it) if given.
+pub fn json_request(
+    method: axum::http::Method,
+    path: &str,
+    body: Option<&serde_json::Value>,
+    cookie: Option<&str>,
+    from: Option<std::net::SocketAddr>,
+) -> axum::http::Request<axum::body::Body> {
+    use axum::http::header;
+    let mut req = axum::http::Request::builder().method(method).uri(path);
+    if let Some(from) = from {
+        req = req.extension(axum::extract::ConnectInfo(from));
+    }
+    if let Some(c) = cookie {
+        req = req.header(header::COOKIE, c);
+    }
+    let body = match body {
+        Some(v) => {
+            req = req.header(header::CONTENT_TYPE, "application/json");
+            axum::body::Body::from(v.to_string())
+        }
+        None => axum::body::Body::empty(),
+    };
+    req.body(body).unwrap()
+}
+
 /// An answer of the app: status, headers and body as text.
 pub struct Reply {
     pub status: axum::http::StatusCode,
