@@ -81,6 +81,13 @@ impl Summary {
 /// assert_eq!((s.status, s.mistakes, s.time_taken()), (Status::AfterMistakes, 1, Some(20)));
 /// ```
 pub fn summarize(tries: &[Try]) -> HashMap<(StudentId, Task), Summary> {
+    summarize_these(tries.iter())
+}
+
+/// [`summarize`] over the tries `tries` yields, in order.
+fn summarize_these<'a>(
+    tries: impl Iterator<Item = &'a Try>,
+) -> HashMap<(StudentId, Task), Summary> {
     let mut out: HashMap<(StudentId, Task), Summary> = HashMap::new();
     for t in tries {
         let s = out.entry((t.student, t.task())).or_insert(Summary {
@@ -132,8 +139,7 @@ pub fn merged(t: &Try) -> bool {
 /// [`summarize`], without the tries merged from the browser, which the server never judged:
 /// they count as neither solved nor solved at the first try.
 pub fn for_homework(tries: &[Try]) -> HashMap<(StudentId, Task), Summary> {
-    let judged: Vec<Try> = tries.iter().filter(|t| !merged(t)).cloned().collect();
-    summarize(&judged)
+    summarize_these(tries.iter().filter(|t| !merged(t)))
 }
 
 /// The lessons each student finished (`game/lessons/slug` tasks).
