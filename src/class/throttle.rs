@@ -267,16 +267,16 @@ pub const EVENT_WINDOW: Duration = Duration::from_secs(60);
 /// A rate limit by student: at most [`EVENTS_PER_WINDOW`] in each [`EVENT_WINDOW`] (a fixed
 /// window that starts at a student's first event), bounded to [`CAPACITY`] students.
 #[derive(Debug, Default)]
-pub struct Rate {
+pub struct StudentEvents {
     buckets: Mutex<HashMap<i64, Bucket>>,
 }
 
-impl Rate {
+impl StudentEvents {
     /// Counts one event of `student`; false if it is over the limit (then it is not counted).
     ///
     /// ```
-    /// use qiyuan::class::throttle::{Rate, EVENTS_PER_WINDOW};
-    /// let rate = Rate::default();
+    /// use qiyuan::class::throttle::{StudentEvents, EVENTS_PER_WINDOW};
+    /// let rate = StudentEvents::default();
     /// assert!((0..EVENTS_PER_WINDOW).all(|_| rate.allow(7)));
     /// assert!(!rate.allow(7));
     /// assert!(rate.allow(8));

@@ -12,7 +12,7 @@ use super::pages::{enc, respond, Chrome, Req};
 use super::serve::Client;
 use super::state::{AppState, Snapshot};
 use crate::base::Game;
-use crate::class::throttle::{Kind, Rate, Throttle};
+use crate::class::throttle::{Kind, StudentEvents, Throttle};
 use crate::class::{
     self, password, Account, Act, Assignment, Class, ClassError, ClassId, LessonMark, Millis,
     PictureCode, Played, Reading, Role, Status, Store, StudentId, Task, Try,
@@ -50,8 +50,8 @@ pub struct Classroom {
     pub folder: Option<PathBuf>,
     limiter: Throttle,
     hashing: password::Gate,
-    events: Rate,
-    opened: Rate,
+    events: StudentEvents,
+    opened: StudentEvents,
 }
 
 impl Classroom {
@@ -71,8 +71,8 @@ impl Classroom {
             folder,
             limiter: Throttle::default(),
             hashing,
-            events: Rate::default(),
-            opened: Rate::default(),
+            events: StudentEvents::default(),
+            opened: StudentEvents::default(),
         }
     }
 }
