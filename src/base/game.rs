@@ -1,5 +1,6 @@
 //! The games the trainer teaches, by name.
 
+use super::kind::GameKind;
 use crate::lang::Lang;
 use serde::Deserialize;
 
@@ -18,13 +19,18 @@ impl Game {
     /// Every game, in the order they are listed.
     pub const ALL: [Game; 3] = [Game::Go, Game::Chess, Game::Shogi];
 
+    /// What the game is and has: the registry, one line a game.
+    pub fn kind(self) -> &'static GameKind {
+        match self {
+            Game::Go => &super::go::KIND,
+            Game::Chess => &super::chess::KIND,
+            Game::Shogi => &super::shogi::KIND,
+        }
+    }
+
     /// The name used in addresses and folders: `go`.
     pub fn slug(self) -> &'static str {
-        match self {
-            Game::Go => "go",
-            Game::Chess => "chess",
-            Game::Shogi => "shogi",
-        }
+        self.kind().slug
     }
 
     /// The game from its slug.
@@ -34,14 +40,7 @@ impl Game {
 
     /// The game's name in `lang`.
     pub fn name(self, lang: Lang) -> &'static str {
-        match (self, lang) {
-            (Game::Go, Lang::Zh) => "围棋",
-            (Game::Go, Lang::En) => "Go",
-            (Game::Chess, Lang::Zh) => "国际象棋",
-            (Game::Chess, Lang::En) => "Chess",
-            (Game::Shogi, Lang::Zh) => "将棋",
-            (Game::Shogi, Lang::En) => "Shogi",
-        }
+        self.kind().name(lang)
     }
 }
 

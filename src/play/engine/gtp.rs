@@ -345,6 +345,29 @@ fn is_score(text: &str) -> bool {
         .is_ok_and(|m| m.is_finite() && m >= 0.0)
 }
 
+impl super::Session for Session {
+    fn name(&self) -> &str {
+        Session::name(self)
+    }
+
+    fn best_move(
+        &mut self,
+        start: &Start,
+        moves: &[String],
+        level: Level,
+    ) -> Result<String, EngineError> {
+        Session::best_move(self, start, moves, level)
+    }
+
+    fn dead_stones(&mut self, start: &Start, moves: &[String]) -> Result<Vec<String>, EngineError> {
+        Session::dead_stones(self, start, moves)
+    }
+
+    fn final_score(&mut self, start: &Start, moves: &[String]) -> Result<String, EngineError> {
+        Session::final_score(self, start, moves)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,41 +33,12 @@ pub use uci::{parse_bestmove, skill_level, think_time, BestMove};
 
 use super::{Level, Start};
 use crate::base::Game;
+pub use crate::base::Protocol;
 use crate::rules::Rules;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Protocol {
-    /// Go Text Protocol (GNU Go, Pachi).
-    Gtp,
-    /// Universal Chess Interface (Stockfish).
-    Uci,
-    /// Universal Shogi Interface (Fairy-Stockfish, which speaks it by default).
-    Usi,
-}
-
-impl Protocol {
-    /// The protocol the engines of `game` speak.
-    pub fn of(game: Game) -> Protocol {
-        match game {
-            Game::Go => Protocol::Gtp,
-            Game::Chess => Protocol::Uci,
-            Game::Shogi => Protocol::Usi,
-        }
-    }
-
-    /// `GTP`, `UCI` or `USI`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Protocol::Gtp => "GTP",
-            Protocol::Uci => "UCI",
-            Protocol::Usi => "USI",
-        }
-    }
-}
 
 /// Why an engine could not give an answer. Every variant is one cause; none of them is a
 /// panic or a hang.
@@ -314,21 +285,10 @@ pub fn parse_engine_arg(text: &str) -> Result<EngineArg, BadEngineArg> {
     })
 }
 
-/// The engine programs looked for, per game, in order.
-fn known_programs(game: Game) -> &'static [&'static str] {
-    match game {
-        Game::Go => &["gnugo", "pachi"],
-        Game::Chess => &["stockfish"],
-        Game::Shogi => &["fairy-stockfish"],
-    }
-}
-
 /// Which engine each game uses, if any.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Engines {
-    go: Option<EngineCommand>,
-    chess: Option<EngineCommand>,
-    shogi: Option<EngineCommand>,
+    commands: BTreeMap<Game, EngineCommand>,
 }
 
 impl Engines {
@@ -352,33 +312,24 @@ impl Engines {
                 .rev()
                 .find(|o| o.game == game)
                 .map(|o| o.command.clone())
-                .or_else(|| find_program(known_programs(game), dirs));
-            *engines.slot(game) = chosen;
+                .or_else(|| find_program(game.kind().programs, dirs));
+            engines = engines.with(game, chosen);
         }
         engines
     }
 
     /// The same engines with `game`'s set to `command` (or none).
     pub fn with(mut self, game: Game, command: Option<EngineCommand>) -> Engines {
-        *self.slot(game) = command;
+        match command {
+            Some(c) => self.commands.insert(game, c),
+            None => self.commands.remove(&game),
+        };
         self
-    }
-
-    fn slot(&mut self, game: Game) -> &mut Option<EngineCommand> {
-        match game {
-            Game::Go => &mut self.go,
-            Game::Chess => &mut self.chess,
-            Game::Shogi => &mut self.shogi,
-        }
     }
 
     /// The command of `game`'s engine, if there is one.
     pub fn command(&self, game: Game) -> Option<&EngineCommand> {
-        match game {
-            Game::Go => self.go.as_ref(),
-            Game::Chess => self.chess.as_ref(),
-            Game::Shogi => self.shogi.as_ref(),
-        }
+        self.commands.get(&game)
     }
 
     /// Starts `game`'s engine with the default timeouts.
@@ -484,13 +435,52 @@ fn accept_move<P: Rules>(pos: &P, answer: &str) -> Result<String, EngineError> {
 /// A running engine: one child process, for one game table.
 pub struct Engine {
     game: Game,
-    session: Session,
+    session: Box<dyn Session>,
     broken: Option<EngineError>,
 }
 
-enum Session {
-    Gtp(gtp::Session),
-    Uci(uci::Session),
+/// A protocol's conversation with one engine process: what [`Engine`] asks of it.
+trait Session: Send {
+    /// The engine's own name and version.
+    fn name(&self) -> &str;
+
+    /// How long to think per move, where the protocol can say it.
+    fn set_think_time(&mut self, _think: Option<Duration>) {}
+
+    /// The engine's move after `moves` from `start`, checked by our rules.
+    fn best_move(
+        &mut self,
+        start: &Start,
+        moves: &[String],
+        level: Level,
+    ) -> Result<String, EngineError>;
+
+    /// The stones the engine thinks dead (Go).
+    fn dead_stones(
+        &mut self,
+        _start: &Start,
+        _moves: &[String],
+    ) -> Result<Vec<String>, EngineError> {
+        Err(EngineError::NotGo)
+    }
+
+    /// The engine's count of the game (Go).
+    fn final_score(&mut self, _start: &Start, _moves: &[String]) -> Result<String, EngineError> {
+        Err(EngineError::NotGo)
+    }
+}
+
+/// Handshakes with `process` in `protocol`: the protocols' registry.
+fn start_session(
+    protocol: Protocol,
+    process: process::Process,
+    timeouts: Timeouts,
+) -> Result<Box<dyn Session>, EngineError> {
+    Ok(match protocol {
+        Protocol::Gtp => Box::new(gtp::Session::start(process, timeouts)?),
+        Protocol::Uci => Box::new(uci::Session::start(process, uci::Dialect::Uci, timeouts)?),
+        Protocol::Usi => Box::new(uci::Session::start(process, uci::Dialect::Usi, timeouts)?),
+    })
 }
 
 impl Engine {
@@ -506,15 +496,7 @@ impl Engine {
         timeouts: Timeouts,
     ) -> Result<Engine, EngineError> {
         let process = process::Process::spawn(&command.program, &command.args)?;
-        let session = match Protocol::of(game) {
-            Protocol::Gtp => Session::Gtp(gtp::Session::start(process, timeouts)?),
-            Protocol::Uci => {
-                Session::Uci(uci::Session::start(process, uci::Dialect::Uci, timeouts)?)
-            }
-            Protocol::Usi => {
-                Session::Uci(uci::Session::start(process, uci::Dialect::Usi, timeouts)?)
-            }
-        };
+        let session = start_session(game.kind().protocol, process, timeouts)?;
         Ok(Engine {
             game,
             session,
@@ -529,23 +511,18 @@ impl Engine {
 
     /// The protocol it speaks.
     pub fn protocol(&self) -> Protocol {
-        Protocol::of(self.game)
+        self.game.kind().protocol
     }
 
     /// The engine's own name and version, as it gave them (`GNU Go 3.8`, `Stockfish 15.1`).
     pub fn name(&self) -> &str {
-        match &self.session {
-            Session::Gtp(s) => s.name(),
-            Session::Uci(s) => s.name(),
-        }
+        self.session.name()
     }
 
     /// Sets how long a UCI or USI engine thinks per move, instead of each level's time
     /// (see [`think_time`]); GTP engines have no such setting and ignore it.
     pub fn set_think_time(&mut self, think: Option<Duration>) {
-        if let Session::Uci(s) = &mut self.session {
-            s.set_think_time(think);
-        }
+        self.session.set_think_time(think);
     }
 
     /// The engine's move in the position after `moves` (canonical names) from `start`,
@@ -559,10 +536,7 @@ impl Engine {
         level: Level,
     ) -> Result<String, EngineError> {
         self.check_game(start)?;
-        let result = match &mut self.session {
-            Session::Gtp(s) => s.best_move(start, moves, level),
-            Session::Uci(s) => s.best_move(start, moves, level),
-        };
+        let result = self.session.best_move(start, moves, level);
         self.note(result)
     }
 
@@ -574,10 +548,7 @@ impl Engine {
         moves: &[String],
     ) -> Result<Vec<String>, EngineError> {
         self.check_game(start)?;
-        let result = match &mut self.session {
-            Session::Gtp(s) => s.dead_stones(start, moves),
-            Session::Uci(_) => Err(EngineError::NotGo),
-        };
+        let result = self.session.dead_stones(start, moves);
         self.note(result)
     }
 
@@ -585,10 +556,7 @@ impl Engine {
     /// writes it: `W+3.5`, `B+12.0`, `0`.
     pub fn final_score(&mut self, start: &Start, moves: &[String]) -> Result<String, EngineError> {
         self.check_game(start)?;
-        let result = match &mut self.session {
-            Session::Gtp(s) => s.final_score(start, moves),
-            Session::Uci(_) => Err(EngineError::NotGo),
-        };
+        let result = self.session.final_score(start, moves);
         self.note(result)
     }
 

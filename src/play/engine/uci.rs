@@ -382,6 +382,25 @@ impl Session {
     }
 }
 
+impl super::Session for Session {
+    fn name(&self) -> &str {
+        Session::name(self)
+    }
+
+    fn set_think_time(&mut self, think: Option<Duration>) {
+        Session::set_think_time(self, think)
+    }
+
+    fn best_move(
+        &mut self,
+        start: &Start,
+        moves: &[String],
+        level: Level,
+    ) -> Result<String, EngineError> {
+        Session::best_move(self, start, moves, level)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,13 +4,16 @@
 
 use super::computer::{self, Computer};
 use super::{Finish, Level, Reason, Side, Start};
+use crate::base::GamePosition;
 use crate::content::board_game::{self, PieceGame, Target, View};
 use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
-use crate::render::go::{svg as go_svg, GoDiagram};
-use crate::render::Marks;
-use crate::rules::{chess, go, shogi, Explain, Rules};
+use crate::rules::{Explain, Rules};
 use std::fmt;
+
+mod chess;
+mod go;
+mod shogi;
 
 /// What a learner does at the table, read from the text of `POST /api/games/{id}/moves`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,15 +203,10 @@ pub struct Count {
 }
 
 /// What each game adds to a table.
-pub trait Playable: Rules + Computer {
-    /// The game.
-    const GAME: Game;
-
-    /// The position a start describes.
-    fn from_start(start: &Start) -> Result<Self, BadStart>;
-
-    /// The side of a colour.
-    fn side(color: Self::Color) -> Side;
+pub trait Playable: GamePosition + Computer {
+    /// The position a start describes, as a table plays it (the boards and starts it
+    /// offers).
+    fn table_start(start: &Start) -> Result<Self, BadStart>;
 
     /// How an ending of the position is recorded; `None` when play stops for a count (Go).
     fn finish(&self, ending: &Self::Ending) -> Option<Finish>;
@@ -306,7 +304,7 @@ pub struct Table<P: Playable> {
 impl<P: Playable> Table<P> {
     /// A new table from `start` with `seats` (first, second).
     pub fn new(start: Start, seats: [Seat; 2]) -> Result<Table<P>, BadStart> {
-        let pos = P::from_start(&start)?;
+        let pos = P::table_start(&start)?;
         if pos.ending().is_some() {
             return Err(BadStart::AlreadyOver);
         }
@@ -559,7 +557,7 @@ impl<P: Playable> Table<P> {
     }
 
     fn draw(&mut self, side: Side) -> Result<(), Refused> {
-        if P::GAME == Game::Go {
+        if !P::GAME.kind().draw_offers {
             return Err(Refused::NoDraws);
         }
         if !matches!(self.phase, Phase::Play) {
@@ -596,11 +594,8 @@ impl<P: Playable> Table<P> {
 
 /// The sides' names in a game, Chinese and English: 黑方/白方, White/Black, 先手/后手.
 pub fn side_names(game: Game) -> ([&'static str; 2], [&'static str; 2]) {
-    match game {
-        Game::Go => (["黑方", "白方"], ["Black", "White"]),
-        Game::Chess => (["白方", "黑方"], ["White", "Black"]),
-        Game::Shogi => (["先手", "后手"], ["Sente", "Gote"]),
-    }
+    let [first, second] = game.kind().sides;
+    ([first[0], second[0]], [first[1], second[1]])
 }
 
 fn resigned_text(game: Game, loser: Side) -> [String; 2] {
@@ -775,53 +770,6 @@ pub trait Drawable: Rules {
     }
 }
 
-impl Drawable for go::Position {
-    fn draw(&self, d: &DrawAsk<go::Move>) -> String {
-        let board = self.board();
-        let size = self.size();
-        let mut marks = Marks::default();
-        let parse = |n: &String| go::Point::parse(n, size).ok();
-        marks.crosses = d.dead.iter().filter_map(parse).collect();
-        if d.ask.teach && !d.counting {
-            marks.triangles = self.in_atari().iter().filter_map(parse).collect();
-        }
-        let liberties = d
-            .ask
-            .selected
-            .and_then(|s| go::Point::parse(s, size).ok())
-            .filter(|&p| board.get(p).is_some())
-            .map(|p| board.liberties(p))
-            .unwrap_or_default();
-        let link = d.ask.href.map(|href| {
-            let counting = d.counting;
-            move |p: go::Point| {
-                let name = p.name(size);
-                href(if counting {
-                    Click::Play(format!("dead {name}"))
-                } else if board.get(p).is_some() {
-                    Click::Select(Some(name))
-                } else {
-                    Click::Play(name)
-                })
-            }
-        });
-        go_svg(&GoDiagram {
-            board,
-            view: None,
-            last_move: match d.last {
-                Some(go::Move::Play(p)) => Some(p),
-                _ => None,
-            },
-            marks: &marks,
-            liberties: &liberties,
-            selected: &[],
-            link: link.as_ref().map(|l| l as &dyn Fn(go::Point) -> String),
-            lang: d.ask.lang,
-            title: d.ask.title,
-        })
-    }
-}
-
 /// Draws a chess or shogi position with the shared board-game code.
 fn draw_pieces<G: PieceGame>(pos: &G::Pos, d: &DrawAsk<<G::Pos as Rules>::Move>) -> String {
     let selected = d.ask.selected.map(board_game::target);
@@ -846,303 +794,10 @@ fn draw_pieces<G: PieceGame>(pos: &G::Pos, d: &DrawAsk<<G::Pos as Rules>::Move>)
     )
 }
 
-impl Drawable for chess::Position {
-    fn draw(&self, d: &DrawAsk<chess::Played>) -> String {
-        draw_pieces::<crate::content::chess::Chess>(self, d)
-    }
-    fn checked(&self) -> bool {
-        self.is_check()
-    }
-}
-
-impl Drawable for shogi::Position {
-    fn draw(&self, d: &DrawAsk<shogi::Played>) -> String {
-        draw_pieces::<crate::content::shogi::Shogi>(self, d)
-    }
-    fn checked(&self) -> bool {
-        self.is_check()
-    }
-}
-
-impl Playable for go::Position {
-    const GAME: Game = Game::Go;
-
-    fn from_start(start: &Start) -> Result<go::Position, BadStart> {
-        let Start::Go {
-            size,
-            handicap,
-            komi,
-            ..
-        } = *start
-        else {
-            return Err(BadStart::Position("not a Go start".into()));
-        };
-        if ![9, 13, 19].contains(&size) {
-            return Err(BadStart::Size(size));
-        }
-        if !(komi.abs() <= 100.0 && (komi * 2.0).fract() == 0.0) {
-            return Err(BadStart::Komi(komi));
-        }
-        match handicap {
-            0 => Ok(go::Position::empty(size).map_err(|_| BadStart::Size(size))?),
-            2..=9 => {
-                go::handicap_position(size, handicap).map_err(|_| BadStart::Handicap(handicap))
-            }
-            n => Err(BadStart::Handicap(n)),
-        }
-    }
-
-    fn side(color: go::Color) -> Side {
-        match color {
-            go::Color::Black => Side::First,
-            go::Color::White => Side::Second,
-        }
-    }
-
-    fn finish(&self, ending: &go::Ending) -> Option<Finish> {
-        match ending {
-            go::Ending::TwoPasses => None,
-            go::Ending::Resigned(c) => Some(Finish {
-                winner: Some(Self::side(c.opponent())),
-                reason: Reason::Resignation,
-            }),
-        }
-    }
-
-    fn toggle_dead(&self, dead: &mut Vec<String>, point: &str) -> Result<(), Refused> {
-        let size = self.size();
-        let p = go::Point::parse(point, size).map_err(|e| Refused::Illegal {
-            zh: format!("{point} 不是棋盘上的点：{e}"),
-            en: format!("{point} is not a point of the board: {e}"),
-        })?;
-        let board = self.board();
-        if board.get(p).is_none() {
-            return Err(Refused::NoStone(p.name(size)));
-        }
-        let chain: Vec<String> = board.chain(p).iter().map(|q| q.name(size)).collect();
-        if dead.contains(&p.name(size)) {
-            dead.retain(|d| !chain.contains(d));
-        } else {
-            dead.extend(chain);
-            dead.sort();
-            dead.dedup();
-        }
-        Ok(())
-    }
-
-    fn dead_guess(&self, seed: u64) -> Vec<String> {
-        let size = self.size();
-        computer::dead_stones(self, seed)
-            .iter()
-            .map(|p| p.name(size))
-            .collect()
-    }
-
-    fn count(&self, start: &Start, dead: &[String]) -> Option<Count> {
-        let Start::Go {
-            handicap,
-            rules,
-            komi,
-            ..
-        } = *start
-        else {
-            return None;
-        };
-        let size = self.size();
-        // Only stones can be dead: a point named by an engine that holds none is passed over,
-        // so the count never fails once both sides agree.
-        let dead: Vec<go::Point> = dead
-            .iter()
-            .filter_map(|n| go::Point::parse(n, size).ok())
-            .filter(|&p| self.board().get(p).is_some())
-            .collect();
-        let counting = go::Counting::new(rules).komi(komi).handicap(handicap);
-        let score = go::score_position(self, &dead, &counting).ok()?;
-        let points = match score.outcome {
-            go::Outcome::Win { margin, rules, .. } => match rules {
-                go::Rules::Chinese => margin * 2.0,
-                go::Rules::Japanese => margin,
-            },
-            _ => 0.0,
-        };
-        Some(Count {
-            finish: Finish {
-                winner: score.outcome.winner().map(Self::side),
-                reason: Reason::Count { points },
-            },
-            text: [score.explain(Lang::Zh), score.explain(Lang::En)],
-            result: [score.outcome.text(Lang::Zh), score.outcome.text(Lang::En)],
-        })
-    }
-
-    fn think_at(&self, start: &Start, level: Level, seed: u64) -> Option<go::Move> {
-        let Start::Go {
-            handicap,
-            rules,
-            komi,
-            ..
-        } = *start
-        else {
-            return self.think(level, seed);
-        };
-        // The playouts count area: under Chinese rules Black also gives back one point a
-        // handicap stone; territory counting is near enough to area counting with its komi.
-        let give_back = match rules {
-            go::Rules::Chinese => go::Counting::new(rules).handicap(handicap).give_back() * 2.0,
-            go::Rules::Japanese => 0.0,
-        };
-        let strength = computer::go::Strength::of(level, self.size()).with_komi(komi + give_back);
-        let until = std::time::Instant::now() + self.think_budget(level);
-        computer::go::think_with(self, strength, seed, until)
-    }
-
-    fn in_atari(&self) -> Vec<String> {
-        let board = self.board();
-        let size = self.size();
-        let mut out = Vec::new();
-        for row in 0..size {
-            for col in 0..size {
-                let p = go::Point::new(col, row);
-                if board.get(p).is_some() && board.liberties(p).len() == 1 {
-                    out.push(p.name(size));
-                }
-            }
-        }
-        out
-    }
-}
-
-impl Playable for chess::Position {
-    const GAME: Game = Game::Chess;
-
-    fn from_start(start: &Start) -> Result<chess::Position, BadStart> {
-        let Start::Chess { fen } = start else {
-            return Err(BadStart::Position("not a chess start".into()));
-        };
-        chess::Position::from_fen(fen).map_err(|e| BadStart::Position(e.to_string()))
-    }
-
-    fn side(color: chess::Color) -> Side {
-        match color {
-            chess::Color::White => Side::First,
-            chess::Color::Black => Side::Second,
-        }
-    }
-
-    fn finish(&self, ending: &chess::Outcome) -> Option<Finish> {
-        use chess::Outcome as O;
-        let reason = match ending {
-            O::Checkmate { .. } => Reason::Checkmate,
-            O::Stalemate => Reason::Stalemate,
-            O::InsufficientMaterial => Reason::InsufficientMaterial,
-            O::ThreefoldRepetition => Reason::Repetition,
-            O::FiftyMoves => Reason::FiftyMoves,
-        };
-        Some(Finish {
-            winner: ending.winner().map(Self::side),
-            reason,
-        })
-    }
-}
-
-impl Playable for shogi::Position {
-    const GAME: Game = Game::Shogi;
-
-    fn from_start(start: &Start) -> Result<shogi::Position, BadStart> {
-        let Start::Shogi { sfen, .. } = start else {
-            return Err(BadStart::Position("not a shogi start".into()));
-        };
-        shogi::Position::from_sfen(sfen).map_err(|e| BadStart::Position(e.to_string()))
-    }
-
-    fn side(color: shogi::Color) -> Side {
-        match color {
-            shogi::Color::Black => Side::First,
-            shogi::Color::White => Side::Second,
-        }
-    }
-
-    fn finish(&self, ending: &shogi::Outcome) -> Option<Finish> {
-        use shogi::Outcome as O;
-        let reason = match ending {
-            O::Checkmate { .. } => Reason::Checkmate,
-            O::Repetition => Reason::Repetition,
-            O::PerpetualCheck { .. } => Reason::PerpetualCheck,
-        };
-        Some(Finish {
-            winner: ending.winner().map(Self::side),
-            reason,
-        })
-    }
-
-    fn declare(&self) -> Result<Finish, Refused> {
-        impasse(self)
-    }
-}
-
-/// The 入玉 declaration of the side to move by the 27-point rule (日本将棋連盟): the king in
-/// the opponent's camp, not in check, at least 10 other pieces in that camp, and 28 points
-/// (Sente) or 27 (Gote) from pieces in the camp and in hand, rook and bishop 5, others 1.
-fn impasse(pos: &shogi::Position) -> Result<Finish, Refused> {
-    use shogi::{Color, Kind};
-    let me = pos.turn();
-    let in_camp = |rank: u8| match me {
-        Color::Black => rank <= 3,
-        Color::White => rank >= 7,
-    };
-    let no = |zh: &str, en: &str| Refused::CannotDeclare {
-        zh: format!("还不能宣告入玉：{zh}"),
-        en: format!("The 入玉 declaration is not possible yet: {en}"),
-    };
-    let king = pos.king_square(me);
-    if !king.is_some_and(|k| in_camp(k.rank)) {
-        return Err(no(
-            "你的玉还没有进入对方阵地（敌阵三段）。",
-            "your king is not in the opponent's camp (its three ranks).",
-        ));
-    }
-    if pos.is_check() {
-        return Err(no("你的玉正被王手。", "your king is in check."));
-    }
-    let big = |k: Kind| matches!(k, Kind::Rook | Kind::Bishop | Kind::Dragon | Kind::Horse);
-    let value = |k: Kind| if big(k) { 5 } else { 1 };
-    let camp: Vec<Kind> = pos
-        .pieces()
-        .into_iter()
-        .filter(|&(sq, c, k)| c == me && k != Kind::King && in_camp(sq.rank))
-        .map(|(_, _, k)| k)
-        .collect();
-    if camp.len() < 10 {
-        return Err(no(
-            &format!("敌阵里除玉以外只有 {} 枚棋子，需要 10 枚。", camp.len()),
-            &format!(
-                "only {} pieces besides the king are in the opponent's camp; 10 are needed.",
-                camp.len()
-            ),
-        ));
-    }
-    let points: u32 = camp.iter().map(|&k| value(k)).sum::<u32>()
-        + pos
-            .hand(me)
-            .iter()
-            .map(|&(k, n)| value(k) * n as u32)
-            .sum::<u32>();
-    let needed = if me == Color::Black { 28 } else { 27 };
-    if points < needed {
-        return Err(no(
-            &format!("只有 {points} 点，需要 {needed} 点（飞、角 5 点，其他 1 点）。"),
-            &format!("{points} points, {needed} needed (rook and bishop 5, other pieces 1)."),
-        ));
-    }
-    Ok(Finish {
-        winner: Some(<shogi::Position as Playable>::side(me)),
-        reason: Reason::Impasse,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{go, shogi};
 
     fn shogi_table(sfen: &str) -> Table<shogi::Position> {
         let start = Start::Shogi {

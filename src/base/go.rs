@@ -1,0 +1,82 @@
+//! Go (围棋) as the layers above the rules see it.
+
+use super::kind::{number_field, ClockStyle, Fields, GameKind, Protocol, StartFieldError};
+use super::position::{position_of, BadStart, GamePosition};
+use super::{Game, Side, Start};
+use crate::rules::go;
+
+/// Go's descriptor.
+pub static KIND: GameKind = GameKind {
+    slug: "go",
+    names: ["围棋", "Go"],
+    sides: [["黑方", "Black"], ["白方", "White"]],
+    side_marks: ["", ""],
+    colour_words: ["black", "white"],
+    move_examples: "D4, pass",
+    passes: true,
+    draw_offers: false,
+    declares: false,
+    counts: true,
+    shows_check: false,
+    flips_for_second: false,
+    atari_hints: true,
+    clock: ClockStyle::Byoyomi,
+    record_formats: &["sgf"],
+    protocol: Protocol::Gtp,
+    programs: &["gnugo", "pachi"],
+    position: position_of::<go::Position>,
+    standard_start,
+    start_from_fields,
+};
+
+fn standard_start() -> Start {
+    Start::Go {
+        size: 19,
+        handicap: 0,
+        rules: go::Rules::Chinese,
+        komi: go::Rules::Chinese.default_komi(0),
+    }
+}
+
+/// `size` (9 when missing), `rules` (`chinese` when missing), `handicap` (0) and `komi`
+/// (the rules' usual komi for the handicap).
+fn start_from_fields(fields: Fields) -> Result<Start, StartFieldError> {
+    let size = number_field::<u8>(fields, "size")?.unwrap_or(9);
+    let rules = match fields("rules") {
+        None => go::Rules::Chinese,
+        Some(r) => go::Rules::parse(r).ok_or_else(|| StartFieldError::Rules(r.into()))?,
+    };
+    let handicap = number_field::<u8>(fields, "handicap")?.unwrap_or(0);
+    let komi = number_field::<f64>(fields, "komi")?.unwrap_or_else(|| rules.default_komi(handicap));
+    Ok(Start::Go {
+        size,
+        handicap,
+        rules,
+        komi,
+    })
+}
+
+impl GamePosition for go::Position {
+    const GAME: Game = Game::Go;
+
+    fn side(color: go::Color) -> Side {
+        match color {
+            go::Color::Black => Side::First,
+            go::Color::White => Side::Second,
+        }
+    }
+
+    /// An empty board of the start's size, with its handicap stones (a handicap of one
+    /// stone is an even game without komi: Black starts).
+    fn from_start(start: &Start) -> Result<go::Position, BadStart> {
+        let Start::Go { size, handicap, .. } = *start else {
+            return Err(BadStart::Position("not a Go start".into()));
+        };
+        let bad = |e: String| BadStart::Position(e);
+        if handicap < 2 {
+            go::Position::empty(size).map_err(|e| bad(e.to_string()))
+        } else {
+            go::handicap_position(size, handicap).map_err(|e| bad(e.to_string()))
+        }
+    }
+}

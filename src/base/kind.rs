@@ -1,0 +1,160 @@
+//! What each game is, as data the other layers ask instead of naming the game: its
+//! names, its sides, what a table offers (pass, draw offers, 入玉宣言, counting), its clock,
+//! its record formats and the engines that play it.
+//!
+//! Each game fills one [`GameKind`] in its own file (`base/go.rs`, `base/chess.rs`,
+//! `base/shogi.rs`); [`Game::kind`](super::Game::kind) is the registry.
+
+use super::position::{AnyPosition, BadStart};
+use super::{Side, Start};
+use crate::lang::Lang;
+
+/// The protocol a game's engines speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    /// Go Text Protocol (GNU Go, Pachi).
+    Gtp,
+    /// Universal Chess Interface (Stockfish; Fairy-Stockfish with `UCI_Variant`).
+    Uci,
+    /// Universal Shogi Interface (Fairy-Stockfish, which speaks it by default).
+    Usi,
+}
+
+impl Protocol {
+    /// `GTP`, `UCI` or `USI`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Gtp => "GTP",
+            Protocol::Uci => "UCI",
+            Protocol::Usi => "USI",
+        }
+    }
+}
+
+/// How a game's clock adds time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockStyle {
+    /// Main time, then byo-yomi periods (Go, shogi).
+    Byoyomi,
+    /// Main time, and an increment after each move (chess).
+    Increment,
+}
+
+/// What the form that opens a game was sent: a field by its name, when given and not blank.
+pub type Fields<'a> = &'a dyn Fn(&str) -> Option<&'a str>;
+
+/// Why a game's start could not be made from a form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartFieldError {
+    /// A field that should be a number is not one in range: the field and what was sent.
+    Number(&'static str, String),
+    /// Go's counting rules are not `chinese` or `japanese`.
+    Rules(String),
+    /// Not one of the game's handicaps.
+    Handicap(String),
+}
+
+/// A game, as the layers above the rules see it.
+///
+/// ```
+/// use qiyuan::base::{Game, Side};
+/// use qiyuan::lang::Lang;
+/// let shogi = Game::from_slug("shogi").unwrap().kind();
+/// assert_eq!(shogi.side_name(Side::First, Lang::En), "Sente");
+/// assert!(shogi.declares && !shogi.passes);
+/// ```
+#[derive(Debug)]
+pub struct GameKind {
+    /// The name in addresses and folders: `go`.
+    pub slug: &'static str,
+    /// The game's name: `[zh, en]`.
+    pub names: [&'static str; 2],
+    /// The sides' names, `[first, second]`, each `[zh, en]`: 黑方/白方, White/Black, 先手/后手.
+    pub sides: [[&'static str; 2]; 2],
+    /// The marks shown after the sides' names (shogi's ☗ ☖), or empty.
+    pub side_marks: [&'static str; 2],
+    /// The colour words a form may use for `[first, second]`: Go's `black`/`white`,
+    /// chess's `white`/`black`.
+    pub colour_words: [&'static str; 2],
+    /// Moves as a learner may type them, for the examples beside a move box.
+    pub move_examples: &'static str,
+    /// A player may pass.
+    pub passes: bool,
+    /// Players may offer and accept draws.
+    pub draw_offers: bool,
+    /// A player may declare a win (shogi's 入玉宣言).
+    pub declares: bool,
+    /// The game ends by marking dead stones and counting (Go).
+    pub counts: bool,
+    /// Being in check is shown and told.
+    pub shows_check: bool,
+    /// The board turns round for the second side.
+    pub flips_for_second: bool,
+    /// The table can mark stones in atari for a learner (Go's hints).
+    pub atari_hints: bool,
+    /// How the clock adds time.
+    pub clock: ClockStyle,
+    /// The record formats a game downloads in, by slug, the usual one first (`sgf`).
+    pub record_formats: &'static [&'static str],
+    /// The protocol its engines speak.
+    pub protocol: Protocol,
+    /// The engine programs looked for, in order.
+    pub programs: &'static [&'static str],
+    /// The position where a start of the game begins.
+    pub position: fn(&Start) -> Result<AnyPosition, BadStart>,
+    /// The game's usual start (an even game on the usual board).
+    pub standard_start: fn() -> Start,
+    /// The start a form asks for (size, handicap, rules, komi, FEN, SFEN … as the game has
+    /// them); missing fields take the usual values.
+    pub start_from_fields: fn(Fields) -> Result<Start, StartFieldError>,
+}
+
+impl GameKind {
+    /// The game's name in `lang`.
+    pub fn name(&self, lang: Lang) -> &'static str {
+        self.names[lang_index(lang)]
+    }
+
+    /// A side's name in `lang`: 黑方, White, 先手.
+    pub fn side_name(&self, side: Side, lang: Lang) -> &'static str {
+        self.sides[side.index()][lang_index(lang)]
+    }
+
+    /// A side's name with its mark, if the game has one: 先手 ☗, Black.
+    pub fn side_label(&self, side: Side, lang: Lang) -> String {
+        let name = self.side_name(side, lang);
+        match self.side_marks[side.index()] {
+            "" => name.to_string(),
+            mark => format!("{name} {mark}"),
+        }
+    }
+
+    /// The side a form's colour word names (`black`, `white`), if the game uses it.
+    pub fn side_of_colour(&self, word: &str) -> Option<Side> {
+        [Side::First, Side::Second]
+            .into_iter()
+            .find(|s| self.colour_words[s.index()] == word)
+    }
+}
+
+fn lang_index(lang: Lang) -> usize {
+    match lang {
+        Lang::Zh => 0,
+        Lang::En => 1,
+    }
+}
+
+/// A form's number field: missing is `None`, anything that is not a number an error.
+pub fn number_field<T: std::str::FromStr>(
+    fields: Fields,
+    name: &'static str,
+) -> Result<Option<T>, StartFieldError> {
+    match fields(name) {
+        None => Ok(None),
+        Some(v) => v
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| StartFieldError::Number(name, v.to_string())),
+    }
+}
