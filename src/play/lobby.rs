@@ -4,11 +4,11 @@
 
 use super::clock::{Clock, ClockState, TimeControl};
 use super::engine::Engine;
-use super::table::{timeout_text, Action, BadStart, Match, Phase, Refused, Seat, Table};
+use super::table::{open, timeout_text, Action, BadStart, Match, Phase, Refused, Seat};
 use super::throttle::{client_of, Buckets, Rate};
 use super::{Finish, Level, Reason, Side, Start};
 use crate::lang::Lang;
-use crate::rules::{chess, go, shogi, Explain};
+use crate::rules::Explain;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -518,15 +518,6 @@ fn new_code() -> String {
 /// A seat's secret: 128 random bits as hex.
 fn new_token() -> String {
     crate::random::token()
-}
-
-/// Opens a table of the right game.
-fn open(start: Start, seats: [Seat; 2]) -> Result<Box<dyn Match>, BadStart> {
-    Ok(match start {
-        Start::Go { .. } => Box::new(Table::<go::Position>::new(start, seats)?),
-        Start::Chess { .. } => Box::new(Table::<chess::Position>::new(start, seats)?),
-        Start::Shogi { .. } => Box::new(Table::<shogi::Position>::new(start, seats)?),
-    })
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

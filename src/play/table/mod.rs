@@ -592,6 +592,41 @@ impl<P: Playable> Table<P> {
     }
 }
 
+/// Opens a table as a `P` game.
+fn open_as<P: Playable + Drawable>(
+    start: Start,
+    seats: [Seat; 2],
+) -> Result<Box<dyn Match>, BadStart> {
+    Ok(Box::new(Table::<P>::new(start, seats)?))
+}
+
+/// The games a table seats: the play layer's registry, one line a game.
+type Opener = fn(Start, [Seat; 2]) -> Result<Box<dyn Match>, BadStart>;
+const TABLES: [(Game, Opener); 3] = [
+    (
+        crate::rules::go::Position::GAME,
+        open_as::<crate::rules::go::Position>,
+    ),
+    (
+        crate::rules::chess::Position::GAME,
+        open_as::<crate::rules::chess::Position>,
+    ),
+    (
+        crate::rules::shogi::Position::GAME,
+        open_as::<crate::rules::shogi::Position>,
+    ),
+];
+
+/// Opens a table of the start's game.
+pub fn open(start: Start, seats: [Seat; 2]) -> Result<Box<dyn Match>, BadStart> {
+    let game = start.game();
+    let (_, opener) = TABLES
+        .iter()
+        .find(|(g, _)| *g == game)
+        .expect("every game has a table");
+    opener(start, seats)
+}
+
 /// The sides' names in a game, Chinese and English: 黑方/白方, White/Black, 先手/后手.
 pub fn side_names(game: Game) -> ([&'static str; 2], [&'static str; 2]) {
     let [first, second] = game.kind().sides;
@@ -798,6 +833,16 @@ fn draw_pieces<G: PieceGame>(pos: &G::Pos, d: &DrawAsk<<G::Pos as Rules>::Move>)
 mod tests {
     use super::*;
     use crate::rules::{go, shogi};
+
+    #[test]
+    fn every_game_opens_a_table_at_its_usual_start() {
+        for game in Game::ALL {
+            let start = (game.kind().standard_start)();
+            let seats = [Seat::Human { token: None }, Seat::Human { token: None }];
+            let table = open(start, seats).unwrap();
+            assert_eq!(table.game(), game);
+        }
+    }
 
     fn shogi_table(sfen: &str) -> Table<shogi::Position> {
         let start = Start::Shogi {
