@@ -12,13 +12,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// At most this many lines outside the rules and the games' own files name a game.
-const GAME_NAMES_AT_MOST: usize = 292;
+const GAME_NAMES_AT_MOST: usize = 291;
 
 /// At most this many groups of modules use each other.
 const CIRCLES_AT_MOST: usize = 1;
 
 /// At most this many pairs of layers where the lower uses the higher.
-const LAYER_BREAKS_AT_MOST: usize = 1;
+const LAYER_BREAKS_AT_MOST: usize = 0;
 
 /// The words that name a game, or a format or protocol of one game.
 const GAME_WORDS: &[&str] = &[
@@ -265,14 +265,15 @@ fn circles(uses: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 }
 
 /// The pairs of layers where the lower one uses the higher, against the order of
-/// docs/architecture.md (`web` on top, then `play`, `import` and `record`, `content`,
-/// `render`, the shared words of `base`, `rules` at the bottom; `class`, `lang` and
-/// `random` beside them).
+/// docs/architecture.md (`web` on top, then `play`, `import` (on `record`'s readers and
+/// writers), `record`, `content`, `render`, the shared words of `base`, `rules` at the
+/// bottom; `class`, `lang` and `random` beside them).
 fn layer_breaks(uses: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<(String, String)> {
     let rank = |layer: &str| match layer {
-        "web" => 6,
-        "play" => 5,
-        "record" | "import" => 4,
+        "web" => 7,
+        "play" => 6,
+        "import" => 5,
+        "record" => 4,
         "content" => 3,
         "render" => 2,
         "base" => 1,

@@ -175,16 +175,12 @@ impl Format {
     /// assert_eq!(Format::from_name("game.txt"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<Format> {
-        if let Some(shogi) = crate::import::kif::Format::from_name(name) {
-            return Some(match shogi {
-                crate::import::kif::Format::Kif => Format::Kif,
-                crate::import::kif::Format::Ki2 => Format::Ki2,
-                crate::import::kif::Format::Csa => Format::Csa,
-            });
-        }
         match name.rsplit_once('.')?.1.to_ascii_lowercase().as_str() {
             "sgf" => Some(Format::Sgf),
             "pgn" => Some(Format::Pgn),
+            "kif" | "kifu" => Some(Format::Kif),
+            "ki2" | "ki2u" => Some(Format::Ki2),
+            "csa" => Some(Format::Csa),
             _ => None,
         }
     }
