@@ -35,7 +35,7 @@ use super::{
 use crate::content::{Problem, Puzzle, Step as TreeStep, Text};
 use crate::lang::Lang;
 pub use crate::record::sgf::line_past_the_limit;
-use crate::record::sgf::{escape, syntax_error_place};
+use crate::record::sgf::{escape, syntax_error_place, write_move};
 use crate::rules::go::{Board, Color, Move, Point, Position};
 use sgf_parse::go::{Move as SgfMove, Prop};
 use sgf_parse::SgfNode;
@@ -537,17 +537,10 @@ struct Node {
 
 impl Node {
     fn write(&self, out: &mut String) {
-        out.push(';');
+        // Every node written has a move: the root's stones are written with the position.
         if let Some((c, m)) = self.mv {
-            out.push(if c == Color::Black { 'B' } else { 'W' });
-            out.push('[');
-            if let Move::Play(p) = m {
-                out.push_str(&p.sgf());
-            }
-            out.push(']');
-        }
-        if !self.comments.is_empty() {
-            out.push_str(&format!("C[{}]", escape(&self.comments.join("\n"))));
+            let colour = if c == Color::Black { 'B' } else { 'W' };
+            write_move(colour, m, &self.comments.join("\n"), out);
         }
         match self.children.len() {
             0 => {}

@@ -960,12 +960,9 @@ fn write_line(line: &[Step], colour: char, size: u8, out: &mut String) -> Result
     Ok(())
 }
 
-fn write_node(step: &Step, colour: char, size: u8, out: &mut String) -> Result<(), RecordError> {
-    let mv = go::Move::parse(&step.mv, size).map_err(|e| RecordError::Illegal {
-        place: "record".into(),
-        mv: step.mv.clone(),
-        reason: e.to_string(),
-    })?;
+/// Writes a move's node: `;`, the move (`B[pd]`, `W[]` for a pass) and its comment (`C[…]`,
+/// escaped), if it has one.
+pub(crate) fn write_move(colour: char, mv: go::Move, comment: &str, out: &mut String) {
     out.push(';');
     out.push(colour);
     out.push('[');
@@ -973,9 +970,18 @@ fn write_node(step: &Step, colour: char, size: u8, out: &mut String) -> Result<(
         out.push_str(&p.sgf());
     }
     out.push(']');
-    if !step.comment.is_empty() {
-        out.push_str(&format!("C[{}]", escape(&step.comment)));
+    if !comment.is_empty() {
+        out.push_str(&format!("C[{}]", escape(comment)));
     }
+}
+
+fn write_node(step: &Step, colour: char, size: u8, out: &mut String) -> Result<(), RecordError> {
+    let mv = go::Move::parse(&step.mv, size).map_err(|e| RecordError::Illegal {
+        place: "record".into(),
+        mv: step.mv.clone(),
+        reason: e.to_string(),
+    })?;
+    write_move(colour, mv, &step.comment, out);
     for m in &step.markup {
         out.push_str(m);
     }

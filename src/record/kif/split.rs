@@ -143,34 +143,14 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<RecordGame>, String> {
             csa::parse_csa_games_bytes(bytes).map_err(|e| format!("CSA: {e}"))
         })?;
         for record in records {
-            let (start, main) = lines_of(&record);
-            replay(&start, &main).map_err(|e| format!("main line: {e}"))?;
-            games.push(RecordGame {
-                format,
-                encoding,
-                start,
-                main,
-                variations: Vec::new(),
-                about: about(&record),
-                notes: Vec::new(),
-            });
+            games.push(main_game(format, encoding, &record)?);
         }
         return Ok(games);
     }
     let split = Split::new(&view, format);
     let main_text = view.encode(&split.main.join("\n"));
     let record = parse(format, &main_text)?;
-    let (start, main) = lines_of(&record);
-    replay(&start, &main).map_err(|e| format!("main line: {e}"))?;
-    let mut game = RecordGame {
-        format,
-        encoding,
-        start,
-        main,
-        variations: Vec::new(),
-        about: about(&record),
-        notes: Vec::new(),
-    };
+    let mut game = main_game(format, encoding, &record)?;
     let mut active = split.moves(&split.main[split.header..]);
     let mut replayed = 0usize;
     for (from, block) in &split.blocks {
@@ -219,6 +199,22 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<RecordGame>, String> {
     }
     games.push(game);
     Ok(games)
+}
+
+/// The game of rsshogi's `record`, its main line replayed (an illegal one is an error), with
+/// no variations yet.
+fn main_game(format: Format, encoding: Encoding, record: &Record) -> Result<RecordGame, String> {
+    let (start, main) = lines_of(record);
+    replay(&start, &main).map_err(|e| format!("main line: {e}"))?;
+    Ok(RecordGame {
+        format,
+        encoding,
+        start,
+        main,
+        variations: Vec::new(),
+        about: about(record),
+        notes: Vec::new(),
+    })
 }
 
 /// Plays `line` from `start` through our engine (in place: a position copied at every
