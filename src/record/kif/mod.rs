@@ -919,13 +919,6 @@ fn sfen_of(record: &Record) -> &str {
     }
 }
 
-/// Runs an rsshogi reader; a panic (rsshogi 1.7.3's KI2 reader has one on some broken
-/// variations) is a refusal like any other.
-fn guarded<T>(read: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read))
-        .unwrap_or_else(|_| Err("the record's moves cannot be resolved".into()))
-}
-
 /// Reads KI2 or CSA: moves and variations by [`split::read`], tags and result
 /// from rsshogi's reading of the whole file.
 fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Record>, RecordError> {
@@ -933,7 +926,7 @@ fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Rec
         place: name.to_string(),
         detail,
     })?;
-    let metadata: Vec<rsshogi::records::Record> = guarded(|| match format {
+    let metadata: Vec<rsshogi::records::Record> = split::guarded(format, || match format {
         Format::Csa => csa::parse_csa_games_bytes(bytes).map_err(|e| e.to_string()),
         _ => rs_kif::parse_ki2_bytes(bytes)
             .map(|r| vec![r])

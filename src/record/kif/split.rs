@@ -231,7 +231,10 @@ pub fn replay(start: &str, line: &[String]) -> Result<(), String> {
 /// Runs one of rsshogi's readers: a panic is a refusal. rsshogi 1.7.3's KI2 reader panics
 /// on some variations whose move it cannot resolve (`apply_move32 expects a legal move`,
 /// found by tests/fuzz.rs), and its position past 65,535 plies (`CounterOverflow`).
-fn guarded<T>(format: Format, read: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+pub(super) fn guarded<T>(
+    format: Format,
+    read: impl FnOnce() -> Result<T, String>,
+) -> Result<T, String> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).unwrap_or_else(|_| {
         Err(format!(
             "{}: the record's moves cannot be resolved (the reader stopped)",
