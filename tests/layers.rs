@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 const GAME_NAMES_AT_MOST: usize = 156;
 
 /// At most this many groups of modules use each other.
-const CIRCLES_AT_MOST: usize = 2;
+const CIRCLES_AT_MOST: usize = 1;
 
 /// At most this many pairs of layers where the lower uses the higher.
-const LAYER_BREAKS_AT_MOST: usize = 1;
+const LAYER_BREAKS_AT_MOST: usize = 0;
 
 /// The words that name a game, or a format or protocol of one game.
 const GAME_WORDS: &[&str] = &[
@@ -298,14 +298,15 @@ fn circles(uses: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 }
 
 /// The pairs of layers where the lower one uses the higher, against the order of
-/// docs/architecture.md (`web` on top, then `play`, `import` and `record`, `content`,
-/// `render`, the shared words of `base`, `rules` at the bottom; `class`, `lang` and
-/// `random` beside them).
+/// docs/architecture.md (`web` on top, then `play`, `import` (on `record`'s readers and
+/// writers), `record`, `content`, `render`, the shared words of `base`, `rules` at the
+/// bottom; `class`, `lang` and `random` beside them).
 fn layer_breaks(uses: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<(String, String)> {
     let rank = |layer: &str| match layer {
-        "web" => 6,
-        "play" => 5,
-        "record" | "import" => 4,
+        "web" => 7,
+        "play" => 6,
+        "import" => 5,
+        "record" => 4,
         "content" => 3,
         "render" => 2,
         "base" => 1,
@@ -390,6 +391,8 @@ fn no_more_game_names_outside_the_games_than_before() {
 }
 
 #[test]
+// A limit that has come down to 0 (no break at all) still reads as a limit.
+#[allow(clippy::absurd_extreme_comparisons)]
 fn no_more_circles_or_layer_breaks_than_before() {
     let uses = module_uses();
     let found = circles(&uses);

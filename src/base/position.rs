@@ -46,6 +46,7 @@ trait Dyn: Send + Sync + fmt::Debug {
     fn game(&self) -> Game;
     fn turn(&self) -> Side;
     fn play(&self, text: &str, lang: Lang) -> Result<(AnyPosition, String), String>;
+    fn notation(&self, text: &str) -> Option<String>;
     fn legal_moves(&self) -> Vec<String>;
     fn over(&self) -> bool;
     fn boxed(&self) -> Box<dyn Dyn>;
@@ -65,6 +66,11 @@ impl<P: GamePosition> Dyn for P {
         let (next, played) = Rules::play(self, text).map_err(|e| e.explain(lang))?;
         let name = self.move_name(&played);
         Ok((AnyPosition(Box::new(next)), name))
+    }
+
+    fn notation(&self, text: &str) -> Option<String> {
+        let (_, played) = Rules::play(self, text).ok()?;
+        Some(Rules::notation(self, &played))
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -127,6 +133,11 @@ impl AnyPosition {
     /// canonical name, or why the rules refuse it, told in `lang`.
     pub fn play(&self, text: &str, lang: Lang) -> Result<(AnyPosition, String), String> {
         self.0.play(text, lang)
+    }
+
+    /// The move `text` as learners read it here (`Nf3`, `☗７六歩`), if it is legal.
+    pub fn notation(&self, text: &str) -> Option<String> {
+        self.0.notation(text)
     }
 
     /// The canonical names of the legal moves.

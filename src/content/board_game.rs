@@ -6,7 +6,7 @@
 use super::diagnostic::{Ctx, Diagnostic};
 use super::lines::{self, LineTree};
 use super::marks::{with_marks, BoardMarks, MarkSpec, Sq};
-use super::problem::{shared, Action, BoardRequest, GamePuzzle, Input, Problem, Puzzle, Verdict};
+use super::problem::{shared, Action, BoardRequest, GamePuzzle, Input, ProblemOf, Tasked, Verdict};
 use super::proofs::{LoadProofs, Proof, ProofKey, ProofStore, Proving};
 use super::task::{self, TaskSpec};
 use super::{Diagram, Frame, Game, Picture};
@@ -135,8 +135,6 @@ pub trait PieceGame: fmt::Debug + Send + Sync + Sized + 'static {
     fn is_mated(pos: &Self::Pos) -> bool;
     /// Whether the side to move is in check.
     fn in_check(pos: &Self::Pos) -> bool;
-    /// The game's kind of [`Puzzle`].
-    fn wrap(puzzle: BoardPuzzle<Self>) -> Puzzle;
     /// Why `mv`, played from `pos`, does not force mate within `left`.
     fn not_forcing(pos: &Self::Pos, mv: &<Self::Pos as Rules>::Move, left: u32) -> Text;
 
@@ -319,7 +317,7 @@ struct Shot<G: PieceGame> {
     last: Option<(Option<Sq>, Sq)>,
     marks: BoardMarks,
     say: Option<String>,
-    task: Option<(Problem, String)>,
+    task: Option<(ProblemOf<BoardPuzzle<G>>, String)>,
 }
 
 /// Reads a `chess` or `shogi` block and plays its steps.
@@ -328,7 +326,7 @@ pub(crate) fn diagram<G: PieceGame>(
     body: &str,
     id: Option<String>,
     lang: Lang,
-) -> Result<Diagram, Diagnostic> {
+) -> Result<Tasked<BoardPuzzle<G>>, Diagnostic> {
     let spec: DiagramSpec = toml::from_str(body).map_err(|e| ctx.toml_error(&e))?;
     let start = position::<G>(ctx, spec.fen.as_ref(), spec.sfen.as_ref(), None)?;
     let flip = flipped::<G>(ctx, spec.orientation.as_ref(), false)?;
@@ -423,16 +421,22 @@ pub(crate) fn diagram<G: PieceGame>(
         });
     }
     let title = spec.caption.clone().unwrap_or_default();
-    Ok(Diagram {
+    let mut tasks = Vec::new();
+    let diagram = Diagram {
         id,
         go_line: None,
         caption: spec.caption,
         frames: shots
             .into_iter()
-            .map(|f| {
-                let (task, task_key) = f
-                    .task
-                    .map_or((None, String::new()), |(p, k)| (Some(Box::new(p)), k));
+            .enumerate()
+            .map(|(i, f)| {
+                let task_key = match f.task {
+                    Some((p, k)) => {
+                        tasks.push((i, p));
+                        k
+                    }
+                    None => String::new(),
+                };
                 let key = format!(
                     "{}|{:?}|{:?}|{zones}|{task_key}",
                     G::position_text(&f.position),
@@ -458,11 +462,12 @@ pub(crate) fn diagram<G: PieceGame>(
                     }),
                     key,
                     say: f.say,
-                    task,
+                    task: None,
                 }
             })
             .collect(),
-    })
+    };
+    Ok(Tasked { diagram, tasks })
 }
 
 /// What a chess or shogi problem asks.
@@ -575,11 +580,10 @@ pub(crate) fn problem<G: PieceGame>(
     ctx: &Ctx,
     spec: ProblemSpec,
     proofs: &mut LoadProofs,
-    wrap: fn(BoardPuzzle<G>) -> Puzzle,
-) -> Result<Problem, Vec<Diagnostic>> {
+) -> Result<ProblemOf<BoardPuzzle<G>>, Vec<Diagnostic>> {
     let start = position::<G>(ctx, spec.fen.as_ref(), spec.sfen.as_ref(), Some(&spec.id))
         .map_err(|e| vec![e])?;
-    problem_from(ctx, spec, start, proofs, wrap)
+    problem_from(ctx, spec, start, proofs, |puzzle| puzzle)
 }
 
 /// Reads a lesson task at step `n` of a diagram: a problem from the step's position `start`,
@@ -595,7 +599,7 @@ fn read_task<G: PieceGame>(
     flipped: bool,
     zones: bool,
     marks: &BoardMarks,
-) -> Result<Problem, Diagnostic> {
+) -> Result<ProblemOf<BoardPuzzle<G>>, Diagnostic> {
     let say = task::instruction(ctx, n, written, say)?;
     let t = written.get_ref();
     if let Some(first) = t.target.first() {
@@ -637,13 +641,11 @@ fn read_task<G: PieceGame>(
         labels: Default::default(),
         moves_of: None,
     };
-    let keep = |puzzle: BoardPuzzle<G>| {
-        G::wrap(BoardPuzzle {
-            flipped,
-            zones,
-            marks: marks.clone(),
-            ..puzzle
-        })
+    let dress = |puzzle: BoardPuzzle<G>| BoardPuzzle {
+        flipped,
+        zones,
+        marks: marks.clone(),
+        ..puzzle
     };
     // A lesson task's mate (in one or two, as lessons ask) is proven as it is read.
     let store = ProofStore::default();
@@ -653,18 +655,19 @@ fn read_task<G: PieceGame>(
         pending: Default::default(),
         file: None,
     };
-    problem_from(ctx, spec, start.clone(), &mut proofs, keep)
+    problem_from(ctx, spec, start.clone(), &mut proofs, dress)
         .map_err(|e| task::first(ctx, written, e))
 }
 
-/// Reads a chess or shogi problem whose position has been read.
+/// Reads a chess or shogi problem whose position has been read; `dress` finishes its puzzle
+/// (a lesson task's board drawn as its diagram is).
 fn problem_from<G: PieceGame>(
     ctx: &Ctx,
     spec: ProblemSpec,
     start: G::Pos,
     proofs: &mut LoadProofs,
-    wrap: impl FnOnce(BoardPuzzle<G>) -> Puzzle,
-) -> Result<Problem, Vec<Diagnostic>> {
+    dress: impl FnOnce(BoardPuzzle<G>) -> BoardPuzzle<G>,
+) -> Result<ProblemOf<BoardPuzzle<G>>, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut keep = |r: Result<_, Diagnostic>, default| {
         r.unwrap_or_else(|e| {
@@ -817,14 +820,14 @@ fn problem_from<G: PieceGame>(
         return Err(errors);
     }
     let _ = spec.tags;
-    Ok(Problem {
+    Ok(ProblemOf {
         id: spec.id.get_ref().clone(),
         prompt: spec.prompt,
         difficulty,
         hint: spec.hint,
         explanation: spec.explanation,
         goal: goal_name.to_string(),
-        puzzle: wrap(BoardPuzzle {
+        puzzle: dress(BoardPuzzle {
             start,
             flipped: flip,
             zones,

@@ -1,9 +1,8 @@
 //! Chess content: what chess adds to the board-game puzzle (FEN, SAN, PGN diagrams, promotion
 //! choices, mate in `n` proven by search, the picture).
 
-use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
+use super::board_game::{self, PieceGame, Target, View};
 use super::marks::Sq;
-use super::problem::Puzzle;
 use super::Game;
 use crate::base::Text;
 use crate::render::chess as draw;
@@ -195,10 +194,6 @@ impl PieceGame for Chess {
 
     fn in_check(pos: &Position) -> bool {
         pos.is_check()
-    }
-
-    fn wrap(puzzle: BoardPuzzle<Chess>) -> Puzzle {
-        Puzzle::Chess(puzzle)
     }
 
     fn is_mated(pos: &Position) -> bool {

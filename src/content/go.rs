@@ -2,8 +2,10 @@
 
 use super::diagnostic::{Ctx, Diagnostic};
 use super::lines::LineTree;
+use super::marks::{Labels, Points};
 use super::problem::{
-    shared, Action, BoardRequest, CountAsk, GamePuzzle, Input, Problem, RecordFormat, Verdict,
+    shared, Action, BoardRequest, CountAsk, GamePuzzle, Input, ProblemOf, RecordFormat, Tasked,
+    Verdict,
 };
 use super::sensei;
 use super::task::{self, TaskSpec};
@@ -17,12 +19,8 @@ use crate::rules::go::{
     score, Board, Color, Counting, Move, Outcome as ScoreOutcome, Point, Position, Rules, Score,
 };
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::ops::Range;
 use toml::Spanned;
-
-pub(crate) type Points = Vec<Spanned<String>>;
-pub(crate) type Labels = BTreeMap<String, Spanned<String>>;
 
 /// A `goban` block.
 #[derive(Deserialize)]
@@ -269,7 +267,7 @@ pub(crate) fn diagram(
     body: &str,
     id: Option<String>,
     lang: Lang,
-) -> Result<Diagram, Diagnostic> {
+) -> Result<Tasked<GoPuzzle>, Diagnostic> {
     let spec: DiagramSpec = toml::from_str(body).map_err(|e| ctx.toml_error(&e))?;
     let (setup, size, sensei_marks, numbered) = match (&spec.sensei, &spec.size) {
         (Some(text), _) => {
@@ -492,8 +490,15 @@ pub(crate) fn diagram(
             task,
         ));
     }
-    for (f, say, task) in go_frames {
-        let (task, task_key) = task.map_or((None, String::new()), |(p, k)| (Some(Box::new(p)), k));
+    let mut tasks = Vec::new();
+    for (i, (f, say, task)) in go_frames.into_iter().enumerate() {
+        let task_key = match task {
+            Some((p, k)) => {
+                tasks.push((i, p));
+                k
+            }
+            None => String::new(),
+        };
         let key = format!(
             "{:?}|{:?}|{:?}|{:?}|{task_key}",
             f.position.board(),
@@ -518,14 +523,17 @@ pub(crate) fn diagram(
             }),
             say,
             key,
-            task,
+            task: None,
         });
     }
-    Ok(Diagram {
-        id,
-        caption: spec.caption,
-        frames,
-        go_line: Some((setup.position, line)),
+    Ok(Tasked {
+        diagram: Diagram {
+            id,
+            caption: spec.caption,
+            frames,
+            go_line: Some((setup.position, line)),
+        },
+        tasks,
     })
 }
 
@@ -871,7 +879,10 @@ fn colour_names(c: Color) -> (&'static str, &'static str) {
 const GOALS: &str = "capture, live, kill, ko, best, select or count";
 
 /// Reads one Go problem; every error found is returned, not only the first.
-pub(crate) fn problem(ctx: &Ctx, spec: ProblemSpec) -> Result<Problem, Vec<Diagnostic>> {
+pub(crate) fn problem(
+    ctx: &Ctx,
+    spec: ProblemSpec,
+) -> Result<ProblemOf<GoPuzzle>, Vec<Diagnostic>> {
     let setup = setup(
         ctx,
         &spec.size,
@@ -892,7 +903,7 @@ fn read_task(
     say: Option<&str>,
     setup: Setup,
     marks: &Marks<Point>,
-) -> Result<Problem, Diagnostic> {
+) -> Result<ProblemOf<GoPuzzle>, Diagnostic> {
     let say = task::instruction(ctx, n, written, say)?;
     let t = written.get_ref();
     let mut errors = Vec::new();
@@ -950,14 +961,16 @@ fn read_task(
         prisoners: None,
     };
     let mut problem = problem_from(ctx, spec, setup).map_err(|e| task::first(ctx, written, e))?;
-    if let super::problem::Puzzle::Go(p) = &mut problem.puzzle {
-        p.marks = marks.clone();
-    }
+    problem.puzzle.marks = marks.clone();
     Ok(problem)
 }
 
 /// Reads a Go problem whose position has been set up.
-fn problem_from(ctx: &Ctx, spec: ProblemSpec, setup: Setup) -> Result<Problem, Vec<Diagnostic>> {
+fn problem_from(
+    ctx: &Ctx,
+    spec: ProblemSpec,
+    setup: Setup,
+) -> Result<ProblemOf<GoPuzzle>, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let start = setup.position;
     let size = start.size();
@@ -1130,21 +1143,21 @@ fn problem_from(ctx: &Ctx, spec: ProblemSpec, setup: Setup) -> Result<Problem, V
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(Problem {
+    Ok(ProblemOf {
         id: spec.id.get_ref().clone(),
         prompt: spec.prompt,
         difficulty,
         hint: spec.hint,
         explanation: spec.explanation,
         goal: goal_name.to_string(),
-        puzzle: super::problem::Puzzle::Go(GoPuzzle {
+        puzzle: GoPuzzle {
             life,
             start,
             view: setup.view,
             marks,
             goal,
             lines,
-        }),
+        },
     })
 }
 

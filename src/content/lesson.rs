@@ -5,6 +5,7 @@ use super::chess::Chess;
 use super::diagnostic::Ctx;
 use super::diagnostic::{Diagnostic, Locator};
 use super::go;
+use super::puzzle::Puzzle;
 use super::shogi::Shogi;
 use super::Diagram;
 use crate::lang::Lang;
@@ -112,9 +113,11 @@ pub(crate) fn parse(path: &str, text: &str, lang: Lang) -> (Option<LessonText>, 
                         base: body_start + start,
                     };
                     let result = match kind.as_str() {
-                        "goban" => go::diagram(&ctx, &code, id, lang),
-                        "chess" => board_game::diagram::<Chess>(&ctx, &code, id, lang),
-                        "shogi" => board_game::diagram::<Shogi>(&ctx, &code, id, lang),
+                        "goban" => go::diagram(&ctx, &code, id, lang).map(|d| d.wrap(Puzzle::from)),
+                        "chess" => board_game::diagram::<Chess>(&ctx, &code, id, lang)
+                            .map(|d| d.wrap(Puzzle::from)),
+                        "shogi" => board_game::diagram::<Shogi>(&ctx, &code, id, lang)
+                            .map(|d| d.wrap(Puzzle::from)),
                         _ => unreachable!("only known kinds start a diagram"),
                     };
                     match result {

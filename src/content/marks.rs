@@ -1,10 +1,17 @@
-//! The mark keys that chess and shogi blocks share, declared once for every TOML table that
-//! has them.
+//! Board marks as written and as read: the point lists every game's blocks write (`Points`,
+//! `Labels`), and the mark keys that chess and shogi blocks share, declared once for every TOML
+//! table that has them.
 
 use super::diagnostic::{Ctx, Diagnostic};
-use super::go::{Labels, Points};
 use crate::render::Marks;
+use std::collections::BTreeMap;
 use toml::Spanned;
+
+/// Point or square names as written, each with its place in the file (`triangles = ["C3"]`).
+pub(crate) type Points = Vec<Spanned<String>>;
+
+/// Labels as written: point or square name to label, with their places in the file.
+pub(crate) type Labels = BTreeMap<String, Spanned<String>>;
 
 /// A square of a chess or shogi board as the renderers take it.
 pub(crate) type Sq = (u8, u8);
@@ -34,19 +41,19 @@ macro_rules! with_marks {
         pub(crate) struct $name {
             $($(#[$fmeta])* $field: $ty,)*
             #[serde(default)]
-            highlight: $crate::content::go::Points,
+            highlight: $crate::content::marks::Points,
             #[serde(default)]
-            arrows: $crate::content::go::Points,
+            arrows: $crate::content::marks::Points,
             #[serde(default)]
-            triangles: $crate::content::go::Points,
+            triangles: $crate::content::marks::Points,
             #[serde(default)]
-            squares: $crate::content::go::Points,
+            squares: $crate::content::marks::Points,
             #[serde(default)]
-            circles: $crate::content::go::Points,
+            circles: $crate::content::marks::Points,
             #[serde(default)]
-            crosses: $crate::content::go::Points,
+            crosses: $crate::content::marks::Points,
             #[serde(default)]
-            labels: $crate::content::go::Labels,
+            labels: $crate::content::marks::Labels,
             moves_of: Option<toml::Spanned<String>>,
         }
 

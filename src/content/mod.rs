@@ -14,10 +14,13 @@ mod lines;
 mod marks;
 mod problem;
 pub mod proofs;
+mod puzzle;
 pub mod sensei;
 pub mod shogi;
 pub mod source;
 mod task;
+#[cfg(test)]
+mod task_tests;
 
 pub use crate::base::{Game, Text};
 pub use board_game::{BoardPuzzle, Goal, Target};
@@ -26,10 +29,10 @@ pub use lesson::{LessonText, Segment};
 pub use lines::{LineTree, Step, WrongMove};
 pub use marks::BoardMarks;
 pub use problem::{
-    Action, BoardRequest, CountAsk, GamePuzzle, Input, Problem, ProblemSet, Puzzle, RecordFormat,
-    Verdict,
+    Action, BoardRequest, CountAsk, GamePuzzle, Input, ProblemOf, RecordFormat, Verdict,
 };
 pub use proofs::{PendingProofs, ProofRun, ProofStore, Proving};
+pub use puzzle::{Problem, ProblemSet, Puzzle};
 
 use crate::lang::Lang;
 use diagnostic::Ctx;
@@ -577,7 +580,7 @@ fn load_set(
 ) -> Result<ProblemSet, Vec<Diagnostic>> {
     match game {
         Game::Go => load_set_of(slug, path, text, proofs, go::problem_id, |ctx, spec, _| {
-            go::problem(ctx, spec)
+            go::problem(ctx, spec).map(|p| p.map(Puzzle::from))
         }),
         Game::Chess => load_board_set(slug, path, text, proofs, Puzzle::Chess),
         Game::Shogi => load_board_set(slug, path, text, proofs, Puzzle::Shogi),
@@ -593,7 +596,7 @@ fn load_board_set<G: board_game::PieceGame>(
     wrap: fn(BoardPuzzle<G>) -> Puzzle,
 ) -> Result<ProblemSet, Vec<Diagnostic>> {
     let read = |ctx: &Ctx, spec, proofs: &mut LoadProofs| {
-        board_game::problem::<G>(ctx, spec, proofs, wrap)
+        board_game::problem::<G>(ctx, spec, proofs).map(|p| p.map(wrap))
     };
     load_set_of(slug, path, text, proofs, board_game::problem_id, read)
 }

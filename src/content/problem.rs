@@ -1,47 +1,16 @@
-//! Problem sets: the set, its problems, and the verdict on an attempt.
+//! Problems whatever their game: a problem, what every game's puzzle answers
+//! ([`GamePuzzle`]), and the verdict on an attempt. The list of the games is above, in
+//! `puzzle`.
 
 use super::lines::LineTree;
+use super::Diagram;
 use crate::base::Text;
-use crate::content::chess::ChessPuzzle;
-use crate::content::go::GoPuzzle;
-use crate::content::shogi::ShogiPuzzle;
 use crate::lang::Lang;
 
-/// A set of problems, read from one TOML file.
+/// One problem of a set, whatever its game: `P` is the game-specific part (one game's puzzle
+/// as the game reads it, or any game's [`Puzzle`](super::Puzzle) once the games are listed).
 #[derive(Clone, Debug)]
-pub struct ProblemSet {
-    /// The file name without `.toml`; the set's address.
-    pub slug: String,
-    /// The file, relative to the content folder.
-    pub path: String,
-    /// The set's title.
-    pub title: Text,
-    /// A sentence about the set.
-    pub summary: Option<Text>,
-    /// The slug of the lesson it practises.
-    pub lesson: Option<String>,
-    /// Sets are listed by this number, then by slug.
-    pub order: i64,
-    /// The problems, in file order.
-    pub problems: Vec<Problem>,
-}
-
-impl ProblemSet {
-    /// The problem with this id.
-    pub fn problem(&self, id: &str) -> Option<&Problem> {
-        self.problems.iter().find(|p| p.id == id)
-    }
-
-    /// The problem after the one with this id.
-    pub fn next_after(&self, id: &str) -> Option<&Problem> {
-        let i = self.problems.iter().position(|p| p.id == id)?;
-        self.problems.get(i + 1)
-    }
-}
-
-/// One problem of a set.
-#[derive(Clone, Debug)]
-pub struct Problem {
+pub struct ProblemOf<P> {
     /// Unique within the set; the problem's address.
     pub id: String,
     /// What the learner is asked to do.
@@ -55,32 +24,31 @@ pub struct Problem {
     /// The goal as written (`capture`, `select`, …).
     pub goal: String,
     /// The game-specific part: position, goal and lines.
-    pub puzzle: Puzzle,
+    pub puzzle: P,
 }
 
-/// The game-specific part of a problem: one puzzle of one game behind [`GamePuzzle`].
-#[derive(Clone, Debug)]
-#[allow(clippy::large_enum_variant)] // problems are built once, at load, and never moved
-pub enum Puzzle {
-    /// A Go problem.
-    Go(GoPuzzle),
-    /// A chess problem.
-    Chess(ChessPuzzle),
-    /// A shogi problem.
-    Shogi(ShogiPuzzle),
-}
-
-impl std::ops::Deref for Puzzle {
-    type Target = dyn GamePuzzle;
-
-    /// The one dispatch over the games: everything else is asked of [`GamePuzzle`].
-    fn deref(&self) -> &(dyn GamePuzzle + 'static) {
-        match self {
-            Puzzle::Go(p) => p,
-            Puzzle::Chess(p) => p,
-            Puzzle::Shogi(p) => p,
+impl<P> ProblemOf<P> {
+    /// The same problem with its game-specific part made another kind (`Puzzle::Go`).
+    pub fn map<Q>(self, wrap: impl FnOnce(P) -> Q) -> ProblemOf<Q> {
+        ProblemOf {
+            id: self.id,
+            prompt: self.prompt,
+            difficulty: self.difficulty,
+            hint: self.hint,
+            explanation: self.explanation,
+            goal: self.goal,
+            puzzle: wrap(self.puzzle),
         }
     }
+}
+
+/// A diagram as one game reads it: its frames, without their tasks yet, and the tasks of some
+/// frames (by index) in the game's own kind of puzzle `P`.
+pub(crate) struct Tasked<P> {
+    /// The frames, each with `task: None`.
+    pub diagram: Diagram,
+    /// The frame index and task of every frame that asks the learner to act.
+    pub tasks: Vec<(usize, ProblemOf<P>)>,
 }
 
 /// What a link on a problem board does.

@@ -1,9 +1,8 @@
 //! Shogi content: what shogi adds to the board-game puzzle (SFEN, USI, drops and hands,
 //! promote-or-not choices, tsume proven by search, the picture).
 
-use super::board_game::{self, BoardPuzzle, PieceGame, Target, View};
+use super::board_game::{self, PieceGame, Target, View};
 use super::marks::Sq;
-use super::problem::Puzzle;
 use super::Game;
 use crate::base::Text;
 use crate::render::shogi as draw;
@@ -244,10 +243,6 @@ impl PieceGame for Shogi {
     /// Mate by tsume rules: in check, and only futile interpositions (無駄合) would be left.
     fn in_check(pos: &Position) -> bool {
         pos.is_check()
-    }
-
-    fn wrap(puzzle: BoardPuzzle<Shogi>) -> Puzzle {
-        Puzzle::Shogi(puzzle)
     }
 
     fn is_mated(pos: &Position) -> bool {

@@ -34,6 +34,8 @@ use super::{
 };
 use crate::content::{Problem, Puzzle, Step as TreeStep, Text};
 use crate::lang::Lang;
+pub use crate::record::sgf::line_past_the_limit;
+use crate::record::sgf::{escape, syntax_error_place, write_move};
 use crate::rules::go::{Board, Color, Move, Point, Position};
 use sgf_parse::go::{Move as SgfMove, Prop};
 use sgf_parse::SgfNode;
@@ -67,7 +69,7 @@ pub fn import(text: &str, source: &str, id: &str) -> Imported {
         });
         return out;
     }
-    super::on_reader_stack(|| import_checked(text, source, id))
+    crate::record::on_reader_stack(|| import_checked(text, source, id))
 }
 
 /// [`import`] once the lines' lengths are checked.
@@ -117,128 +119,6 @@ fn import_checked(text: &str, source: &str, id: &str) -> Imported {
         }
     }
     out
-}
-
-/// Where the first node past [`MAX_PLIES`] on one line of an SGF text stands (a line: the
-/// nodes from a game's root to a leaf, through every `(` on the way), as (line, column)
-/// from 1; `None` when every line is within the limit. One pass over the characters, with
-/// a stack of the open game trees' depths, before anything is parsed: sgf-parse nests each
-/// node inside the one before it, and its drop recurses once a node.
-///
-/// ```
-/// use qiyuan::import::{sgf::line_past_the_limit, MAX_PLIES};
-/// let long = format!("(;GM[1]{})", ";".repeat(MAX_PLIES));
-/// assert_eq!(line_past_the_limit(&long), Some((1, 7 + MAX_PLIES)));
-/// let fits = format!("(;GM[1]C[;;;](;{})(;B[aa]))", ";".repeat(MAX_PLIES - 2));
-/// assert_eq!(line_past_the_limit(&fits), None);
-/// ```
-pub fn line_past_the_limit(text: &str) -> Option<(usize, usize)> {
-    let mut depth = 0usize;
-    let mut open: Vec<usize> = Vec::new();
-    for (line, col, ch, within) in scan(text) {
-        if within != Within::Outside {
-            continue;
-        }
-        match ch {
-            '(' => open.push(depth),
-            ')' => depth = open.pop().unwrap_or(0),
-            ';' => {
-                depth += 1;
-                if depth > MAX_PLIES {
-                    return Some((line, col));
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Where a character of an SGF text stands: outside every property value, or opening,
-/// inside or closing one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Within {
-    Outside,
-    Open,
-    Inside,
-    Close,
-}
-
-/// The characters of an SGF text with their line and column (from 1; a line break ends its
-/// line at column 0 of the next) and where they stand: `[` outside a value opens one, `]`
-/// not escaped by `\` closes it.
-pub(crate) fn scan(text: &str) -> impl Iterator<Item = (usize, usize, char, Within)> + '_ {
-    let (mut line, mut col, mut in_value, mut escaped) = (1, 0, false, false);
-    text.chars().map(move |ch| {
-        if ch == '\n' {
-            line += 1;
-            col = 0;
-        } else {
-            col += 1;
-        }
-        let within = match (in_value, escaped, ch) {
-            (false, _, '[') => {
-                in_value = true;
-                Within::Open
-            }
-            (false, _, _) => Within::Outside,
-            (true, false, '\\') => {
-                escaped = true;
-                Within::Inside
-            }
-            (true, false, ']') => {
-                in_value = false;
-                Within::Close
-            }
-            (true, _, _) => {
-                escaped = false;
-                Within::Inside
-            }
-        };
-        (line, col, ch, within)
-    })
-}
-
-/// Where the syntax of an SGF text first goes wrong, as (line, column) from 1: a value
-/// without a property name, a character that may not stand outside a value, or a value or
-/// game tree left open (then the place where it opened). sgf-parse says what is wrong but
-/// not where; this says where. (1, 1) when the text reads well.
-pub(crate) fn syntax_error_place(text: &str) -> (usize, usize) {
-    let mut value_at: Option<(usize, usize)> = None;
-    let mut named = false; // a property name or a value came just before
-    let mut open: Vec<(usize, usize)> = Vec::new();
-    for (line, col, ch, within) in scan(text) {
-        match within {
-            Within::Inside => continue,
-            Within::Close => {
-                value_at = None;
-                continue;
-            }
-            Within::Open if named => {
-                value_at = Some((line, col));
-                continue;
-            }
-            Within::Open => return (line, col),
-            Within::Outside => {}
-        }
-        match ch {
-            '(' => {
-                open.push((line, col));
-                named = false;
-            }
-            ')' => {
-                if open.pop().is_none() {
-                    return (line, col);
-                }
-                named = false;
-            }
-            ';' => named = false,
-            c if c.is_ascii_alphabetic() => named = true,
-            c if c.is_whitespace() || c == '\u{feff}' => {}
-            _ => return (line, col),
-        }
-    }
-    value_at.or(open.first().copied()).unwrap_or((1, 1))
 }
 
 /// Reads several SGF files (`(file name, text)`) as one set: each problem's id is its file
@@ -647,11 +527,6 @@ pub struct SgfLine {
     pub comment: Option<String>,
 }
 
-/// An SGF text value with `\` and `]` escaped.
-fn sgf_text(s: &str) -> String {
-    s.replace('\\', "\\\\").replace(']', "\\]")
-}
-
 /// A node of the variation tree being written.
 #[derive(Default)]
 struct Node {
@@ -662,17 +537,10 @@ struct Node {
 
 impl Node {
     fn write(&self, out: &mut String) {
-        out.push(';');
+        // Every node written has a move: the root's stones are written with the position.
         if let Some((c, m)) = self.mv {
-            out.push(if c == Color::Black { 'B' } else { 'W' });
-            out.push('[');
-            if let Move::Play(p) = m {
-                out.push_str(&p.sgf());
-            }
-            out.push(']');
-        }
-        if !self.comments.is_empty() {
-            out.push_str(&format!("C[{}]", sgf_text(&self.comments.join("\n"))));
+            let colour = if c == Color::Black { 'B' } else { 'W' };
+            write_move(colour, m, &self.comments.join("\n"), out);
         }
         match self.children.len() {
             0 => {}
@@ -707,7 +575,7 @@ pub fn to_sgf(start: &Position, comment: Option<&str>, lines: &[SgfLine]) -> Str
         Color::White => "PL[W]",
     });
     if let Some(c) = comment.filter(|c| !c.trim().is_empty()) {
-        out.push_str(&format!("C[{}]", sgf_text(c)));
+        out.push_str(&format!("C[{}]", escape(c)));
     }
     let mut root = Node::default();
     for line in lines {

@@ -41,7 +41,38 @@ use std::fmt;
 /// that no input can exhaust the stack).
 pub const MAX_NESTING: usize = 64;
 
-pub use crate::import::{MAX_MOVES, MAX_PLIES};
+// Limits on records read from files (game records here, problem files in `import` alike).
+
+/// The most moves one line of a record may hold, counted from the start to the line's end
+/// (in SGF, the nodes from the root to the deepest leaf, moves or not). Real games have a
+/// few hundred moves, a few thousand at most with their variations; a record with a longer
+/// line is refused before it is parsed, so that no upload can take the server's time,
+/// memory or stack.
+pub const MAX_PLIES: usize = 10_000;
+
+/// The most moves the lines of one record may hold together, each line counted from the
+/// start (KIF and KI2 write a variation as a block after the moves it follows, and the
+/// readers copy those moves into each line).
+pub const MAX_MOVES: usize = 20 * MAX_PLIES;
+
+/// The stack of the thread that reads and drops an SGF tree (sgf-parse nests every node in
+/// the one before it, and its drop recurses once a node): [`MAX_PLIES`] nodes deep needs a
+/// small part of it.
+pub(crate) const READER_STACK: usize = 64 << 20;
+
+/// Runs `work` on a thread of its own with a [`READER_STACK`] stack (reserved, not used,
+/// until a deep tree needs it), and returns its result; a panic in `work` is passed on.
+pub(crate) fn on_reader_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("record-reader".into())
+            .stack_size(READER_STACK)
+            .spawn_scoped(scope, work)
+            .expect("a thread to read the record on")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
 
 /// A whole game record: its start, its tags and its tree of moves.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,16 +175,12 @@ impl Format {
     /// assert_eq!(Format::from_name("game.txt"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<Format> {
-        if let Some(shogi) = crate::import::kif::Format::from_name(name) {
-            return Some(match shogi {
-                crate::import::kif::Format::Kif => Format::Kif,
-                crate::import::kif::Format::Ki2 => Format::Ki2,
-                crate::import::kif::Format::Csa => Format::Csa,
-            });
-        }
         match name.rsplit_once('.')?.1.to_ascii_lowercase().as_str() {
             "sgf" => Some(Format::Sgf),
             "pgn" => Some(Format::Pgn),
+            "kif" | "kifu" => Some(Format::Kif),
+            "ki2" | "ki2u" => Some(Format::Ki2),
+            "csa" => Some(Format::Csa),
             _ => None,
         }
     }

@@ -31,7 +31,7 @@
 //! assert_eq!(sgf::read("again.sgf", again.as_bytes()).unwrap()[0].moves, game.moves);
 //! ```
 
-use super::{within_nesting, Board, GoSetup, Record, RecordError, Step, Tags};
+use super::{within_nesting, Board, GoSetup, Record, RecordError, Step, Tags, MAX_PLIES};
 use crate::base::{Finish, Reason, Side, Start};
 use crate::rules::go;
 use sgf_parse::go::{Move as SgfMove, Prop};
@@ -101,9 +101,131 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
     read_text(name, &text)
 }
 
+/// Where the first node past [`MAX_PLIES`] on one line of an SGF text stands (a line: the
+/// nodes from a game's root to a leaf, through every `(` on the way), as (line, column)
+/// from 1; `None` when every line is within the limit. One pass over the characters, with
+/// a stack of the open game trees' depths, before anything is parsed: sgf-parse nests each
+/// node inside the one before it, and its drop recurses once a node.
+///
+/// ```
+/// use qiyuan::record::{sgf::line_past_the_limit, MAX_PLIES};
+/// let long = format!("(;GM[1]{})", ";".repeat(MAX_PLIES));
+/// assert_eq!(line_past_the_limit(&long), Some((1, 7 + MAX_PLIES)));
+/// let fits = format!("(;GM[1]C[;;;](;{})(;B[aa]))", ";".repeat(MAX_PLIES - 2));
+/// assert_eq!(line_past_the_limit(&fits), None);
+/// ```
+pub fn line_past_the_limit(text: &str) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    let mut open: Vec<usize> = Vec::new();
+    for (line, col, ch, within) in scan(text) {
+        if within != Within::Outside {
+            continue;
+        }
+        match ch {
+            '(' => open.push(depth),
+            ')' => depth = open.pop().unwrap_or(0),
+            ';' => {
+                depth += 1;
+                if depth > MAX_PLIES {
+                    return Some((line, col));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Where a character of an SGF text stands: outside every property value, or opening,
+/// inside or closing one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Within {
+    Outside,
+    Open,
+    Inside,
+    Close,
+}
+
+/// The characters of an SGF text with their line and column (from 1; a line break ends its
+/// line at column 0 of the next) and where they stand: `[` outside a value opens one, `]`
+/// not escaped by `\` closes it.
+pub(crate) fn scan(text: &str) -> impl Iterator<Item = (usize, usize, char, Within)> + '_ {
+    let (mut line, mut col, mut in_value, mut escaped) = (1, 0, false, false);
+    text.chars().map(move |ch| {
+        if ch == '\n' {
+            line += 1;
+            col = 0;
+        } else {
+            col += 1;
+        }
+        let within = match (in_value, escaped, ch) {
+            (false, _, '[') => {
+                in_value = true;
+                Within::Open
+            }
+            (false, _, _) => Within::Outside,
+            (true, false, '\\') => {
+                escaped = true;
+                Within::Inside
+            }
+            (true, false, ']') => {
+                in_value = false;
+                Within::Close
+            }
+            (true, _, _) => {
+                escaped = false;
+                Within::Inside
+            }
+        };
+        (line, col, ch, within)
+    })
+}
+
+/// Where the syntax of an SGF text first goes wrong, as (line, column) from 1: a value
+/// without a property name, a character that may not stand outside a value, or a value or
+/// game tree left open (then the place where it opened). sgf-parse says what is wrong but
+/// not where; this says where. (1, 1) when the text reads well.
+pub(crate) fn syntax_error_place(text: &str) -> (usize, usize) {
+    let mut value_at: Option<(usize, usize)> = None;
+    let mut named = false; // a property name or a value came just before
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for (line, col, ch, within) in scan(text) {
+        match within {
+            Within::Inside => continue,
+            Within::Close => {
+                value_at = None;
+                continue;
+            }
+            Within::Open if named => {
+                value_at = Some((line, col));
+                continue;
+            }
+            Within::Open => return (line, col),
+            Within::Outside => {}
+        }
+        match ch {
+            '(' => {
+                open.push((line, col));
+                named = false;
+            }
+            ')' => {
+                if open.pop().is_none() {
+                    return (line, col);
+                }
+                named = false;
+            }
+            ';' => named = false,
+            c if c.is_ascii_alphabetic() => named = true,
+            c if c.is_whitespace() || c == '\u{feff}' => {}
+            _ => return (line, col),
+        }
+    }
+    value_at.or(open.first().copied()).unwrap_or((1, 1))
+}
+
 /// Checks, before an SGF text is parsed, that none of its lines (the nodes from a game's
 /// root to a leaf, through every `(` on the way) holds more than [`MAX_PLIES`](super::MAX_PLIES) nodes
-/// ([`crate::import::sgf::line_past_the_limit`]). A longer line is refused with the
+/// ([`line_past_the_limit`]). A longer line is refused with the
 /// `path:line:col` of its first node past the limit.
 ///
 /// ```
@@ -114,7 +236,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
 /// assert!(sgf::check_lines("fits.sgf", &fits).is_ok());
 /// ```
 pub fn check_lines(name: &str, text: &str) -> Result<(), RecordError> {
-    match crate::import::sgf::line_past_the_limit(text) {
+    match line_past_the_limit(text) {
         Some((line, col)) => Err(RecordError::TooLong {
             place: format!("{name}:{line}:{col}"),
         }),
@@ -130,7 +252,7 @@ pub fn check_lines(name: &str, text: &str) -> Result<(), RecordError> {
 /// whose stack holds a tree that deep.
 pub fn read_text(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
     check_lines(name, text)?;
-    crate::import::on_reader_stack(|| read_checked(name, text))
+    super::on_reader_stack(|| read_checked(name, text))
 }
 
 /// [`read_text`] once the lines' lengths are checked. A file of several games is parsed a
@@ -150,7 +272,6 @@ fn read_checked(name: &str, text: &str) -> Result<Vec<Record>, RecordError> {
 /// The game trees of an SGF text, each with the line it starts on, when nothing but white
 /// space stands between them; `None` otherwise.
 fn game_texts(text: &str) -> Option<Vec<(usize, &str)>> {
-    use crate::import::sgf::{scan, Within};
     let mut out = Vec::new();
     let (mut depth, mut start) = (0usize, (0, 1));
     for ((at, _), (line, _, ch, within)) in text.char_indices().zip(scan(text)) {
@@ -190,7 +311,7 @@ fn read_trees(
             let repaired = root_without_semicolon(text)
                 .and_then(|t| sgf_parse::parse(&t).ok().map(|trees| (trees, t.into())));
             repaired.ok_or_else(|| {
-                let (line, col) = crate::import::sgf::syntax_error_place(whole);
+                let (line, col) = syntax_error_place(whole);
                 RecordError::Syntax {
                     place: format!("{name}:{line}:{col}"),
                     detail: e.to_string(),
@@ -226,7 +347,6 @@ fn read_trees(
 
 /// The line of the `index`-th node (`;` outside a value, counted from 0) of an SGF text.
 fn node_line(text: &str, index: usize) -> Option<usize> {
-    use crate::import::sgf::{scan, Within};
     scan(text)
         .filter(|&(_, _, ch, within)| ch == ';' && within == Within::Outside)
         .nth(index)
@@ -693,7 +813,7 @@ impl Reader<'_> {
 }
 
 /// An SGF text value with `\` and `]` escaped.
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
@@ -840,12 +960,9 @@ fn write_line(line: &[Step], colour: char, size: u8, out: &mut String) -> Result
     Ok(())
 }
 
-fn write_node(step: &Step, colour: char, size: u8, out: &mut String) -> Result<(), RecordError> {
-    let mv = go::Move::parse(&step.mv, size).map_err(|e| RecordError::Illegal {
-        place: "record".into(),
-        mv: step.mv.clone(),
-        reason: e.to_string(),
-    })?;
+/// Writes a move's node: `;`, the move (`B[pd]`, `W[]` for a pass) and its comment (`C[…]`,
+/// escaped), if it has one.
+pub(crate) fn write_move(colour: char, mv: go::Move, comment: &str, out: &mut String) {
     out.push(';');
     out.push(colour);
     out.push('[');
@@ -853,9 +970,18 @@ fn write_node(step: &Step, colour: char, size: u8, out: &mut String) -> Result<(
         out.push_str(&p.sgf());
     }
     out.push(']');
-    if !step.comment.is_empty() {
-        out.push_str(&format!("C[{}]", escape(&step.comment)));
+    if !comment.is_empty() {
+        out.push_str(&format!("C[{}]", escape(comment)));
     }
+}
+
+fn write_node(step: &Step, colour: char, size: u8, out: &mut String) -> Result<(), RecordError> {
+    let mv = go::Move::parse(&step.mv, size).map_err(|e| RecordError::Illegal {
+        place: "record".into(),
+        mv: step.mv.clone(),
+        reason: e.to_string(),
+    })?;
+    write_move(colour, mv, &step.comment, out);
     for m in &step.markup {
         out.push_str(m);
     }

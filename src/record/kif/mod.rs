@@ -16,7 +16,7 @@
 //! `変化：N手` block, the later branches of a line before the earlier ones, so that every
 //! block's "most recent line" is the line it branches from.
 //!
-//! **KI2 and CSA.** Read by [`crate::import::kif::read`] (rsshogi's readers, with the
+//! **KI2 and CSA.** Read by [`split::read`] (rsshogi's readers, with the
 //! `変化` blocks rsshogi stops before); the tags, the result and the main line's comments
 //! come from rsshogi's reading of the whole file (the comments of variations are not
 //! read). Written by rsshogi's exporters from the KIF this module writes (CSA has no
@@ -33,6 +33,8 @@
 //! let out = kif::write_kif(game).unwrap();
 //! assert!(out.contains("   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\nまで4手で後手の勝ち"), "{out}");
 //! ```
+
+pub mod split;
 
 use super::{within_nesting, Format, Record, RecordError, Step, Tags, MAX_MOVES, MAX_PLIES};
 use crate::base::{Finish, Reason, ShogiHandicap, Side, Start};
@@ -76,9 +78,9 @@ pub fn decode(bytes: &[u8]) -> String {
 
 /// Reads every game of the shogi record file `name` in `format` from its raw bytes. A line
 /// longer than [`MAX_PLIES`] moves is refused before any move is read
-/// ([`crate::import::kif::past_the_limit`]).
+/// ([`split::past_the_limit`]).
 pub fn read(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Record>, RecordError> {
-    if let Some(place) = crate::import::kif::past_the_limit(name, bytes) {
+    if let Some(place) = split::past_the_limit(name, bytes) {
         return Err(RecordError::TooLong { place });
     }
     match format {
@@ -917,21 +919,14 @@ fn sfen_of(record: &Record) -> &str {
     }
 }
 
-/// Runs an rsshogi reader; a panic (rsshogi 1.7.3's KI2 reader has one on some broken
-/// variations) is a refusal like any other.
-fn guarded<T>(read: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read))
-        .unwrap_or_else(|_| Err("the record's moves cannot be resolved".into()))
-}
-
-/// Reads KI2 or CSA: moves and variations by [`crate::import::kif::read`], tags and result
+/// Reads KI2 or CSA: moves and variations by [`split::read`], tags and result
 /// from rsshogi's reading of the whole file.
 fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Record>, RecordError> {
-    let games = crate::import::kif::read(name, bytes).map_err(|detail| RecordError::Syntax {
+    let games = split::read(name, bytes).map_err(|detail| RecordError::Syntax {
         place: name.to_string(),
         detail,
     })?;
-    let metadata: Vec<rsshogi::records::Record> = guarded(|| match format {
+    let metadata: Vec<rsshogi::records::Record> = split::guarded(format, || match format {
         Format::Csa => csa::parse_csa_games_bytes(bytes).map_err(|e| e.to_string()),
         _ => rs_kif::parse_ki2_bytes(bytes)
             .map(|r| vec![r])
