@@ -14,7 +14,7 @@
 //! assert_eq!(s[0].result.as_deref(), Some("W+R"));
 //! ```
 
-use super::{kif, pgn, sgf, Format};
+use super::Format;
 use crate::base::Game;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -73,10 +73,7 @@ impl Entry {
 /// from its raw bytes, without reading its moves. An unknown extension gives no games.
 pub fn summarize(name: &str, bytes: &[u8]) -> Vec<Summary> {
     match Format::from_name(name) {
-        Some(Format::Sgf) => sgf_summaries(&sgf::decode(bytes).0),
-        Some(Format::Pgn) => pgn_summaries(&pgn::decode(bytes)),
-        Some(Format::Kif | Format::Ki2) => vec![kif_summary(&kif::decode(bytes))],
-        Some(Format::Csa) => vec![csa_summary(&kif::decode(bytes))],
+        Some(format) => (format.kind().summarize)(bytes),
         None => Vec::new(),
     }
 }
@@ -87,7 +84,7 @@ fn known(value: &str) -> Option<String> {
 }
 
 /// The root properties of every game of an SGF collection: `PB`, `PW`, `EV`, `DT`, `RE`.
-fn sgf_summaries(text: &str) -> Vec<Summary> {
+pub(crate) fn sgf_summaries(text: &str) -> Vec<Summary> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -192,7 +189,7 @@ fn unescape_sgf(raw: &str) -> String {
 }
 
 /// The tag pairs of every game of a PGN file: a game starts at a tag after move text.
-fn pgn_summaries(text: &str) -> Vec<Summary> {
+pub(crate) fn pgn_summaries(text: &str) -> Vec<Summary> {
     let mut out: Vec<Summary> = Vec::new();
     let mut in_tags = false;
     let mut in_comment = false;
@@ -244,7 +241,7 @@ fn pgn_summaries(text: &str) -> Vec<Summary> {
 }
 
 /// The header lines of a KIF or KI2 record, and its `まで…` line.
-fn kif_summary(text: &str) -> Summary {
+pub(crate) fn kif_summary(text: &str) -> Summary {
     let mut s = Summary {
         game: 1,
         ..Summary::default()
@@ -270,7 +267,7 @@ fn kif_summary(text: &str) -> Summary {
 }
 
 /// The `N+`, `N-`, `$EVENT:` and `$START_TIME:` lines of a CSA record, and its end word.
-fn csa_summary(text: &str) -> Summary {
+pub(crate) fn csa_summary(text: &str) -> Summary {
     let mut s = Summary {
         game: 1,
         ..Summary::default()

@@ -25,6 +25,7 @@
 //! assert_eq!(back[0].tags.result, Some(finish));
 //! ```
 
+mod format;
 pub mod kif;
 pub mod library;
 pub mod path;
@@ -35,6 +36,7 @@ use crate::base::Game;
 use crate::base::{Finish, Side, Start};
 use crate::lang::Lang;
 use crate::rules::{chess, go, shogi, Explain, Rules};
+pub use format::{Format, FormatKind};
 use std::fmt;
 
 /// How deep variations may nest inside each other (a record nesting deeper is refused, so
@@ -146,82 +148,6 @@ impl Step {
         Step {
             mv: mv.into(),
             ..Step::default()
-        }
-    }
-}
-
-/// A record file format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Smart Game Format (Go).
-    Sgf,
-    /// Portable Game Notation (chess).
-    Pgn,
-    /// KIF (shogi, 柿木形式).
-    Kif,
-    /// KI2 (shogi, moves as players write them).
-    Ki2,
-    /// CSA (shogi, コンピュータ将棋協会).
-    Csa,
-}
-
-impl Format {
-    /// The format a file name's extension names (`.sgf`, `.pgn`, `.kif`/`.kifu`,
-    /// `.ki2`/`.ki2u`, `.csa`).
-    ///
-    /// ```
-    /// use qiyuan::record::Format;
-    /// assert_eq!(Format::from_name("game.KIFU"), Some(Format::Kif));
-    /// assert_eq!(Format::from_name("game.txt"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Format> {
-        match name.rsplit_once('.')?.1.to_ascii_lowercase().as_str() {
-            "sgf" => Some(Format::Sgf),
-            "pgn" => Some(Format::Pgn),
-            "kif" | "kifu" => Some(Format::Kif),
-            "ki2" | "ki2u" => Some(Format::Ki2),
-            "csa" => Some(Format::Csa),
-            _ => None,
-        }
-    }
-
-    /// The game whose records the format holds.
-    pub fn game(self) -> Game {
-        match self {
-            Format::Sgf => Game::Go,
-            Format::Pgn => Game::Chess,
-            Format::Kif | Format::Ki2 | Format::Csa => Game::Shogi,
-        }
-    }
-
-    /// The usual file extension, without the dot.
-    pub fn extension(self) -> &'static str {
-        match self {
-            Format::Sgf => "sgf",
-            Format::Pgn => "pgn",
-            Format::Kif => "kif",
-            Format::Ki2 => "ki2",
-            Format::Csa => "csa",
-        }
-    }
-
-    /// The format's name: `SGF`, `PGN`, `KIF`, `KI2`, `CSA`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Sgf => "SGF",
-            Format::Pgn => "PGN",
-            Format::Kif => "KIF",
-            Format::Ki2 => "KI2",
-            Format::Csa => "CSA",
-        }
-    }
-
-    /// The format a played game downloads as: SGF for Go, PGN for chess, KIF for shogi.
-    pub fn of_game(game: Game) -> Format {
-        match game {
-            Game::Go => Format::Sgf,
-            Game::Chess => Format::Pgn,
-            Game::Shogi => Format::Kif,
         }
     }
 }
@@ -372,11 +298,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
     let format = Format::from_name(name).ok_or_else(|| RecordError::UnknownFormat {
         name: name.to_string(),
     })?;
-    let records = match format {
-        Format::Sgf => sgf::read(name, bytes)?,
-        Format::Pgn => pgn::read(name, bytes)?,
-        Format::Kif | Format::Ki2 | Format::Csa => kif::read(name, bytes, format)?,
-    };
+    let records = (format.kind().read)(name, bytes, format)?;
     if records.is_empty() {
         return Err(RecordError::Empty {
             name: name.to_string(),
@@ -391,12 +313,7 @@ pub fn write(record: &Record, format: Format) -> Result<String, RecordError> {
     if format.game() != game {
         return Err(RecordError::WrongGame { format, game });
     }
-    match format {
-        Format::Sgf => sgf::write(record),
-        Format::Pgn => pgn::write(record),
-        Format::Kif => kif::write_kif(record),
-        Format::Ki2 | Format::Csa => kif::write_with_rsshogi(record, format),
-    }
+    (format.kind().write)(record, format)
 }
 
 /// A file converted to another format.
@@ -437,7 +354,7 @@ pub fn convert(
         }
         records = vec![records.swap_remove(n - 1)];
     }
-    let many = matches!(to, Format::Sgf | Format::Pgn);
+    let many = to.kind().many_games.is_some();
     if records.len() > 1 && !many {
         return Err(RecordError::ManyGames {
             name: name.to_string(),
@@ -450,7 +367,7 @@ pub fn convert(
         .map(|r| write(r, to))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Converted {
-        text: texts.join(if to == Format::Pgn { "\n" } else { "" }),
+        text: texts.join(to.kind().many_games.unwrap_or("")),
         records,
     })
 }

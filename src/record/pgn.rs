@@ -535,6 +535,17 @@ fn wrap(tokens: &[String], width: usize) -> String {
     out
 }
 
+/// PGN: chess records, many games a file, a blank line between them.
+pub(crate) static FORMAT: super::FormatKind = super::FormatKind {
+    name: "PGN",
+    extensions: &["pgn"],
+    mime: "application/x-chess-pgn; charset=utf-8",
+    many_games: Some("\n"),
+    read: |name, bytes, _| read(name, bytes),
+    write: |record, _| write(record),
+    summarize: |bytes| super::library::pgn_summaries(&decode(bytes)),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -988,6 +988,17 @@ fn write_node(step: &Step, colour: char, size: u8, out: &mut String) -> Result<(
     Ok(())
 }
 
+/// SGF: Go records, many games a file.
+pub(crate) static FORMAT: super::FormatKind = super::FormatKind {
+    name: "SGF",
+    extensions: &["sgf"],
+    mime: "application/x-go-sgf; charset=utf-8",
+    many_games: Some(""),
+    read: |name, bytes, _| read(name, bytes),
+    write: |record, _| write(record),
+    summarize: |bytes| super::library::sgf_summaries(&decode(bytes).0),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

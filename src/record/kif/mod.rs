@@ -974,6 +974,39 @@ fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Rec
     Ok(out)
 }
 
+/// KIF: shogi records as 柿木 writes them, one game a file.
+pub(crate) static KIF: super::FormatKind = super::FormatKind {
+    name: "KIF",
+    extensions: &["kif", "kifu"],
+    mime: "text/plain; charset=utf-8",
+    many_games: None,
+    read,
+    write: |record, _| write_kif(record),
+    summarize: |bytes| vec![super::library::kif_summary(&decode(bytes))],
+};
+
+/// KI2: shogi moves as players write them, one game a file.
+pub(crate) static KI2: super::FormatKind = super::FormatKind {
+    name: "KI2",
+    extensions: &["ki2", "ki2u"],
+    mime: "text/plain; charset=utf-8",
+    many_games: None,
+    read,
+    write: write_with_rsshogi,
+    summarize: |bytes| vec![super::library::kif_summary(&decode(bytes))],
+};
+
+/// CSA: shogi records of the コンピュータ将棋協会, one game a file.
+pub(crate) static CSA: super::FormatKind = super::FormatKind {
+    name: "CSA",
+    extensions: &["csa"],
+    mime: "text/plain; charset=utf-8",
+    many_games: None,
+    read,
+    write: write_with_rsshogi,
+    summarize: |bytes| vec![super::library::csa_summary(&decode(bytes))],
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
