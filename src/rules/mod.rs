@@ -12,6 +12,7 @@ pub mod chess;
 pub mod go;
 mod key_map;
 pub mod shogi;
+pub mod xiangqi;
 
 use crate::lang::Lang;
 use std::fmt;
@@ -140,6 +141,35 @@ impl Rules for shogi::Position {
     }
 }
 
+impl Rules for xiangqi::Position {
+    type Move = xiangqi::Move;
+    type Illegal = xiangqi::Illegal;
+    type Ending = xiangqi::Outcome;
+    type Color = xiangqi::Color;
+
+    fn turn(&self) -> xiangqi::Color {
+        xiangqi::Position::turn(self)
+    }
+    fn legal_moves(&self) -> Vec<xiangqi::Move> {
+        xiangqi::Position::legal_moves(self)
+    }
+    fn play(&self, text: &str) -> Result<(Self, xiangqi::Move), xiangqi::Illegal> {
+        xiangqi::Position::play(self, text)
+    }
+    fn play_in_place(&mut self, text: &str) -> Result<xiangqi::Move, xiangqi::Illegal> {
+        xiangqi::Position::play_in_place(self, text)
+    }
+    fn move_name(&self, mv: &xiangqi::Move) -> String {
+        mv.iccs()
+    }
+    fn notation(&self, mv: &xiangqi::Move) -> String {
+        self.chinese(mv)
+    }
+    fn ending(&self) -> Option<xiangqi::Outcome> {
+        self.outcome()
+    }
+}
+
 impl Rules for go::Position {
     type Move = go::Move;
     type Illegal = go::Illegal;
@@ -182,5 +212,7 @@ explain_by_inherent!(
     shogi::Illegal,
     shogi::Outcome,
     go::Illegal,
-    go::Ending
+    go::Ending,
+    xiangqi::Illegal,
+    xiangqi::Outcome
 );
