@@ -23,6 +23,7 @@
 
 use super::board::Board;
 use super::illegal::Illegal;
+use super::position::Position;
 use super::types::{Color, Kind, Move, Point};
 
 /// Which of the pieces of a kind the text names.
@@ -65,7 +66,7 @@ struct Written {
 /// Reads `text` in any notation: the points the move goes from and to. Whether the move
 /// is legal is left to the caller, except that a relative move naming more than one
 /// piece is settled by legality (or refused as ambiguous).
-pub(crate) fn read(board: &Board, text: &str) -> Result<(Point, Point), Illegal> {
+pub(crate) fn read(pos: &Position, text: &str) -> Result<(Point, Point), Illegal> {
     let t = text.trim();
     if let Some(points) = read_iccs(t) {
         return Ok(points);
@@ -73,7 +74,7 @@ pub(crate) fn read(board: &Board, text: &str) -> Result<(Point, Point), Illegal>
     let written = read_wxf(t)
         .or_else(|| read_chinese(t))
         .ok_or_else(|| Illegal::NotAMove(t.to_string()))?;
-    resolve(board, &written, t)
+    resolve(pos, &written, t)
 }
 
 fn read_iccs(t: &str) -> Option<(Point, Point)> {
@@ -230,7 +231,8 @@ fn destination(kind: Kind, color: Color, from: Point, dir: Dir, arg: u8) -> Opti
     from.offset(df, sign * dr)
 }
 
-fn resolve(board: &Board, w: &Written, text: &str) -> Result<(Point, Point), Illegal> {
+fn resolve(pos: &Position, w: &Written, text: &str) -> Result<(Point, Point), Illegal> {
+    let board = pos.board();
     let us = board.turn;
     let mut candidates: Vec<Point> = Vec::new();
     let mut middle = None;
@@ -279,11 +281,10 @@ fn resolve(board: &Board, w: &Written, text: &str) -> Result<(Point, Point), Ill
             text: text.to_string(),
         });
     }
-    let legal = board.legal_moves();
     let fits: Vec<(Point, Point)> = moves
         .iter()
         .copied()
-        .filter(|&(f, t)| legal.iter().any(|m| m.from == f && m.to == t))
+        .filter(|&(f, t)| pos.check_move(f, t).is_ok())
         .collect();
     match fits.len() {
         0 => Ok(moves[0]),
@@ -438,7 +439,6 @@ pub(crate) fn chinese(board: &Board, mv: &Move) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Position;
     use super::*;
 
     fn names(fen: &str, iccs: &str) -> (String, String) {

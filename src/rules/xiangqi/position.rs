@@ -53,6 +53,10 @@ impl Position {
         })
     }
 
+    pub(crate) fn board(&self) -> &Board {
+        &self.board
+    }
+
     /// The FEN, as Fairy-Stockfish writes it.
     pub fn fen(&self) -> String {
         self.board.fen()
@@ -153,11 +157,16 @@ impl Position {
 
     /// Reads a written move and checks it, without playing it.
     pub fn read_move(&self, text: &str) -> Result<Move, Illegal> {
-        if self.outcome().is_some() {
+        // The repetition rules end the game whatever the move; a side with no legal move
+        // (将死, 困毙) is told so in place of the reason its move is refused.
+        if self.repetitions() >= 2 {
             return Err(Illegal::GameOver);
         }
-        let (from, to) = notation::read(&self.board, text)?;
-        self.check_move(from, to)
+        let checked = notation::read(self, text).and_then(|(from, to)| self.check_move(from, to));
+        if checked.is_err() && self.legal_moves().is_empty() {
+            return Err(Illegal::GameOver);
+        }
+        checked
     }
 
     /// Plays a move known to be legal (one of [`Position::legal_moves`]).
