@@ -204,7 +204,10 @@ fn random_lines(count: usize) -> Vec<Line> {
             moves: Vec::new(),
             positions: vec![pos.clone()],
         };
-        while line.moves.len() < 150 && pos.outcome().is_none() && total + line.positions.len() < count {
+        while line.moves.len() < 150
+            && pos.outcome().is_none()
+            && total + line.positions.len() < count
+        {
             let moves = pos.legal_moves();
             let captures: Vec<&Move> = moves.iter().filter(|m| m.captured.is_some()).collect();
             let mv = if !captures.is_empty() && rng.below(2) == 0 {
@@ -230,8 +233,14 @@ fn ccpd() -> Vec<(String, String, Vec<String>)> {
         .lines()
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            let moves = f.get(2).map(|m| m.split_whitespace().map(String::from).collect());
-            (f[0].to_string(), f[1].to_string(), moves.unwrap_or_default())
+            let moves = f
+                .get(2)
+                .map(|m| m.split_whitespace().map(String::from).collect());
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                moves.unwrap_or_default(),
+            )
         })
         .collect()
 }
@@ -372,7 +381,11 @@ fn ccpd_games_read_and_agree() {
         // The book's notation against ours, traditional characters made simplified.
         for (i, iccs) in line.moves.iter().enumerate() {
             let before = &line.positions[i];
-            let mv = *before.legal_moves().iter().find(|m| &m.iccs() == iccs).unwrap();
+            let mv = *before
+                .legal_moves()
+                .iter()
+                .find(|m| &m.iccs() == iccs)
+                .unwrap();
             let ours = before.notation(&mv);
             let book = simplified(&written[i]);
             if ours == book {
@@ -409,7 +422,11 @@ fn ccpd_games_read_and_agree() {
         &other_text[..other_text.len().min(10)],
         start.elapsed()
     );
-    assert!(unread.is_empty(), "{} moves not read: {unread:#?}", unread.len());
+    assert!(
+        unread.is_empty(),
+        "{} moves not read: {unread:#?}",
+        unread.len()
+    );
     assert!(
         other_text.is_empty(),
         "{} moves written otherwise than the book: {:#?}",
@@ -460,9 +477,9 @@ fn notation_round_trips() {
     for pos in &positions {
         for mv in pos.legal_moves() {
             for text in [pos.wxf(&mv), pos.chinese(&mv), mv.iccs()] {
-                let (_, back) = pos
-                    .play(&text)
-                    .unwrap_or_else(|e| panic!("{pos:?}: {} written {text} is refused: {e}", mv.iccs()));
+                let (_, back) = pos.play(&text).unwrap_or_else(|e| {
+                    panic!("{pos:?}: {} written {text} is refused: {e}", mv.iccs())
+                });
                 assert_eq!(back, mv, "{pos:?}: {text}");
                 count += 1;
             }

@@ -155,7 +155,11 @@ impl Board {
                     let kind = Kind::from_letter(c)
                         .filter(|_| !matches!(c.to_ascii_lowercase(), 'e' | 'h'))
                         .ok_or_else(|| BadFen::Syntax(format!("unknown piece letter {c}")))?;
-                    let color = if c.is_ascii_uppercase() { Color::Red } else { Color::Black };
+                    let color = if c.is_ascii_uppercase() {
+                        Color::Red
+                    } else {
+                        Color::Black
+                    };
                     let p = Point::new(file, rank)
                         .ok_or_else(|| BadFen::Syntax(format!("rank {rank} is too long")))?;
                     board.put(p, Some((color, kind)));
@@ -166,7 +170,9 @@ impl Board {
                 }
             }
             if file != 9 {
-                return Err(BadFen::Syntax(format!("rank {rank} has {file} files, not 9")));
+                return Err(BadFen::Syntax(format!(
+                    "rank {rank} has {file} files, not 9"
+                )));
             }
         }
         board.turn = match fields.get(1).copied().unwrap_or("w") {
@@ -179,7 +185,10 @@ impl Board {
         }
         for (i, f) in fields.iter().enumerate().skip(2).take(2) {
             if *f != "-" {
-                return Err(BadFen::Syntax(format!("field {} must be `-`, not `{f}`", i + 1)));
+                return Err(BadFen::Syntax(format!(
+                    "field {} must be `-`, not `{f}`",
+                    i + 1
+                )));
             }
         }
         if let Some(h) = fields.get(4) {
@@ -199,7 +208,9 @@ impl Board {
         for color in [Color::Red, Color::Black] {
             let mut count = [0u8; 7];
             for p in Point::all() {
-                let Some((c, kind)) = self.at(p) else { continue };
+                let Some((c, kind)) = self.at(p) else {
+                    continue;
+                };
                 if c != color {
                     continue;
                 }
@@ -207,9 +218,7 @@ impl Board {
                 let home = |r: i8| if color == Color::Red { r } else { 9 - r };
                 let placed = match kind {
                     Kind::King => p.in_palace(color),
-                    Kind::Advisor => {
-                        p.in_palace(color) && (p.file() + home(p.rank())) % 2 == 1
-                    }
+                    Kind::Advisor => p.in_palace(color) && (p.file() + home(p.rank())) % 2 == 1,
                     Kind::Elephant => {
                         p.on_own_side(color)
                             && p.file() % 2 == 0
@@ -260,7 +269,11 @@ impl Board {
                             empty = 0;
                         }
                         let c = kind.fen_letter();
-                        s.push(if color == Color::Red { c.to_ascii_uppercase() } else { c });
+                        s.push(if color == Color::Red {
+                            c.to_ascii_uppercase()
+                        } else {
+                            c
+                        });
                     }
                 }
             }
@@ -314,7 +327,9 @@ impl Board {
     pub fn attackers(&self, target: Point, by: Color) -> Vec<(Kind, Point)> {
         let mut found = Vec::new();
         for (df, dr) in LINES {
-            let Some(first) = self.first_on_line(target, df, dr) else { continue };
+            let Some(first) = self.first_on_line(target, df, dr) else {
+                continue;
+            };
             if self.at(first) == Some((by, Kind::Rook)) {
                 found.push((Kind::Rook, first));
             }
@@ -325,7 +340,9 @@ impl Board {
             }
         }
         for (df, dr) in HORSE_JUMPS {
-            let Some(h) = target.offset(df, dr) else { continue };
+            let Some(h) = target.offset(df, dr) else {
+                continue;
+            };
             if self.at(h) != Some((by, Kind::Horse)) {
                 continue;
             }
@@ -337,7 +354,9 @@ impl Board {
         }
         let fwd = by.forward();
         for (df, dr) in [(0, -fwd), (1, 0), (-1, 0)] {
-            let Some(s) = target.offset(df, dr) else { continue };
+            let Some(s) = target.offset(df, dr) else {
+                continue;
+            };
             if self.at(s) == Some((by, Kind::Pawn)) && (dr != 0 || !s.on_own_side(by)) {
                 found.push((Kind::Pawn, s));
             }
@@ -354,7 +373,10 @@ impl Board {
 
     /// Whether `color`'s king is attacked or faces the other king.
     pub fn king_exposed(&self, color: Color) -> bool {
-        self.kings_face() || !self.attackers(self.king(color), color.opponent()).is_empty()
+        self.kings_face()
+            || !self
+                .attackers(self.king(color), color.opponent())
+                .is_empty()
     }
 
     /// Whether the side to move is in check.
@@ -370,7 +392,11 @@ impl Board {
         let captured = self.at(to);
         self.put(to, piece);
         self.put(from, None);
-        self.halfmove = if captured.is_some() { 0 } else { self.halfmove + 1 };
+        self.halfmove = if captured.is_some() {
+            0
+        } else {
+            self.halfmove + 1
+        };
         if self.turn == Color::Black {
             self.fullmove += 1;
         }
@@ -396,7 +422,9 @@ impl Board {
         let us = self.turn;
         let mut out = Vec::with_capacity(64);
         for from in Point::all() {
-            let Some((c, kind)) = self.at(from) else { continue };
+            let Some((c, kind)) = self.at(from) else {
+                continue;
+            };
             if c != us {
                 continue;
             }
@@ -411,7 +439,9 @@ impl Board {
                 }
                 Kind::Elephant => {
                     for (df, dr) in DIAGONALS {
-                        let Some(to) = from.offset(2 * df, 2 * dr) else { continue };
+                        let Some(to) = from.offset(2 * df, 2 * dr) else {
+                            continue;
+                        };
                         let eye = from.offset(df, dr).unwrap();
                         if to.on_own_side(us) && self.at(eye).is_none() {
                             self.push(&mut out, from, to, kind);
@@ -420,7 +450,9 @@ impl Board {
                 }
                 Kind::Horse => {
                     for (df, dr) in HORSE_JUMPS {
-                        let Some(to) = from.offset(df, dr) else { continue };
+                        let Some(to) = from.offset(df, dr) else {
+                            continue;
+                        };
                         let (lf, lr) = horse_leg(df, dr);
                         if self.at(from.offset(lf, lr).unwrap()).is_none() {
                             self.push(&mut out, from, to, kind);
@@ -518,7 +550,10 @@ mod tests {
 
     #[test]
     fn fen_refuses_what_cannot_be() {
-        assert!(matches!(Board::from_fen("9/9/9/9/9/9/9/9/9/9 w - - 0 1"), Err(BadFen::Kings { .. })));
+        assert!(matches!(
+            Board::from_fen("9/9/9/9/9/9/9/9/9/9 w - - 0 1"),
+            Err(BadFen::Kings { .. })
+        ));
         // A red advisor on e0 is off the palace's diagonals.
         assert!(matches!(
             Board::from_fen("4k4/9/9/9/9/9/9/9/9/3KA4 w - - 0 1"),

@@ -30,7 +30,11 @@ pub enum Illegal {
     /// The king or an advisor would leave its palace (九宫).
     LeavesPalace { color: Color, kind: Kind, to: Point },
     /// The elephant would cross the river (象不过河).
-    ElephantCrossesRiver { color: Color, from: Point, to: Point },
+    ElephantCrossesRiver {
+        color: Color,
+        from: Point,
+        to: Point,
+    },
     /// 塞象眼: the point between the elephant and its target (the eye) is occupied.
     ElephantEyeBlocked {
         color: Color,
@@ -55,15 +59,21 @@ pub enum Illegal {
         screens: Vec<Point>,
     },
     /// A soldier never moves backward.
-    PawnBackward { color: Color, from: Point, to: Point },
+    PawnBackward {
+        color: Color,
+        from: Point,
+        to: Point,
+    },
     /// A soldier moves sideways only once it has crossed the river.
-    PawnSidewaysBeforeRiver { color: Color, from: Point, to: Point },
+    PawnSidewaysBeforeRiver {
+        color: Color,
+        from: Point,
+        to: Point,
+    },
     /// 将帅照面: after the move the two kings would stand on one file with nothing between.
     KingsFace { red: Point, black: Point },
     /// After the move the piece named would attack your king (将军).
-    LeavesKingInCheck {
-        attacker: (Color, Kind, Point),
-    },
+    LeavesKingInCheck { attacker: (Color, Kind, Point) },
     /// The written move names a piece you do not have there (炮二平五 with no cannon on
     /// file 二).
     NoPieceToMove { text: String },
@@ -117,7 +127,10 @@ impl Illegal {
             } => {
                 let name = kind.name(*color, lang);
                 if zh {
-                    format!("{name}不能从 {from} 走到 {to}。{}", movement(*kind, *color, lang))
+                    format!(
+                        "{name}不能从 {from} 走到 {to}。{}",
+                        movement(*kind, *color, lang)
+                    )
                 } else {
                     format!(
                         "A {name} cannot go from {from} to {to}. {}",
@@ -196,9 +209,15 @@ impl Illegal {
             Illegal::PawnBackward { color, from, to } => {
                 let name = Kind::Pawn.name(*color, lang);
                 if zh {
-                    format!("{name}不能后退：从 {from} 到 {to} 是往回走。{}", movement(Kind::Pawn, *color, lang))
+                    format!(
+                        "{name}不能后退：从 {from} 到 {to} 是往回走。{}",
+                        movement(Kind::Pawn, *color, lang)
+                    )
                 } else {
-                    format!("A soldier never moves backward, and {from} to {to} goes back. {}", movement(Kind::Pawn, *color, lang))
+                    format!(
+                        "A soldier never moves backward, and {from} to {to} goes back. {}",
+                        movement(Kind::Pawn, *color, lang)
+                    )
                 }
             }
             Illegal::PawnSidewaysBeforeRiver { color, from, to } => {
@@ -299,9 +318,14 @@ impl fmt::Display for Illegal {
             Illegal::ElephantEyeBlocked { eye, .. } => {
                 write!(f, "the elephant's eye is blocked at {eye}")
             }
-            Illegal::HorseLegBlocked { leg, .. } => write!(f, "the horse's leg is blocked at {leg}"),
+            Illegal::HorseLegBlocked { leg, .. } => {
+                write!(f, "the horse's leg is blocked at {leg}")
+            }
             Illegal::PathBlocked { kind, from, to, by } => {
-                write!(f, "the {kind}'s path from {from} to {to} is blocked on {by}")
+                write!(
+                    f,
+                    "the {kind}'s path from {from} to {to} is blocked on {by}"
+                )
             }
             Illegal::CannonScreen { from, to, screens } => write!(
                 f,
@@ -312,7 +336,10 @@ impl fmt::Display for Illegal {
                 write!(f, "a soldier cannot retreat ({from} to {to})")
             }
             Illegal::PawnSidewaysBeforeRiver { from, to, .. } => {
-                write!(f, "a soldier cannot move sideways before the river ({from} to {to})")
+                write!(
+                    f,
+                    "a soldier cannot move sideways before the river ({from} to {to})"
+                )
             }
             Illegal::KingsFace { red, black } => {
                 write!(f, "the kings would face each other ({red}, {black})")
@@ -370,7 +397,9 @@ impl Outcome {
             Outcome::Stalemate { winner } => {
                 let (w, l) = (winner.name(lang), winner.opponent().name(lang));
                 if zh {
-                    format!("{l}没有被将军，但已经无子可走：困毙。象棋里无子可走的一方判负，{w}获胜。")
+                    format!(
+                        "{l}没有被将军，但已经无子可走：困毙。象棋里无子可走的一方判负，{w}获胜。"
+                    )
                 } else {
                     format!("{l} is not in check but has no legal move: stalemate (困毙). In xiangqi the side that cannot move loses; {w} wins.")
                 }

@@ -213,7 +213,9 @@ fn destination(kind: Kind, color: Color, from: Point, dir: Dir, arg: u8) -> Opti
     if kind.moves_straight() {
         if dir == Dir::Side {
             let f = Point::file_of_number(arg, color);
-            return (f != from.file()).then(|| Point::new(f, from.rank())).flatten();
+            return (f != from.file())
+                .then(|| Point::new(f, from.rank()))
+                .flatten();
         }
         return from.offset(0, sign * arg as i8);
     }
@@ -305,7 +307,11 @@ enum Label {
     File,
     /// Two or three: 0 front, then middle, then rear; `multi` when another file also holds
     /// two or more soldiers.
-    Tandem { index: usize, count: usize, multi: bool },
+    Tandem {
+        index: usize,
+        count: usize,
+        multi: bool,
+    },
 }
 
 fn label(board: &Board, mv: &Move) -> Label {
@@ -362,7 +368,11 @@ pub(crate) fn wxf(board: &Board, mv: &Move) -> String {
     let file = mv.from.file_number(us).to_string();
     let head = match label(board, mv) {
         Label::File => format!("{letter}{file}"),
-        Label::Tandem { index, count, multi } => {
+        Label::Tandem {
+            index,
+            count,
+            multi,
+        } => {
             let last = count - 1;
             if multi {
                 let tail = match index {
@@ -394,7 +404,10 @@ pub(crate) fn wxf(board: &Board, mv: &Move) -> String {
 /// A number as `color` writes it: 一…九 for Red, 1…9 for Black.
 fn number(n: u8, color: Color) -> char {
     match color {
-        Color::Red => "一二三四五六七八九".chars().nth(n as usize - 1).unwrap_or('?'),
+        Color::Red => "一二三四五六七八九"
+            .chars()
+            .nth(n as usize - 1)
+            .unwrap_or('?'),
         Color::Black => (b'0' + n) as char,
     }
 }
@@ -418,7 +431,11 @@ pub(crate) fn chinese(board: &Board, mv: &Move) -> String {
     let file = number(mv.from.file_number(us), us);
     let head = match label(board, mv) {
         Label::File => format!("{name}{file}"),
-        Label::Tandem { index, count, multi } => {
+        Label::Tandem {
+            index,
+            count,
+            multi,
+        } => {
             let order = |i: usize| match (i, count) {
                 (0, _) => '前',
                 (i, c) if i == c - 1 => '后',
@@ -461,7 +478,11 @@ mod tests {
             assert_eq!(pos.play(text).unwrap().1, mv, "{text}");
         }
         for text in ["炮二平五", "砲二平五", "C2.5", "C2=5", "H2-E2"] {
-            assert_eq!(Position::start().play(text).unwrap().1.iccs(), "h2e2", "{text}");
+            assert_eq!(
+                Position::start().play(text).unwrap().1.iccs(),
+                "h2e2",
+                "{text}"
+            );
         }
     }
 
@@ -477,7 +498,10 @@ mod tests {
         assert_eq!(names(fen, "e5d5"), ("R+=6".into(), "前车平六".into()));
         assert_eq!(names(fen, "e3e4"), ("R-+1".into(), "后车进一".into()));
         let pos = Position::from_fen(fen).unwrap();
-        assert!(matches!(pos.play("车五平六"), Err(Illegal::Ambiguous { .. })));
+        assert!(matches!(
+            pos.play("车五平六"),
+            Err(Illegal::Ambiguous { .. })
+        ));
         assert_eq!(pos.play("後車進一").unwrap().1.iccs(), "e3e4");
     }
 
@@ -497,8 +521,17 @@ mod tests {
     fn unknown_text_and_missing_pieces_are_explained() {
         let pos = Position::start();
         assert!(matches!(pos.play("xyz"), Err(Illegal::NotAMove(_))));
-        assert!(matches!(pos.play("炮三平五"), Err(Illegal::NoPieceToMove { .. })));
-        assert!(matches!(pos.play("马二平三"), Err(Illegal::NoSuchMove { .. })));
-        assert!(matches!(pos.play("马二进四"), Err(Illegal::HorseLegBlocked { .. })));
+        assert!(matches!(
+            pos.play("炮三平五"),
+            Err(Illegal::NoPieceToMove { .. })
+        ));
+        assert!(matches!(
+            pos.play("马二平三"),
+            Err(Illegal::NoSuchMove { .. })
+        ));
+        assert!(matches!(
+            pos.play("马二进四"),
+            Err(Illegal::HorseLegBlocked { .. })
+        ));
     }
 }

@@ -222,7 +222,11 @@ impl Position {
                     return Err(cannot);
                 }
                 if !to.in_palace(us) {
-                    return Err(Illegal::LeavesPalace { color: us, kind, to });
+                    return Err(Illegal::LeavesPalace {
+                        color: us,
+                        kind,
+                        to,
+                    });
                 }
             }
             Kind::Elephant => {
@@ -230,7 +234,11 @@ impl Position {
                     return Err(cannot);
                 }
                 if !to.on_own_side(us) {
-                    return Err(Illegal::ElephantCrossesRiver { color: us, from, to });
+                    return Err(Illegal::ElephantCrossesRiver {
+                        color: us,
+                        from,
+                        to,
+                    });
                 }
                 let eye = from.offset(df / 2, dr / 2).unwrap();
                 if b.at(eye).is_some() {
@@ -272,10 +280,18 @@ impl Position {
             Kind::Pawn => {
                 let fwd = us.forward();
                 if df == 0 && dr * fwd < 0 {
-                    return Err(Illegal::PawnBackward { color: us, from, to });
+                    return Err(Illegal::PawnBackward {
+                        color: us,
+                        from,
+                        to,
+                    });
                 }
                 if dr == 0 && df.abs() == 1 && from.on_own_side(us) {
-                    return Err(Illegal::PawnSidewaysBeforeRiver { color: us, from, to });
+                    return Err(Illegal::PawnSidewaysBeforeRiver {
+                        color: us,
+                        from,
+                        to,
+                    });
                 }
                 if !((df == 0 && dr == fwd) || (dr == 0 && df.abs() == 1)) {
                     return Err(cannot);
@@ -333,8 +349,11 @@ impl Position {
                 self.board.turn
             }
         };
-        let checks_always =
-            |side: Color| (start + 1..=n).filter(|&k| mover(k) == side).all(|k| self.history[k].check);
+        let checks_always = |side: Color| {
+            (start + 1..=n)
+                .filter(|&k| mover(k) == side)
+                .all(|k| self.history[k].check)
+        };
         match (checks_always(Color::Red), checks_always(Color::Black)) {
             (true, false) => Some(Color::Red),
             (false, true) => Some(Color::Black),
@@ -412,7 +431,10 @@ mod tests {
         //   …
         //   . . . K . . . . .  0
         let fen = "4k4/9/9/9/3P5/2B6/3N5/9/9/3K5 w - - 0 1";
-        assert!(matches!(refuse(fen, "c4e6"), Illegal::ElephantCrossesRiver { .. }));
+        assert!(matches!(
+            refuse(fen, "c4e6"),
+            Illegal::ElephantCrossesRiver { .. }
+        ));
         assert_eq!(
             refuse(fen, "c4e2"),
             Illegal::ElephantEyeBlocked {
@@ -428,9 +450,27 @@ mod tests {
     #[test]
     fn king_and_advisor_stay_in_the_palace() {
         let fen = "4k4/9/9/9/9/9/9/5K3/9/5A3 w - - 0 1";
-        assert!(matches!(refuse(fen, "f2g2"), Illegal::LeavesPalace { kind: Kind::King, .. }));
-        assert!(matches!(refuse(fen, "f0g1"), Illegal::LeavesPalace { kind: Kind::Advisor, .. }));
-        assert!(matches!(refuse(fen, "f2e1"), Illegal::CannotMoveThatWay { kind: Kind::King, .. }));
+        assert!(matches!(
+            refuse(fen, "f2g2"),
+            Illegal::LeavesPalace {
+                kind: Kind::King,
+                ..
+            }
+        ));
+        assert!(matches!(
+            refuse(fen, "f0g1"),
+            Illegal::LeavesPalace {
+                kind: Kind::Advisor,
+                ..
+            }
+        ));
+        assert!(matches!(
+            refuse(fen, "f2e1"),
+            Illegal::CannotMoveThatWay {
+                kind: Kind::King,
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -459,18 +499,30 @@ mod tests {
             }
         );
         // Without capturing, a cannon may not jump at all.
-        assert!(matches!(refuse(two, "a2a4"), Illegal::PathBlocked { kind: Kind::Cannon, .. }));
+        assert!(matches!(
+            refuse(two, "a2a4"),
+            Illegal::PathBlocked {
+                kind: Kind::Cannon,
+                ..
+            }
+        ));
     }
 
     #[test]
     fn soldier_cannot_retreat_or_go_sideways_before_the_river() {
         let fen = "4k4/9/9/9/2P6/9/4P4/9/9/4K4 w - - 0 1";
-        assert!(matches!(refuse(fen, "e3d3"), Illegal::PawnSidewaysBeforeRiver { .. }));
+        assert!(matches!(
+            refuse(fen, "e3d3"),
+            Illegal::PawnSidewaysBeforeRiver { .. }
+        ));
         assert!(matches!(refuse(fen, "e3e2"), Illegal::PawnBackward { .. }));
         assert!(matches!(refuse(fen, "c5c4"), Illegal::PawnBackward { .. }));
         let pos = Position::from_fen(fen).unwrap();
         assert!(pos.play("c5b5").is_ok() && pos.play("c5c6").is_ok());
-        assert!(matches!(refuse(fen, "e3e5"), Illegal::CannotMoveThatWay { .. }));
+        assert!(matches!(
+            refuse(fen, "e3e5"),
+            Illegal::CannotMoveThatWay { .. }
+        ));
     }
 
     #[test]
@@ -512,13 +564,19 @@ mod tests {
         let fen = "4k4/9/4P4/9/9/9/9/9/9/3RKR3 b - - 0 1";
         let pos = Position::from_fen(fen).unwrap();
         assert!(!pos.is_check());
-        assert_eq!(pos.outcome(), Some(Outcome::Stalemate { winner: Color::Red }));
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Stalemate { winner: Color::Red })
+        );
         // Mate: the chariot on a9 checks along the ninth rank, the one on a8 holds the
         // eighth, and d9 would face the red king.
         let mate = "R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1";
         let pos = Position::from_fen(mate).unwrap();
         assert!(pos.is_check());
-        assert_eq!(pos.outcome(), Some(Outcome::Checkmate { winner: Color::Red }));
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Checkmate { winner: Color::Red })
+        );
         assert_eq!(pos.play("e9e8"), Err(Illegal::GameOver));
     }
 
@@ -530,13 +588,18 @@ mod tests {
         //   R . . . . . . . .  1
         //   . . . K . . . . .  0
         let mut pos = Position::from_fen("5k3/9/9/9/9/9/9/9/R8/3K5 w - - 0 1").unwrap();
-        let line = ["a1f1", "f9e9", "f1e1", "e9f9", "e1f1", "f9e9", "f1e1", "e9f9", "e1f1"];
+        let line = [
+            "a1f1", "f9e9", "f1e1", "e9f9", "e1f1", "f9e9", "f1e1", "e9f9", "e1f1",
+        ];
         for (i, mv) in line.iter().enumerate() {
             assert_eq!(pos.outcome(), None, "before move {i}");
             pos.play_in_place(mv).unwrap();
         }
         assert_eq!(pos.repetitions(), 2);
-        assert_eq!(pos.outcome(), Some(Outcome::PerpetualCheck { loser: Color::Red }));
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::PerpetualCheck { loser: Color::Red })
+        );
         assert_eq!(pos.play("e9e8"), Err(Illegal::GameOver));
     }
 
