@@ -9,6 +9,8 @@
 //!   from the start (fixed seed): the legal moves (Fairy-Stockfish's per-move list of
 //!   `go perft 1`), whether the side to move is in check (`d`'s `Checkers:`), the FEN
 //!   after the game's moves (`d`'s `Fen:`, counters included), and the end of each game.
+//! * `ends_and_checks_agree_with_fairy_stockfish`: a stalemate (困毙, which loses), a
+//!   mate and three checks set up by hand, compared the same way.
 //! * `ccpd_games_read_and_agree`: the 374 games of `tests/data/xiangqi/ccpd.tsv` (CCPD
 //!   endgames and kills, CC BY 4.0): each game's FEN is read and written back, each move
 //!   is read from the book's own Chinese notation (traditional characters, full-width
@@ -337,6 +339,39 @@ fn perft_from_the_start() {
         );
         assert_eq!(ours, nodes);
         assert_eq!(theirs, nodes);
+    }
+}
+
+/// Positions where the side to move has no legal move, or is in check, set up by hand:
+/// 困毙 (stalemate, a loss in xiangqi), 将死 by two chariots, a horse's check, a cannon's
+/// check over a screen, and a horse whose leg is blocked.
+#[test]
+fn ends_and_checks_agree_with_fairy_stockfish() {
+    let cases = [
+        ("4k4/9/4P4/9/9/9/9/9/9/3RKR3 b - - 0 1", Some("stalemate")),
+        ("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1", Some("checkmate")),
+        ("3k5/9/2N6/9/9/9/9/9/9/4K4 b - - 0 1", None),
+        ("4k4/9/9/9/4p4/9/9/4C4/9/3K5 b - - 0 1", None),
+        ("3k5/9/9/9/9/9/9/9/7C1/4K2N1 w - - 0 1", None),
+    ];
+    let mut fsf = Fsf::start();
+    for (fen, end) in cases {
+        let pos = Position::from_fen(fen).unwrap();
+        let line = Line {
+            fen: fen.to_string(),
+            moves: Vec::new(),
+            positions: vec![pos.clone()],
+        };
+        compare_line(&mut fsf, &line, fen);
+        let ours = pos.outcome().map(|o| match o {
+            Outcome::Stalemate { .. } => "stalemate",
+            Outcome::Checkmate { .. } => "checkmate",
+            _ => "other",
+        });
+        assert_eq!(ours, end, "{fen}");
+        if let Some(o) = pos.outcome() {
+            assert_eq!(o.winner(), Some(pos.turn().opponent()));
+        }
     }
 }
 

@@ -126,13 +126,13 @@ impl Position {
     ///
     /// ```
     /// use qiyuan::rules::xiangqi::{Illegal, Point, Position};
-    /// // Red's horse on h0; a red piece stands on h1, its leg:
-    /// //   . . . . k . . . .   9
+    /// // Red's horse on h0; a red cannon stands on h1, the horse's leg toward g2:
+    /// //   . . . k . . . . .   9
     /// //   …
-    /// //   . . . . . . . P .   1   ← the leg h1
+    /// //   . . . . . . . C .   1   ← the leg h1
     /// //   . . . . K . . N .   0
     /// //   a b c d e f g h i
-    /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/7C1/4K2N1 w - - 0 1").unwrap();
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/7C1/4K2N1 w - - 0 1").unwrap();
     /// let err = pos.play("h0g2").unwrap_err();
     /// assert_eq!(err, Illegal::HorseLegBlocked {
     ///     from: Point::parse("h0").unwrap(),
