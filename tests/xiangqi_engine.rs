@@ -5,10 +5,11 @@
 //!
 //! * `perft_from_the_start`: 44, 1,920 and 79,666 at depths 1–3, and the same totals from
 //!   Fairy-Stockfish's `go perft` (depth 4, 3,290,240, in a release build only).
-//! * `random_games_agree_with_fairy_stockfish`: 1,200 positions reached by random play
-//!   from the start (fixed seed): the legal moves (Fairy-Stockfish's per-move list of
+//! * `random_games_agree_with_fairy_stockfish`: 2,000 positions reached by random play
+//!   from the start (fixed seed, games of at most 100 plies): the legal moves (Fairy-Stockfish's per-move list of
 //!   `go perft 1`), whether the side to move is in check (`d`'s `Checkers:`), the FEN
-//!   after the game's moves (`d`'s `Fen:`, counters included), and the end of each game.
+//!   after the game's moves (`d`'s `Fen:`, counters included), the end of each game, and
+//!   perft 2 of every tenth position.
 //! * `ends_and_checks_agree_with_fairy_stockfish`: a stalemate (困毙, which loses), a
 //!   mate and three checks set up by hand, compared the same way.
 //! * `ccpd_games_read_and_agree`: the 374 games of `tests/data/xiangqi/ccpd.tsv` (CCPD
@@ -193,7 +194,7 @@ struct Line {
 }
 
 /// Random games from the start (seed fixed) until `count` positions are collected; a
-/// game stops at its end or after 150 plies. Captures are preferred half the time, so
+/// game stops at its end or after 100 plies. Captures are preferred half the time, so
 /// that the games reach thin endgames, checks and mates.
 fn random_lines(count: usize) -> Vec<Line> {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -206,7 +207,7 @@ fn random_lines(count: usize) -> Vec<Line> {
             moves: Vec::new(),
             positions: vec![pos.clone()],
         };
-        while line.moves.len() < 150
+        while line.moves.len() < 100
             && pos.outcome().is_none()
             && total + line.positions.len() < count
         {
@@ -378,23 +379,36 @@ fn ends_and_checks_agree_with_fairy_stockfish() {
 #[test]
 fn random_games_agree_with_fairy_stockfish() {
     let start = Instant::now();
-    let lines = random_lines(1_200);
+    let lines = random_lines(2_000);
     let mut fsf = Fsf::start();
     let (mut n, mut checks, mut mates, mut ends) = (0, 0, 0, Vec::new());
+    let mut deeper = 0;
     for (i, line) in lines.iter().enumerate() {
         let (p, c, m) = compare_line(&mut fsf, line, &format!("random game {i}"));
         n += p;
         checks += c;
         mates += m;
         ends.push(line.positions.last().unwrap().outcome());
+        // Perft 2 of every tenth position, against Fairy-Stockfish's total.
+        for (k, pos) in line.positions.iter().enumerate().step_by(10) {
+            fsf.position(&line.fen, &line.moves[..k]);
+            let (_, theirs) = fsf.perft(2);
+            assert_eq!(
+                pos.perft(2),
+                theirs,
+                "random game {i}: perft 2 of {}",
+                pos.fen()
+            );
+            deeper += 1;
+        }
     }
     eprintln!(
-        "{n} positions of {} random games agree with Fairy-Stockfish ({checks} in check, {mates} without a legal move); ends {:?}; {:.2?}",
+        "{n} positions of {} random games agree with Fairy-Stockfish ({checks} in check, {mates} without a legal move; perft 2 of {deeper}); ends {:?}; {:.2?}",
         lines.len(),
         ends,
         start.elapsed()
     );
-    assert!(n >= 1_000 && checks >= 20);
+    assert!(n >= 2_000 && checks >= 20 && mates >= 1);
 }
 
 #[test]
@@ -490,7 +504,7 @@ fn simplified(text: &str) -> String {
 /// The positions of the random games and every tenth position of the CCPD games, those
 /// where the game goes on.
 fn sample_positions() -> Vec<Position> {
-    let mut out: Vec<Position> = random_lines(1_200)
+    let mut out: Vec<Position> = random_lines(2_000)
         .into_iter()
         .flat_map(|l| l.positions)
         .collect();

@@ -437,3 +437,147 @@ impl fmt::Display for Outcome {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Point {
+        Point::parse(s).unwrap()
+    }
+
+    #[test]
+    fn every_reason_names_its_points_in_both_languages() {
+        let (a, b, c) = (p("h0"), p("g2"), p("h1"));
+        let red = Color::Red;
+        let cases: Vec<(Illegal, Vec<Point>)> = vec![
+            (Illegal::NoPiece { from: a }, vec![a]),
+            (Illegal::NotYourPiece { from: a }, vec![a]),
+            (Illegal::OwnPieceOnTarget { to: b }, vec![b]),
+            (
+                Illegal::CannotMoveThatWay {
+                    color: red,
+                    kind: Kind::Advisor,
+                    from: a,
+                    to: b,
+                },
+                vec![a, b],
+            ),
+            (
+                Illegal::LeavesPalace {
+                    color: red,
+                    kind: Kind::King,
+                    to: b,
+                },
+                vec![b],
+            ),
+            (
+                Illegal::ElephantCrossesRiver {
+                    color: red,
+                    from: a,
+                    to: b,
+                },
+                vec![a, b],
+            ),
+            (
+                Illegal::ElephantEyeBlocked {
+                    color: red,
+                    from: a,
+                    to: b,
+                    eye: c,
+                },
+                vec![c],
+            ),
+            (
+                Illegal::HorseLegBlocked {
+                    from: a,
+                    to: b,
+                    leg: c,
+                },
+                vec![a, b, c],
+            ),
+            (
+                Illegal::PathBlocked {
+                    kind: Kind::Rook,
+                    from: a,
+                    to: b,
+                    by: c,
+                },
+                vec![c],
+            ),
+            (
+                Illegal::CannonScreen {
+                    from: a,
+                    to: b,
+                    screens: vec![c, p("h5")],
+                },
+                vec![a, b, c],
+            ),
+            (
+                Illegal::PawnBackward {
+                    color: red,
+                    from: a,
+                    to: b,
+                },
+                vec![a, b],
+            ),
+            (
+                Illegal::PawnSidewaysBeforeRiver {
+                    color: red,
+                    from: a,
+                    to: b,
+                },
+                vec![a, b],
+            ),
+            (
+                Illegal::KingsFace {
+                    red: p("e0"),
+                    black: p("e9"),
+                },
+                vec![p("e0"), p("e9")],
+            ),
+            (
+                Illegal::LeavesKingInCheck {
+                    attacker: (Color::Black, Kind::Cannon, c),
+                },
+                vec![c],
+            ),
+        ];
+        for (err, points) in cases {
+            let display = err.to_string();
+            assert!(display.chars().next().unwrap().is_lowercase(), "{display}");
+            for lang in [Lang::Zh, Lang::En] {
+                let text = err.explain(lang);
+                for pt in &points {
+                    assert!(text.contains(&pt.to_string()), "{lang:?}: {text}");
+                }
+            }
+        }
+        let leg = Illegal::HorseLegBlocked {
+            from: a,
+            to: b,
+            leg: c,
+        };
+        assert!(leg.explain(Lang::Zh).contains("蹩马腿"));
+        assert!(Illegal::ElephantEyeBlocked {
+            color: red,
+            from: a,
+            to: b,
+            eye: c
+        }
+        .explain(Lang::Zh)
+        .contains("塞象眼"));
+        let check = Illegal::LeavesKingInCheck {
+            attacker: (Color::Black, Kind::Cannon, c),
+        };
+        assert!(
+            check.explain(Lang::Zh).contains("炮") && check.explain(Lang::En).contains("cannon")
+        );
+        assert!(Outcome::Stalemate { winner: red }
+            .explain(Lang::Zh)
+            .contains("困毙"));
+        assert!(Outcome::PerpetualCheck { loser: red }
+            .explain(Lang::Zh)
+            .contains("长将"));
+    }
+}

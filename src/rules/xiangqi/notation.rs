@@ -13,6 +13,13 @@
 //! number replaces the character 兵/卒 (前三平四, WXF `3+=4`, middle `33=4`). Advisors and
 //! elephants are always written by file: 进 or 退 already says which one moves.
 //!
+//! Reading is more lenient than writing: a move that names two pieces of a kind by their
+//! file (车五平六 with two chariots on 五) is read when only one of them can make it, as
+//! many game records write it (the CCPD books do so 110 times in 12,491 moves); when
+//! both can, it is refused as [`Illegal::Ambiguous`]. Either side's characters are
+//! read for either side (帅 or 将), and WXF's sideways sign may be `=` or `.`; WXF is
+//! written with `=`.
+//!
 //! ```text
 //!   9 8 7 6 5 4 3 2 1     Black's numbering
 //!   a b c d e f g h i
