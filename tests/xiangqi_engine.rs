@@ -3,6 +3,8 @@
 //! spoken to over UCI with `UCI_Variant xiangqi`. A missing Fairy-Stockfish fails these
 //! tests; it is never skipped.
 //!
+//! * `plays_through_the_rules_trait`: moves written three ways played through [`Rules`],
+//!   their ICCS names and Chinese notation, and a refusal naming its point.
 //! * `perft_from_the_start`: 44, 1,920 and 79,666 at depths 1–3, and the same totals from
 //!   Fairy-Stockfish's `go perft` (depth 4, 3,290,240, in a release build only).
 //! * `random_games_agree_with_fairy_stockfish`: 2,000 positions reached by random play
@@ -316,6 +318,39 @@ fn compare_line(fsf: &mut Fsf, line: &Line, label: &str) -> (usize, usize, usize
         }
     }
     (line.positions.len(), checks, mates)
+}
+
+/// The engine as every game is spoken to: the `Rules` trait.
+fn line<P: Rules>(start: &P, moves: &[&str]) -> Result<Vec<(String, String)>, String> {
+    let mut pos = start.clone();
+    let mut out = Vec::new();
+    for text in moves {
+        let (next, played) = pos
+            .play(text)
+            .map_err(|e| qiyuan::rules::Explain::explain(&e, Lang::En))?;
+        out.push((pos.move_name(&played), pos.notation(&played)));
+        pos = next;
+    }
+    Ok(out)
+}
+
+#[test]
+fn plays_through_the_rules_trait() {
+    let start = Position::start();
+    let got = line(&start, &["炮二平五", "H8+7", "b0c2", "车９平８"]).unwrap();
+    let want = [
+        ("h2e2", "炮二平五"),
+        ("h9g7", "马8进7"),
+        ("b0c2", "马八进七"),
+        ("i9h9", "车9平8"),
+    ];
+    let got: Vec<(&str, &str)> = got.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    assert_eq!(got, want);
+    // 马三进二 from g2 to h4: the soldier on g3 blocks the horse's leg.
+    let err = line(&start, &["h0g2", "b9c7", "g2h4"]).unwrap_err();
+    assert!(err.contains("g3"), "{err}");
+    assert_eq!(Rules::legal_moves(&start).len(), 44);
+    assert!(Rules::ending(&start).is_none());
 }
 
 #[test]

@@ -212,7 +212,5 @@ explain_by_inherent!(
     shogi::Illegal,
     shogi::Outcome,
     go::Illegal,
-    go::Ending,
-    xiangqi::Illegal,
-    xiangqi::Outcome
+    go::Ending
 );

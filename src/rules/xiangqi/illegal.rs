@@ -357,6 +357,18 @@ impl fmt::Display for Illegal {
 
 impl std::error::Error for Illegal {}
 
+impl crate::rules::Explain for Illegal {
+    fn explain(&self, lang: Lang) -> String {
+        Illegal::explain(self, lang)
+    }
+}
+
+impl crate::rules::Explain for Outcome {
+    fn explain(&self, lang: Lang) -> String {
+        Outcome::explain(self, lang)
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
