@@ -8,8 +8,8 @@
 //! * `perft_from_the_start`: 44, 1,920 and 79,666 at depths 1–3, and the same totals from
 //!   Fairy-Stockfish's `go perft` (depth 4, 3,290,240, in a release build only).
 //! * `random_games_agree_with_fairy_stockfish`: 2,000 positions reached by random play
-//!   from the start (fixed seed, games of at most 100 plies): the legal moves (Fairy-Stockfish's per-move list of
-//!   `go perft 1`), whether the side to move is in check (`d`'s `Checkers:`), the FEN
+//!   from the start (fixed seed, games of at most 100 plies): the legal moves
+//!   (Fairy-Stockfish's per-move list of `go perft 1`), whether the side to move is in check (`d`'s `Checkers:`), the FEN
 //!   after the game's moves (`d`'s `Fen:`, counters included), the end of each game, and
 //!   perft 2 of every tenth position.
 //! * `ends_and_checks_agree_with_fairy_stockfish`: a stalemate (困毙, which loses), a

@@ -343,7 +343,7 @@ impl Position {
         // Position k (k > start) was reached by a move of the side not to move at k; the
         // side to move at n is `turn`, and sides alternate.
         let mover = |k: usize| {
-            if (n - k) % 2 == 0 {
+            if (n - k).is_multiple_of(2) {
                 self.board.turn.opponent()
             } else {
                 self.board.turn
