@@ -12,6 +12,7 @@ pub mod chess;
 pub mod go;
 mod key_map;
 pub mod shogi;
+pub mod xiangqi;
 
 use crate::lang::Lang;
 use std::fmt;
@@ -136,6 +137,35 @@ impl Rules for shogi::Position {
         shogi::japanese(mv, shogi::Position::turn(self))
     }
     fn ending(&self) -> Option<shogi::Outcome> {
+        self.outcome()
+    }
+}
+
+impl Rules for xiangqi::Position {
+    type Move = xiangqi::Move;
+    type Illegal = xiangqi::Illegal;
+    type Ending = xiangqi::Outcome;
+    type Color = xiangqi::Color;
+
+    fn turn(&self) -> xiangqi::Color {
+        xiangqi::Position::turn(self)
+    }
+    fn legal_moves(&self) -> Vec<xiangqi::Move> {
+        xiangqi::Position::legal_moves(self)
+    }
+    fn play(&self, text: &str) -> Result<(Self, xiangqi::Move), xiangqi::Illegal> {
+        xiangqi::Position::play(self, text)
+    }
+    fn play_in_place(&mut self, text: &str) -> Result<xiangqi::Move, xiangqi::Illegal> {
+        xiangqi::Position::play_in_place(self, text)
+    }
+    fn move_name(&self, mv: &xiangqi::Move) -> String {
+        mv.iccs()
+    }
+    fn notation(&self, mv: &xiangqi::Move) -> String {
+        self.chinese(mv)
+    }
+    fn ending(&self) -> Option<xiangqi::Outcome> {
         self.outcome()
     }
 }
