@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 const GAME_NAMES_AT_MOST: usize = 292;
 
 /// At most this many groups of modules use each other.
-const CIRCLES_AT_MOST: usize = 2;
+const CIRCLES_AT_MOST: usize = 1;
 
 /// At most this many pairs of layers where the lower uses the higher.
 const LAYER_BREAKS_AT_MOST: usize = 1;

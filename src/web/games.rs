@@ -5,9 +5,9 @@
 //! game, so a reload or a new tab resumes the game; API clients may send it in the body.
 
 use super::i18n::{fill, Ui};
-use super::pages::{enc, respond, Chrome, Req};
+use super::kit::{enc, respond, Chrome, Req};
 use super::serve::Client;
-use super::state::AppState;
+use super::AppState;
 use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
 use crate::play::clock::{ClockState, TimeControl};
@@ -396,7 +396,7 @@ fn token_cookie(id: &str, token: &str) -> Option<HeaderValue> {
 
 /// The token of game `id` from the request's cookies.
 fn cookie_token(headers: &HeaderMap, id: &str) -> Option<String> {
-    super::class::cookie(headers, &cookie_name(id))
+    super::kit::cookie(headers, &cookie_name(id))
 }
 
 fn with_cookie(mut response: Response, id: &str, token: &str) -> Response {
@@ -746,7 +746,7 @@ async fn create(
             None => entry.tell(Notice::EnginesBusy),
         }
     }
-    super::class::record_game(state, account, game, &entry.id, opponent).await;
+    super::session::record_game(state, account, game, &entry.id, opponent).await;
     computer_moves(&entry).await;
     Ok((entry, side, token))
 }
@@ -1591,8 +1591,14 @@ fn join_page(state: &AppState, client: Client, req: &Req, id: &str) -> Response 
             let (state, account, code) = (state.clone(), req.account.clone(), entry.id.clone());
             let game = entry.table().game();
             tokio::spawn(async move {
-                super::class::record_game(&state, account.as_ref(), game, &code, "classmate".into())
-                    .await
+                super::session::record_game(
+                    &state,
+                    account.as_ref(),
+                    game,
+                    &code,
+                    "classmate".into(),
+                )
+                .await
             });
             with_cookie(
                 Redirect::to(&table_href(&entry.id)).into_response(),

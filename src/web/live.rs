@@ -13,15 +13,17 @@
 //! is no answer. Each answer a student sends (a changed one too) is judged by the puzzles'
 //! judge and recorded as a try, so the dashboard sees it.
 //!
-//! Statuses follow [`super::class`]: a student of another class never reaches this class's
+//! Statuses follow [`super::session`]: a student of another class never reaches this class's
 //! board (the student routes name no class: they always mean the student's own), a teacher
 //! asking for another teacher's class gets `404`.
 
-use super::class::{blocking, message, record_move, store_failed, Signed};
 use super::i18n::{fill, Ui};
-use super::pages::{enc, respond, Chrome};
-use super::state::{AppState, Snapshot};
+use super::kit::{blocking, message, store_failed};
+use super::kit::{enc, respond, Chrome};
+use super::session::{record_move, Signed};
+use super::state::Snapshot;
 use super::trainer::{judge, Input, Progress};
+use super::AppState;
 use crate::class::{ClassId, StudentId, Task};
 use crate::content::{Action, BoardRequest, Game, Input as Takes, Problem, ProblemSet, Verdict};
 use crate::lang::Lang;
@@ -684,7 +686,7 @@ pub(crate) async fn teacher_page(
                 Some((_, Err(e))) => return respond(&signed.req, StatusCode::OK, Err(e)),
                 None => String::new(),
             };
-            let view = super::class::view_task(
+            let view = super::session::view_task(
                 &signed.snap,
                 &Task::Problem {
                     game: p.game.slug().into(),
@@ -798,7 +800,7 @@ pub(crate) async fn reveal(
     State(state): State<AppState>,
     signed: Signed,
     Path(id): Path<i64>,
-    Form(form): Form<super::class::CsrfForm>,
+    Form(form): Form<super::kit::CsrfForm>,
 ) -> Response {
     let (_, board) = match teacher_board(&state, &signed, id, &form.csrf).await {
         Ok(x) => x,
@@ -816,7 +818,7 @@ pub(crate) async fn next(
     State(state): State<AppState>,
     signed: Signed,
     Path(id): Path<i64>,
-    Form(form): Form<super::class::CsrfForm>,
+    Form(form): Form<super::kit::CsrfForm>,
 ) -> Response {
     let (class, board) = match teacher_board(&state, &signed, id, &form.csrf).await {
         Ok(x) => x,
@@ -851,7 +853,7 @@ pub(crate) async fn stop(
     State(state): State<AppState>,
     signed: Signed,
     Path(id): Path<i64>,
-    Form(form): Form<super::class::CsrfForm>,
+    Form(form): Form<super::kit::CsrfForm>,
 ) -> Response {
     let (_, board) = match teacher_board(&state, &signed, id, &form.csrf).await {
         Ok(x) => x,

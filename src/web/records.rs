@@ -12,8 +12,8 @@
 
 use super::games::{download, record_formats};
 use super::i18n::{fill, RecordUi, Ui};
-use super::pages::{enc, respond, Chrome, Req};
-use super::state::AppState;
+use super::kit::{enc, respond, Chrome, Req};
+use super::AppState;
 use crate::content::board_game::{self, PieceGame, Target};
 use crate::content::{chess::Chess, shogi::Shogi, Action as Click, BoardMarks, Game};
 use crate::lang::Lang;

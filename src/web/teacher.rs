@@ -5,9 +5,10 @@
 //! Every route goes through [`Signed`] and [`Signed::own_class`]: anonymous → 303 to
 //! `/login` (401 for `.csv` and `.svg`), a student → 403, another teacher's class → 404.
 
-use super::class::{blocking, message, store_failed, view_task, CsrfForm, Signed};
 use super::i18n::{fill, TeacherUi};
-use super::pages::{respond, Chrome};
+use super::kit::{blocking, message, store_failed, CsrfForm};
+use super::kit::{respond, Chrome};
+use super::session::{view_task, Signed};
 use super::state::Snapshot;
 use super::trainer::{board, judge, Input, Progress};
 use crate::base::Game;

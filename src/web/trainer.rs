@@ -2,9 +2,9 @@
 //! the problem page. The same code serves links (no script) and `POST /api/attempt`.
 
 use super::i18n::{fill, Ui};
-use super::pages::{enc, missing, respond, At, Chrome, FoundSet, Item, ProblemAt, Req};
-use super::state::AppState;
+use super::kit::{enc, missing, respond, At, Chrome, FoundSet, Item, ProblemAt, Req};
 use super::urls;
+use super::AppState;
 use crate::content::go::WhyLine;
 use crate::content::{
     Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, Puzzle, RecordFormat,
@@ -597,7 +597,7 @@ pub(crate) fn solution(
 fn line_html(problem: &Problem, line: &[String], from: usize, upto: usize) -> String {
     (from..line.len())
         .map(|i| {
-            let m = super::pages::escape(&problem.puzzle.notation(&line[..i], &line[i]));
+            let m = super::kit::escape(&problem.puzzle.notation(&line[..i], &line[i]));
             if i < upto {
                 format!("<b>{m}</b>")
             } else {
@@ -767,7 +767,7 @@ pub async fn page(
         let key = (shelf.game, set.slug.as_str(), problem.id.as_str());
         let kept = match &judged.verdict {
             Some(v) => {
-                super::class::record_move(
+                super::session::record_move(
                     &app,
                     req.account.as_ref(),
                     key,
@@ -781,12 +781,12 @@ pub async fn page(
         };
         let kept = match kept {
             Ok(()) if req.param("solution") == Some("1") => {
-                super::class::record_solution(&app, req.account.as_ref(), key).await
+                super::session::record_solution(&app, req.account.as_ref(), key).await
             }
             kept => kept,
         };
         if let Err(e) = kept {
-            return super::class::store_failed(&req, &snap, &e);
+            return super::kit::store_failed(&req, &snap, &e);
         }
     }
     let why_step = req.param("why").and_then(|s| s.parse().ok());
@@ -833,7 +833,7 @@ pub async fn page(
         solution_href: format!("{}?solution=1", problem_href(game, set, problem)),
         record_href: (problem.puzzle.record() == Some(RecordFormat::Sgf))
             .then(|| urls::problem_record(game, &set.slug, &problem.id)),
-        key: super::pages::progress_key(game, set, problem),
+        key: super::kit::progress_key(game, set, problem),
         count: match problem.puzzle.input() {
             Takes::Count(ask) => ask.name().to_string(),
             _ => String::new(),
@@ -884,7 +884,7 @@ pub async fn problem_sgf(found: FoundSet, At(ProblemAt { id, .. }): At<ProblemAt
         .problem(&id)
         .and_then(|p| crate::import::sgf::problem_to_sgf(p, req.lang))
     {
-        Some(sgf) => super::pages::sgf_response(&format!("{}-{id}", set.slug), sgf),
+        Some(sgf) => super::kit::sgf_response(&format!("{}-{id}", set.slug), sgf),
         None => StatusCode::NOT_FOUND.into_response(),
     }
 }

@@ -8,9 +8,11 @@
 //! not told); a form without the session's CSRF secret, or sent from another site → `403`.
 
 use super::i18n::{fill, Ui};
-use super::pages::{enc, respond, Chrome, Req};
+use super::kit::{blocking, enc, message, respond, session_token, store_failed, Chrome, Req};
+pub use super::kit::{CsrfForm, SESSION_COOKIE};
 use super::serve::Client;
-use super::state::{AppState, Snapshot};
+use super::state::Snapshot;
+use super::AppState;
 use crate::base::Game;
 use crate::class::throttle::{Kind, StudentEvents, Throttle};
 use crate::class::{
@@ -30,8 +32,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The session cookie.
-pub const SESSION_COOKIE: &str = "qiyuan-session";
 /// How long a student stays logged in: a school day.
 pub const STUDENT_SESSION: Duration = Duration::from_secs(12 * 3600);
 /// How long a teacher stays logged in.
@@ -77,49 +77,6 @@ impl Classroom {
     }
 }
 
-/// Runs a store call off the async workers.
-pub(crate) async fn blocking<T: Send + 'static>(
-    store: &Arc<dyn Store>,
-    f: impl FnOnce(&dyn Store) -> Result<T, ClassError> + Send + 'static,
-) -> Result<T, ClassError> {
-    let store = store.clone();
-    tokio::task::spawn_blocking(move || f(&*store))
-        .await
-        .unwrap_or_else(|e| Err(ClassError::Database(format!("a store call failed: {e}"))))
-}
-
-/// The value of the cookie `name` in a request's cookies.
-pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.to_string())
-}
-
-/// The session token in the request's cookies (32 hex digits, or none).
-pub(crate) fn session_token(headers: &HeaderMap) -> Option<String> {
-    cookie(headers, SESSION_COOKIE)
-        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
-/// The account of a request's session cookie, if it names a live session.
-pub(crate) async fn account_of(state: &AppState, headers: &HeaderMap) -> Option<Account> {
-    let room = state.classroom()?;
-    let token = session_token(headers)?;
-    let hash = password::token_hash(&token);
-    match blocking(&room.store, move |s| s.session(&hash, class::now())).await {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("qiyuan: cannot read a session: {e}");
-            None
-        }
-    }
-}
-
 fn session_cookie(token: &str, max_age: Duration) -> HeaderValue {
     HeaderValue::from_str(&format!(
         "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}",
@@ -155,35 +112,6 @@ pub(crate) fn cross_site(headers: &HeaderMap) -> bool {
         }
         _ => false,
     }
-}
-
-/// A message page with a status (refusals, errors), in the learner's language.
-pub(crate) fn message(req: &Req, snap: &Snapshot, status: StatusCode, text: &str) -> Response {
-    let page = MessagePage {
-        chrome: Chrome::new(req, snap, req.ui().class.title.clone()),
-        text: text.to_string(),
-    };
-    respond(req, status, page.render())
-}
-
-#[derive(Template)]
-#[template(path = "class_message.html")]
-struct MessagePage {
-    chrome: Chrome,
-    text: String,
-}
-
-/// A store error as the learner reads it: disk full and a newer database told plainly, the
-/// rest with the error's text.
-pub(crate) fn store_failed(req: &Req, snap: &Snapshot, e: &ClassError) -> Response {
-    eprintln!("qiyuan: classroom: {e}");
-    let ui = &req.ui().class;
-    let text = match e {
-        ClassError::Unwritable(_) => ui.unwritable.clone(),
-        ClassError::NotFound => return message(req, snap, StatusCode::NOT_FOUND, &ui.not_found),
-        _ => fill(&ui.store_error, &[("error", &e.to_string())]),
-    };
-    message(req, snap, StatusCode::SERVICE_UNAVAILABLE, &text)
 }
 
 /// A signed-in request: its account and the classroom. Anonymous requests are sent to
@@ -574,13 +502,6 @@ fn too_many(state: &AppState, req: &Req, form: LoginForm) -> Response {
         StatusCode::TOO_MANY_REQUESTS,
         form,
     )
-}
-
-/// A form that carries only the CSRF secret.
-#[derive(Deserialize)]
-pub struct CsrfForm {
-    #[serde(default)]
-    pub csrf: String,
 }
 
 /// `POST /logout`.
