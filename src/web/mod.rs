@@ -113,11 +113,11 @@ impl AppState {
     }
 
     /// Serves the content of `folder`, read again whenever a file in it changes: a thread
-    /// looks at the files every [`WATCH_INTERVAL`](state::WATCH_INTERVAL), builds the new library when one changed
-    /// and swaps it in. Requests never wait for a reload: until the swap they get the last
-    /// snapshot. Neither waits for proofs: they run in the background after each read, and
-    /// the errors they find replace the snapshot when they are done. The thread ends when
-    /// the last clone of this state is dropped.
+    /// looks at the files every [`WATCH_INTERVAL`](state::WATCH_INTERVAL), builds the new
+    /// library when one changed and swaps it in. Requests never wait for a reload: until the
+    /// swap they get the last snapshot. Neither waits for proofs: they run in the background
+    /// after each read, and the errors they find replace the snapshot when they are done. The
+    /// thread ends when the last clone of this state is dropped.
     pub fn folder(folder: Folder) -> AppState {
         AppState::with_content(state::Content::folder(folder))
     }

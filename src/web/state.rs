@@ -1,7 +1,8 @@
-//! The content the server serves: the content library, embedded or read from a folder that may change
-//! (watched by a thread of its own, off the request path). Content is served as soon as it is
-//! read; its mate and tsume proofs run in the background, and errors they find join the
-//! snapshot when they are done.
+//! The content the server serves: the content library, embedded or read from a folder that
+//! may change (watched by a thread of its own, off the request path). Content is served as
+//! soon as it is read; its mate and tsume proofs run in the background, and errors they find
+//! join the snapshot when they are done. The server's whole state,
+//! [`AppState`](super::AppState), holds this content beside the features' own state.
 
 use crate::content::proofs::lower_priority;
 use crate::content::source::{self, Folder};
@@ -165,7 +166,7 @@ impl Content {
     /// and swaps it in. Requests never wait for a reload: until the swap they get the last
     /// snapshot. Neither waits for proofs: they run in the background after each read, and
     /// the errors they find replace the snapshot when they are done. The thread ends when
-    /// the last clone of this state is dropped.
+    /// the last clone of this content is dropped.
     pub(crate) fn folder(folder: Folder) -> Content {
         let mut stamp = folder.stamp();
         let store = Arc::new(ProofStore::default());
