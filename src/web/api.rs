@@ -10,8 +10,27 @@ use crate::lang::Lang;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::post;
 use axum::Json;
+use axum::Router;
 use serde::{Deserialize, Serialize};
+
+/// The routes of the attempt API (`/api/attempt`, `/api/lesson-attempt`).
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/api/attempt",
+            post(attempt).layer(axum::extract::DefaultBodyLimit::max(
+                super::ATTEMPT_BODY_LIMIT,
+            )),
+        )
+        .route(
+            "/api/lesson-attempt",
+            post(lesson_attempt).layer(axum::extract::DefaultBodyLimit::max(
+                super::ATTEMPT_BODY_LIMIT,
+            )),
+        )
+}
 
 /// An attempt: which problem, the progress so far, and the move.
 #[derive(Debug, Deserialize)]

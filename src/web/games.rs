@@ -7,6 +7,7 @@
 use super::i18n::{fill, Ui};
 use super::kit::{enc, respond, Chrome, Req};
 use super::serve::Client;
+use super::small;
 use super::AppState;
 use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
@@ -21,11 +22,28 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::Router;
 use axum::{Form, Json};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The routes of the games: the `/api/games` API and the `/play` pages.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/games", post(api_create).layer(small()))
+        .route("/api/games/{id}", get(api_state))
+        .route("/api/games/{id}/join", post(api_join).layer(small()))
+        .route("/api/games/{id}/moves", post(api_move).layer(small()))
+        .route("/api/games/{id}/events", get(api_events))
+        .route("/api/games/{id}/record", get(api_record))
+        .route("/play", get(new_page).post(create_form).layer(small()))
+        .route("/play/join", post(join_code).layer(small()))
+        .route("/play/{id}", get(page).post(act_form).layer(small()))
+        .route("/play/{id}/join", post(join_form).layer(small()))
+}
 
 /// The largest body the game routes read (a move is a few bytes, a FEN under 100).
 pub const GAME_BODY_LIMIT: usize = 8 << 10;

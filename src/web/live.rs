@@ -21,6 +21,7 @@ use super::i18n::{fill, Ui};
 use super::kit::{blocking, message, store_failed};
 use super::kit::{enc, respond, Chrome};
 use super::session::{record_move, Signed};
+use super::small;
 use super::state::Snapshot;
 use super::trainer::{judge, Input, Progress};
 use super::AppState;
@@ -32,7 +33,9 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
 use axum::Form;
+use axum::Router;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::convert::Infallible;
@@ -40,6 +43,25 @@ use std::fmt::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
+
+/// The routes of the live board: the students' and the teacher's.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/live", get(student_page))
+        .route("/live/answer", post(answer).layer(small()))
+        .route("/live/events", get(student_events))
+        .route(
+            "/teacher/classes/{id}/live",
+            get(teacher_page).post(start).layer(small()),
+        )
+        .route(
+            "/teacher/classes/{id}/live/reveal",
+            post(reveal).layer(small()),
+        )
+        .route("/teacher/classes/{id}/live/next", post(next).layer(small()))
+        .route("/teacher/classes/{id}/live/stop", post(stop).layer(small()))
+        .route("/teacher/classes/{id}/live/events", get(teacher_events))
+}
 
 /// A board nobody touched for this long is dropped.
 pub const IDLE: Duration = Duration::from_secs(2 * 3600);

@@ -27,7 +27,7 @@ use crate::play::engine::Engines;
 use crate::play::lobby::{Limits, Lobby};
 use axum::http::{header, HeaderValue};
 use axum::response::Response;
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::Router;
 use session::Classroom;
 use std::sync::Arc;
@@ -234,11 +234,6 @@ fn small() -> axum::extract::DefaultBodyLimit {
     axum::extract::DefaultBodyLimit::max(games::GAME_BODY_LIMIT)
 }
 
-/// The body limit of the record forms (a move, a place).
-fn record_forms() -> axum::extract::DefaultBodyLimit {
-    axum::extract::DefaultBodyLimit::max(records::FORM_BODY_LIMIT)
-}
-
 /// The whole application: every route, over `state`.
 ///
 /// ```no_run
@@ -251,157 +246,20 @@ fn record_forms() -> axum::extract::DefaultBodyLimit {
 /// ```
 pub fn app(state: AppState) -> Router {
     Router::new()
-        .route("/", get(pages::home))
         .route("/health", get(|| async { "ok" }))
         .route(
             "/favicon.ico",
             get(|| async { axum::response::Redirect::permanent("/static/favicon.svg") }),
         )
-        .route(
-            "/api/attempt",
-            post(api::attempt).layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
-        )
-        .route(
-            "/api/lesson-attempt",
-            post(api::lesson_attempt)
-                .layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
-        )
-        .route("/api/games", post(games::api_create).layer(small()))
-        .route("/api/games/{id}", get(games::api_state))
-        .route("/api/games/{id}/join", post(games::api_join).layer(small()))
-        .route(
-            "/api/games/{id}/moves",
-            post(games::api_move).layer(small()),
-        )
-        .route("/api/games/{id}/events", get(games::api_events))
-        .route("/api/games/{id}/record", get(games::api_record))
-        .route(
-            "/play",
-            get(games::new_page).post(games::create_form).layer(small()),
-        )
-        .route("/play/join", post(games::join_code).layer(small()))
-        .route(
-            "/play/{id}",
-            get(games::page).post(games::act_form).layer(small()),
-        )
-        .route("/play/{id}/join", post(games::join_form).layer(small()))
-        .route("/login", get(session::login_page))
-        .route(
-            "/login/student",
-            post(session::login_student).layer(small()),
-        )
-        .route(
-            "/login/teacher",
-            post(session::login_teacher).layer(small()),
-        )
-        .route("/logout", post(session::logout).layer(small()))
-        .route("/me", get(session::me))
-        .route("/me/read", post(session::read_form).layer(small()))
-        .route("/api/class/event", post(session::api_event).layer(small()))
-        .route(
-            "/api/class/merge",
-            post(session::api_merge).layer(axum::extract::DefaultBodyLimit::max(1 << 20)),
-        )
-        // Game records (打谱): upload, library, replay, 推演, print, download.
-        .route(
-            "/records",
-            get(records::list)
-                .post(records::upload)
-                .layer(axum::extract::DefaultBodyLimit::max(
-                    records::UPLOAD_BODY_LIMIT,
-                )),
-        )
-        .route("/records/{id}", get(records::page))
-        .route(
-            "/records/{id}/moves",
-            post(records::try_move).layer(record_forms()),
-        )
-        .route(
-            "/records/{id}/delete",
-            post(records::delete).layer(record_forms()),
-        )
-        .route("/records/{id}/download", get(records::download_record))
-        .route("/records/{id}/print", get(records::print))
-        // The live board (src/web/live.rs).
-        .route("/live", get(live::student_page))
-        .route("/live/answer", post(live::answer).layer(small()))
-        .route("/live/events", get(live::student_events))
-        .route(
-            "/teacher/classes/{id}/live",
-            get(live::teacher_page).post(live::start).layer(small()),
-        )
-        .route(
-            "/teacher/classes/{id}/live/reveal",
-            post(live::reveal).layer(small()),
-        )
-        .route(
-            "/teacher/classes/{id}/live/next",
-            post(live::next).layer(small()),
-        )
-        .route(
-            "/teacher/classes/{id}/live/stop",
-            post(live::stop).layer(small()),
-        )
-        .route(
-            "/teacher/classes/{id}/live/events",
-            get(live::teacher_events),
-        )
-        // The teacher's side of the classroom (src/web/teacher.rs).
-        .route("/teacher", get(teacher::home))
-        .route(
-            "/teacher/classes",
-            post(teacher::create_class).layer(small()),
-        )
-        .route("/teacher/classes/{id}", get(teacher::class))
-        .route(
-            "/teacher/classes/{id}/delete",
-            get(teacher::delete_confirm)
-                .post(teacher::delete_class)
-                .layer(small()),
-        )
-        .route(
-            "/teacher/classes/{id}/students",
-            post(teacher::add_students).layer(axum::extract::DefaultBodyLimit::max(64 << 10)),
-        )
-        .route(
-            "/teacher/classes/{id}/homework",
-            post(teacher::give_homework).layer(axum::extract::DefaultBodyLimit::max(64 << 10)),
-        )
-        .route(
-            "/teacher/classes/{id}/homework/{aid}/delete",
-            post(teacher::take_back).layer(small()),
-        )
-        .route("/teacher/classes/{id}/cards", get(teacher::cards))
-        .route(
-            "/teacher/classes/{id}/students/{sid}",
-            get(teacher::student),
-        )
-        .route(
-            "/teacher/classes/{id}/problems/{game}/{set}/{pid}",
-            get(teacher::problem),
-        )
-        .route("/teacher/classes/{id}/activity.svg", get(teacher::activity))
-        .route(
-            "/teacher/classes/{id}/attempts.csv",
-            get(teacher::attempts_csv),
-        )
-        .route("/teacher/classes/{id}/grid.csv", get(teacher::grid_csv))
-        .route("/static/{*path}", get(static_files::serve))
-        .route("/{game}", get(pages::game))
-        .route("/{game}/lessons/{slug}", get(pages::lesson))
-        .route(
-            "/{game}/lessons/{slug}/diagram/{index}",
-            get(pages::diagram),
-        )
-        .route("/{game}/lessons/{slug}/print", get(pages::lesson_print))
-        .route(
-            "/{game}/lessons/{slug}/diagram/{index}/sgf",
-            get(pages::diagram_sgf),
-        )
-        .route("/{game}/problems/{set}/{id}/sgf", get(trainer::problem_sgf))
-        .route("/{game}/problems/{set}", get(pages::set))
-        .route("/{game}/worksheets/{set}", get(trainer::worksheet))
-        .route("/{game}/problems/{set}/{id}", get(trainer::page))
+        .merge(api::routes())
+        .merge(games::routes())
+        .merge(session::routes())
+        .merge(records::routes())
+        .merge(live::routes())
+        .merge(teacher::routes())
+        .merge(static_files::routes())
+        .merge(pages::routes())
+        .merge(trainer::routes())
         .fallback(pages::not_found)
         .layer(axum::middleware::map_response(security_headers))
         .with_state(state)

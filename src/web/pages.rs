@@ -16,6 +16,23 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+
+/// The routes of the pages: home, game index, lessons, problem sets.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(home))
+        .route("/{game}", get(game))
+        .route("/{game}/lessons/{slug}", get(lesson))
+        .route("/{game}/lessons/{slug}/diagram/{index}", get(diagram))
+        .route("/{game}/lessons/{slug}/print", get(lesson_print))
+        .route(
+            "/{game}/lessons/{slug}/diagram/{index}/sgf",
+            get(diagram_sgf),
+        )
+        .route("/{game}/problems/{set}", get(set))
+}
 
 /// A link to a lesson, with its summary.
 fn lesson_item(game: Game, lesson: &Lesson, lang: Lang) -> Item {

@@ -29,11 +29,34 @@ use askama::Template;
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
 use axum::Form;
+use axum::Router;
 use serde::Deserialize;
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+
+/// The routes of game records (打谱): upload, library, replay, 推演, print, download.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/records",
+            get(list)
+                .post(upload)
+                .layer(axum::extract::DefaultBodyLimit::max(UPLOAD_BODY_LIMIT)),
+        )
+        .route("/records/{id}", get(page))
+        .route("/records/{id}/moves", post(try_move).layer(record_forms()))
+        .route("/records/{id}/delete", post(delete).layer(record_forms()))
+        .route("/records/{id}/download", get(download_record))
+        .route("/records/{id}/print", get(print))
+}
+
+/// The body limit of the record forms (a move, a place).
+fn record_forms() -> axum::extract::DefaultBodyLimit {
+    axum::extract::DefaultBodyLimit::max(FORM_BODY_LIMIT)
+}
 
 /// The largest record a learner may upload (1 MiB).
 pub const UPLOAD_LIMIT: usize = 1 << 20;

@@ -11,6 +11,7 @@ use super::i18n::{fill, Ui};
 use super::kit::{blocking, enc, message, respond, session_token, store_failed, Chrome, Req};
 pub use super::kit::{CsrfForm, SESSION_COOKIE};
 use super::serve::Client;
+use super::small;
 use super::state::Snapshot;
 use super::AppState;
 use crate::base::Game;
@@ -25,12 +26,30 @@ use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::Router;
 use axum::{Form, Json};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The routes of the sessions: logging in and out, the student's home page, what students send.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/login", get(login_page))
+        .route("/login/student", post(login_student).layer(small()))
+        .route("/login/teacher", post(login_teacher).layer(small()))
+        .route("/logout", post(logout).layer(small()))
+        .route("/me", get(me))
+        .route("/me/read", post(read_form).layer(small()))
+        .route("/api/class/event", post(api_event).layer(small()))
+        .route(
+            "/api/class/merge",
+            post(api_merge).layer(axum::extract::DefaultBodyLimit::max(1 << 20)),
+        )
+}
 
 /// How long a student stays logged in: a school day.
 pub const STUDENT_SESSION: Duration = Duration::from_secs(12 * 3600);

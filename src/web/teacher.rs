@@ -9,8 +9,10 @@ use super::i18n::{fill, TeacherUi};
 use super::kit::{blocking, message, store_failed, CsrfForm};
 use super::kit::{respond, Chrome};
 use super::session::{view_task, Signed};
+use super::small;
 use super::state::Snapshot;
 use super::trainer::{board, judge, Input, Progress};
+use super::AppState;
 use crate::base::Game;
 use crate::class::progress::{self, Status, Summary};
 use crate::class::{
@@ -22,9 +24,44 @@ use askama::Template;
 use axum::extract::Path;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
 use axum::Form;
+use axum::Router;
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
+
+/// The routes of the teacher's side of the classroom.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/teacher", get(home))
+        .route("/teacher/classes", post(create_class).layer(small()))
+        .route("/teacher/classes/{id}", get(class))
+        .route(
+            "/teacher/classes/{id}/delete",
+            get(delete_confirm).post(delete_class).layer(small()),
+        )
+        .route(
+            "/teacher/classes/{id}/students",
+            post(add_students).layer(axum::extract::DefaultBodyLimit::max(64 << 10)),
+        )
+        .route(
+            "/teacher/classes/{id}/homework",
+            post(give_homework).layer(axum::extract::DefaultBodyLimit::max(64 << 10)),
+        )
+        .route(
+            "/teacher/classes/{id}/homework/{aid}/delete",
+            post(take_back).layer(small()),
+        )
+        .route("/teacher/classes/{id}/cards", get(cards))
+        .route("/teacher/classes/{id}/students/{sid}", get(student))
+        .route(
+            "/teacher/classes/{id}/problems/{game}/{set}/{pid}",
+            get(problem),
+        )
+        .route("/teacher/classes/{id}/activity.svg", get(activity))
+        .route("/teacher/classes/{id}/attempts.csv", get(attempts_csv))
+        .route("/teacher/classes/{id}/grid.csv", get(grid_csv))
+}
 
 /// The most boards drawn for one problem on a student's page (the latest tries).
 const BOARDS_PER_PROBLEM: usize = 12;

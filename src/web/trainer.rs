@@ -15,8 +15,18 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The routes of the solving flow: a problem, its SGF, a set's worksheet.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/{game}/problems/{set}/{id}/sgf", get(problem_sgf))
+        .route("/{game}/worksheets/{set}", get(worksheet))
+        .route("/{game}/problems/{set}/{id}", get(page))
+}
 
 /// The learner's progress in a problem, as carried in addresses (`m`, `p`, `sel`).
 #[derive(Clone, Debug, Default)]
