@@ -2,16 +2,35 @@
 //! the script on problem pages and on lesson tasks.
 
 use super::pages::{diagram_anchor, find_set, render_diagram, step_href};
-use super::state::AppState;
 use super::trainer::{board, judge_off_async, problem_href, status, Input, Progress};
 use super::urls;
+use super::AppState;
 use crate::base::Game;
 use crate::lang::Lang;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::post;
 use axum::Json;
+use axum::Router;
 use serde::{Deserialize, Serialize};
+
+/// The routes of the attempt API (`/api/attempt`, `/api/lesson-attempt`).
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/api/attempt",
+            post(attempt).layer(axum::extract::DefaultBodyLimit::max(
+                super::ATTEMPT_BODY_LIMIT,
+            )),
+        )
+        .route(
+            "/api/lesson-attempt",
+            post(lesson_attempt).layer(axum::extract::DefaultBodyLimit::max(
+                super::ATTEMPT_BODY_LIMIT,
+            )),
+        )
+}
 
 /// An attempt: which problem, the progress so far, and the move.
 #[derive(Debug, Deserialize)]
@@ -85,7 +104,7 @@ fn input_of(play: Option<String>, select: Option<String>, to: Option<String>) ->
 /// Judges one move.
 pub async fn attempt(
     State(state): State<AppState>,
-    req: super::pages::Req,
+    req: super::kit::Req,
     Json(request): Json<AttemptRequest>,
 ) -> Response {
     let snap = state.snapshot();
@@ -116,7 +135,7 @@ pub async fn attempt(
         Err(e) => return e.into_response(),
     };
     if let Some(v) = &judged.verdict {
-        if let Err(e) = super::class::record_move(
+        if let Err(e) = super::session::record_move(
             &state,
             req.account.as_ref(),
             (shelf.game, &set.slug, &problem.id),
@@ -127,7 +146,7 @@ pub async fn attempt(
         .await
         {
             // Judged but not kept: the reply says so rather than answer as if it were.
-            return super::class::unkept(lang, &e);
+            return super::session::unkept(lang, &e);
         }
     }
     let reply = match &judged.verdict {

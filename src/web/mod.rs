@@ -4,25 +4,33 @@
 //! of a problem board is a link, and a small script upgrades clicks to `POST /api/attempt`.
 
 mod api;
-pub mod class;
 mod games;
 pub mod i18n;
+mod kit;
 pub mod live;
 mod pages;
 pub mod records;
 pub mod serve;
+pub mod session;
 mod state;
 mod static_files;
 mod teacher;
 mod trainer;
 pub mod urls;
 
-pub use state::{AppState, Snapshot};
+pub use state::Snapshot;
 
+use crate::class::Store;
+use crate::content::source::Folder;
+use crate::content::{Library, ProofStore};
+use crate::play::engine::Engines;
+use crate::play::lobby::{Limits, Lobby};
 use axum::http::{header, HeaderValue};
 use axum::response::Response;
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::Router;
+use session::Classroom;
+use std::sync::Arc;
 
 /// The largest body `POST /api/attempt` reads (64 KiB; an attempt takes a few hundred bytes).
 pub const ATTEMPT_BODY_LIMIT: usize = 64 << 10;
@@ -61,14 +69,169 @@ async fn security_headers(mut response: Response) -> Response {
     response
 }
 
+/// Shared state of the server.
+#[derive(Clone)]
+pub struct AppState {
+    /// The content being served.
+    content: state::Content,
+    /// The games being played on this server.
+    lobby: Arc<Lobby>,
+    /// The classes' live boards.
+    live: Arc<live::LiveBoards>,
+    /// The real engines the computer opponent can be.
+    engines: Arc<Engines>,
+    /// Game records opened by learners, and the `--records` library.
+    records: Arc<records::Records>,
+    /// The classroom (accounts, homework, progress), when the server has a data folder.
+    classroom: Option<Arc<Classroom>>,
+}
+
+impl AppState {
+    /// Serves the content built into the binary; its proofs run in the background (errors
+    /// they find are printed: the test suite makes sure there are none).
+    ///
+    /// # Panics
+    /// If the built-in content has errors (the test suite makes sure it has none).
+    pub fn embedded() -> AppState {
+        AppState::with_content(state::Content::embedded())
+    }
+
+    /// Serves a library made elsewhere (tests, benchmarks).
+    pub fn from_library(library: Library) -> AppState {
+        AppState::with_content(state::Content::from_library(library))
+    }
+
+    fn with_content(content: state::Content) -> AppState {
+        AppState {
+            content,
+            lobby: Arc::default(),
+            live: Arc::default(),
+            engines: Arc::new(Engines::none()),
+            records: Arc::default(),
+            classroom: None,
+        }
+    }
+
+    /// Serves the content of `folder`, read again whenever a file in it changes: a thread
+    /// looks at the files every [`WATCH_INTERVAL`](state::WATCH_INTERVAL), builds the new
+    /// library when one changed and swaps it in. Requests never wait for a reload: until the
+    /// swap they get the last snapshot. Neither waits for proofs: they run in the background
+    /// after each read, and the errors they find replace the snapshot when they are done. The
+    /// thread ends when the last clone of this state is dropped.
+    pub fn folder(folder: Folder) -> AppState {
+        AppState::with_content(state::Content::folder(folder))
+    }
+
+    /// Where the proofs of this state's content are kept (and how many searches ran).
+    pub fn proof_store(&self) -> &ProofStore {
+        self.content.proof_store()
+    }
+
+    /// The same content with a lobby of other limits (tests).
+    pub fn with_lobby(self, limits: Limits) -> AppState {
+        AppState {
+            lobby: Arc::new(Lobby::new(limits)),
+            ..self
+        }
+    }
+
+    /// The same content with at most `n` engine processes for its games (`--max-engines`).
+    pub fn with_max_engines(self, n: usize) -> AppState {
+        let limits = Limits {
+            engines: n,
+            ..self.lobby.limits()
+        };
+        self.with_lobby(limits)
+    }
+
+    /// The games being played.
+    pub fn lobby(&self) -> &Lobby {
+        &self.lobby
+    }
+
+    /// The classes' live boards.
+    pub fn live(&self) -> &live::LiveBoards {
+        &self.live
+    }
+
+    /// The same content with these real engines for the computer opponent (none by default).
+    pub fn with_engines(self, engines: Engines) -> AppState {
+        AppState {
+            engines: Arc::new(engines),
+            ..self
+        }
+    }
+
+    /// The same content with the records of the folder `library` (`--records DIR`) and
+    /// these limits on the records learners open.
+    pub fn with_records(
+        self,
+        library: Option<std::path::PathBuf>,
+        limits: records::RecordLimits,
+    ) -> AppState {
+        AppState {
+            records: Arc::new(records::Records::new(library, limits)),
+            ..self
+        }
+    }
+
+    /// Game records: those opened by learners, and the library.
+    pub fn records(&self) -> &records::Records {
+        &self.records
+    }
+
+    /// The real engines the computer opponent can be.
+    pub fn engines(&self) -> &Engines {
+        &self.engines
+    }
+
+    /// The same, shared (for a blocking thread that starts one).
+    pub fn engines_arc(&self) -> Arc<Engines> {
+        self.engines.clone()
+    }
+
+    /// The same content with a classroom kept in `store` (its data folder, if any, is
+    /// `folder`).
+    pub fn with_store(self, store: Arc<dyn Store>, folder: Option<std::path::PathBuf>) -> AppState {
+        AppState {
+            classroom: Some(Arc::new(Classroom::new(store, folder))),
+            ..self
+        }
+    }
+
+    /// The same classroom (a fresh one: its login limits start afresh) with its passwords
+    /// checked through `gate` (by default one at a time per core).
+    pub fn with_password_gate(self, gate: crate::class::password::Gate) -> AppState {
+        let classroom = self.classroom.as_ref().map(|room| {
+            Arc::new(Classroom::with_gate(
+                room.store.clone(),
+                room.folder.clone(),
+                gate,
+            ))
+        });
+        AppState { classroom, ..self }
+    }
+
+    /// The classroom, if the server has one.
+    pub fn classroom(&self) -> Option<&Classroom> {
+        self.classroom.as_deref()
+    }
+
+    /// The same, shared.
+    pub fn classroom_arc(&self) -> Option<Arc<Classroom>> {
+        self.classroom.clone()
+    }
+
+    /// The content to serve now: the built-in library, or the folder's last snapshot (if the
+    /// folder's new content has errors, the last good library, with the errors).
+    pub fn snapshot(&self) -> Snapshot {
+        self.content.snapshot()
+    }
+}
+
 /// The body limit of the game routes.
 fn small() -> axum::extract::DefaultBodyLimit {
     axum::extract::DefaultBodyLimit::max(games::GAME_BODY_LIMIT)
-}
-
-/// The body limit of the record forms (a move, a place).
-fn record_forms() -> axum::extract::DefaultBodyLimit {
-    axum::extract::DefaultBodyLimit::max(records::FORM_BODY_LIMIT)
 }
 
 /// The whole application: every route, over `state`.
@@ -83,151 +246,20 @@ fn record_forms() -> axum::extract::DefaultBodyLimit {
 /// ```
 pub fn app(state: AppState) -> Router {
     Router::new()
-        .route("/", get(pages::home))
         .route("/health", get(|| async { "ok" }))
         .route(
             "/favicon.ico",
             get(|| async { axum::response::Redirect::permanent("/static/favicon.svg") }),
         )
-        .route(
-            "/api/attempt",
-            post(api::attempt).layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
-        )
-        .route(
-            "/api/lesson-attempt",
-            post(api::lesson_attempt)
-                .layer(axum::extract::DefaultBodyLimit::max(ATTEMPT_BODY_LIMIT)),
-        )
-        .route("/api/games", post(games::api_create).layer(small()))
-        .route("/api/games/{id}", get(games::api_state))
-        .route("/api/games/{id}/join", post(games::api_join).layer(small()))
-        .route(
-            "/api/games/{id}/moves",
-            post(games::api_move).layer(small()),
-        )
-        .route("/api/games/{id}/events", get(games::api_events))
-        .route("/api/games/{id}/record", get(games::api_record))
-        .route(
-            "/play",
-            get(games::new_page).post(games::create_form).layer(small()),
-        )
-        .route("/play/join", post(games::join_code).layer(small()))
-        .route(
-            "/play/{id}",
-            get(games::page).post(games::act_form).layer(small()),
-        )
-        .route("/play/{id}/join", post(games::join_form).layer(small()))
-        .route("/login", get(class::login_page))
-        .route("/login/student", post(class::login_student).layer(small()))
-        .route("/login/teacher", post(class::login_teacher).layer(small()))
-        .route("/logout", post(class::logout).layer(small()))
-        .route("/me", get(class::me))
-        .route("/me/read", post(class::read_form).layer(small()))
-        .route("/api/class/event", post(class::api_event).layer(small()))
-        .route(
-            "/api/class/merge",
-            post(class::api_merge).layer(axum::extract::DefaultBodyLimit::max(1 << 20)),
-        )
-        // Game records (打谱): upload, library, replay, 推演, print, download.
-        .route(
-            "/records",
-            get(records::list)
-                .post(records::upload)
-                .layer(axum::extract::DefaultBodyLimit::max(
-                    records::UPLOAD_BODY_LIMIT,
-                )),
-        )
-        .route("/records/{id}", get(records::page))
-        .route(
-            "/records/{id}/moves",
-            post(records::try_move).layer(record_forms()),
-        )
-        .route(
-            "/records/{id}/delete",
-            post(records::delete).layer(record_forms()),
-        )
-        .route("/records/{id}/download", get(records::download_record))
-        .route("/records/{id}/print", get(records::print))
-        // The live board (src/web/live.rs).
-        .route("/live", get(live::student_page))
-        .route("/live/answer", post(live::answer).layer(small()))
-        .route("/live/events", get(live::student_events))
-        .route(
-            "/teacher/classes/{id}/live",
-            get(live::teacher_page).post(live::start).layer(small()),
-        )
-        .route(
-            "/teacher/classes/{id}/live/reveal",
-            post(live::reveal).layer(small()),
-        )
-        .route(
-            "/teacher/classes/{id}/live/next",
-            post(live::next).layer(small()),
-        )
-        .route(
-            "/teacher/classes/{id}/live/stop",
-            post(live::stop).layer(small()),
-        )
-        .route(
-            "/teacher/classes/{id}/live/events",
-            get(live::teacher_events),
-        )
-        // The teacher's side of the classroom (src/web/teacher.rs).
-        .route("/teacher", get(teacher::home))
-        .route(
-            "/teacher/classes",
-            post(teacher::create_class).layer(small()),
-        )
-        .route("/teacher/classes/{id}", get(teacher::class))
-        .route(
-            "/teacher/classes/{id}/delete",
-            get(teacher::delete_confirm)
-                .post(teacher::delete_class)
-                .layer(small()),
-        )
-        .route(
-            "/teacher/classes/{id}/students",
-            post(teacher::add_students).layer(axum::extract::DefaultBodyLimit::max(64 << 10)),
-        )
-        .route(
-            "/teacher/classes/{id}/homework",
-            post(teacher::give_homework).layer(axum::extract::DefaultBodyLimit::max(64 << 10)),
-        )
-        .route(
-            "/teacher/classes/{id}/homework/{aid}/delete",
-            post(teacher::take_back).layer(small()),
-        )
-        .route("/teacher/classes/{id}/cards", get(teacher::cards))
-        .route(
-            "/teacher/classes/{id}/students/{sid}",
-            get(teacher::student),
-        )
-        .route(
-            "/teacher/classes/{id}/problems/{game}/{set}/{pid}",
-            get(teacher::problem),
-        )
-        .route("/teacher/classes/{id}/activity.svg", get(teacher::activity))
-        .route(
-            "/teacher/classes/{id}/attempts.csv",
-            get(teacher::attempts_csv),
-        )
-        .route("/teacher/classes/{id}/grid.csv", get(teacher::grid_csv))
-        .route("/static/{*path}", get(static_files::serve))
-        .route("/{game}", get(pages::game))
-        .route("/{game}/lessons/{slug}", get(pages::lesson))
-        .route(
-            "/{game}/lessons/{slug}/diagram/{index}",
-            get(pages::diagram),
-        )
-        .route("/{game}/lessons/{slug}/print", get(pages::lesson_print))
-        .route(
-            "/{game}/lessons/{slug}/diagram/{index}/sgf",
-            get(pages::diagram_sgf),
-        )
-        .route("/{game}/problems/{set}/{id}/sgf", get(trainer::problem_sgf))
-        .route("/{game}/problems/{set}", get(pages::set))
-        .route("/{game}/worksheets/{set}", get(trainer::worksheet))
-        .route("/{game}/problems/{set}/{id}", get(trainer::page))
+        .merge(api::routes())
+        .merge(games::routes())
+        .merge(session::routes())
+        .merge(records::routes())
+        .merge(live::routes())
+        .merge(teacher::routes())
+        .merge(static_files::routes())
+        .merge(pages::routes())
+        .merge(trainer::routes())
         .fallback(pages::not_found)
         .layer(axum::middleware::map_response(security_headers))
         .with_state(state)

@@ -1,16 +1,13 @@
-//! The server's state: the content library, embedded or read from a folder that may change
-//! (watched by a thread of its own, off the request path). Content is served as soon as it is
-//! read; its mate and tsume proofs run in the background, and errors they find join the
-//! snapshot when they are done.
+//! The content the server serves: the content library, embedded or read from a folder that
+//! may change (watched by a thread of its own, off the request path). Content is served as
+//! soon as it is read; its mate and tsume proofs run in the background, and errors they find
+//! join the snapshot when they are done. The server's whole state,
+//! [`AppState`](super::AppState), holds this content beside the features' own state.
 
-use super::class::Classroom;
-use crate::class::Store;
 use crate::content::proofs::lower_priority;
 use crate::content::source::{self, Folder};
 use crate::content::{Diagnostic, Game, Library, ProofRun, ProofStore, Proving};
 use crate::lang::Lang;
-use crate::play::engine::Engines;
-use crate::play::lobby::{Limits, Lobby};
 use axum::body::Bytes;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock, Weak};
@@ -88,21 +85,10 @@ pub struct Snapshot {
     pub proofs: Arc<ProofRun>,
 }
 
-/// Shared state of the server.
+/// The content a server serves: built into the binary, or read from a folder that may
+/// change. Clones share it; the folder's watcher ends when the last clone is dropped.
 #[derive(Clone)]
-pub struct AppState {
-    inner: Arc<Source>,
-    /// The games being played on this server.
-    lobby: Arc<Lobby>,
-    /// The classes' live boards.
-    live: Arc<super::live::LiveBoards>,
-    /// The real engines the computer opponent can be.
-    engines: Arc<Engines>,
-    /// Game records opened by learners, and the `--records` library.
-    records: Arc<super::records::Records>,
-    /// The classroom (accounts, homework, progress), when the server has a data folder.
-    classroom: Option<Arc<Classroom>>,
-}
+pub(crate) struct Content(Arc<Source>);
 
 enum Source {
     Embedded(Snapshot, Arc<ProofStore>),
@@ -125,13 +111,13 @@ impl Drop for Source {
 /// How often the watcher looks at the content folder's files (their times and sizes).
 pub const WATCH_INTERVAL: Duration = Duration::from_millis(250);
 
-impl AppState {
-    /// Serves the content built into the binary; its proofs run in the background (errors
-    /// they find are printed: the test suite makes sure there are none).
+impl Content {
+    /// The content built into the binary; its proofs run in the background (errors they
+    /// find are printed).
     ///
     /// # Panics
     /// If the built-in content has errors (the test suite makes sure it has none).
-    pub fn embedded() -> AppState {
+    pub(crate) fn embedded() -> Content {
         let store = Arc::new(ProofStore::default());
         let loaded = Library::load_with(&source::embedded(), &store, Proving::Later);
         assert!(
@@ -149,7 +135,7 @@ impl AppState {
                 eprintln!("qiyuan: built-in content: {e}");
             }
         });
-        let state = AppState::with_source(Source::Embedded(
+        let content = Content(Arc::new(Source::Embedded(
             Snapshot {
                 library: Arc::new(loaded.library),
                 errors: Arc::new(Vec::new()),
@@ -157,14 +143,14 @@ impl AppState {
                 proofs: proofs.clone(),
             },
             store,
-        ));
+        )));
         proofs.start();
-        state
+        content
     }
 
-    /// Serves a library made elsewhere (tests, benchmarks).
-    pub fn from_library(library: Library) -> AppState {
-        AppState::with_source(Source::Embedded(
+    /// A library made elsewhere (tests, benchmarks).
+    pub(crate) fn from_library(library: Library) -> Content {
+        Content(Arc::new(Source::Embedded(
             Snapshot {
                 library: Arc::new(library),
                 errors: Arc::new(Vec::new()),
@@ -172,27 +158,16 @@ impl AppState {
                 proofs: ProofRun::none(),
             },
             Arc::default(),
-        ))
+        )))
     }
 
-    fn with_source(source: Source) -> AppState {
-        AppState {
-            inner: Arc::new(source),
-            lobby: Arc::default(),
-            live: Arc::default(),
-            engines: Arc::new(Engines::none()),
-            records: Arc::default(),
-            classroom: None,
-        }
-    }
-
-    /// Serves the content of `folder`, read again whenever a file in it changes: a thread
+    /// The content of `folder`, read again whenever a file in it changes: a thread
     /// looks at the files every [`WATCH_INTERVAL`], builds the new library when one changed
     /// and swaps it in. Requests never wait for a reload: until the swap they get the last
     /// snapshot. Neither waits for proofs: they run in the background after each read, and
     /// the errors they find replace the snapshot when they are done. The thread ends when
-    /// the last clone of this state is dropped.
-    pub fn folder(folder: Folder) -> AppState {
+    /// the last clone of this content is dropped.
+    pub(crate) fn folder(folder: Folder) -> Content {
         let mut stamp = folder.stamp();
         let store = Arc::new(ProofStore::default());
         let mut first = None;
@@ -234,122 +209,20 @@ impl AppState {
         if let Err(e) = spawned {
             eprintln!("qiyuan: cannot watch the content folder, changes will not show: {e}");
         }
-        AppState {
-            inner,
-            lobby: Arc::default(),
-            live: Arc::default(),
-            engines: Arc::new(Engines::none()),
-            records: Arc::default(),
-            classroom: None,
-        }
+        Content(inner)
     }
 
-    /// Where the proofs of this state's content are kept (and how many searches ran).
-    pub fn proof_store(&self) -> &ProofStore {
-        match &*self.inner {
+    /// Where the proofs of this content are kept (and how many searches ran).
+    pub(crate) fn proof_store(&self) -> &ProofStore {
+        match &*self.0 {
             Source::Embedded(_, store) | Source::Folder(_, store) => store,
         }
     }
 
-    /// The same content with a lobby of other limits (tests).
-    pub fn with_lobby(self, limits: Limits) -> AppState {
-        AppState {
-            lobby: Arc::new(Lobby::new(limits)),
-            ..self
-        }
-    }
-
-    /// The same content with at most `n` engine processes for its games (`--max-engines`).
-    pub fn with_max_engines(self, n: usize) -> AppState {
-        let limits = Limits {
-            engines: n,
-            ..self.lobby.limits()
-        };
-        self.with_lobby(limits)
-    }
-
-    /// The games being played.
-    pub fn lobby(&self) -> &Lobby {
-        &self.lobby
-    }
-
-    /// The classes' live boards.
-    pub fn live(&self) -> &super::live::LiveBoards {
-        &self.live
-    }
-
-    /// The same content with these real engines for the computer opponent (none by default).
-    pub fn with_engines(self, engines: Engines) -> AppState {
-        AppState {
-            engines: Arc::new(engines),
-            ..self
-        }
-    }
-
-    /// The same content with the records of the folder `library` (`--records DIR`) and
-    /// these limits on the records learners open.
-    pub fn with_records(
-        self,
-        library: Option<std::path::PathBuf>,
-        limits: super::records::RecordLimits,
-    ) -> AppState {
-        AppState {
-            records: Arc::new(super::records::Records::new(library, limits)),
-            ..self
-        }
-    }
-
-    /// Game records: those opened by learners, and the library.
-    pub fn records(&self) -> &super::records::Records {
-        &self.records
-    }
-
-    /// The real engines the computer opponent can be.
-    pub fn engines(&self) -> &Engines {
-        &self.engines
-    }
-
-    /// The same, shared (for a blocking thread that starts one).
-    pub fn engines_arc(&self) -> Arc<Engines> {
-        self.engines.clone()
-    }
-
-    /// The same content with a classroom kept in `store` (its data folder, if any, is
-    /// `folder`).
-    pub fn with_store(self, store: Arc<dyn Store>, folder: Option<std::path::PathBuf>) -> AppState {
-        AppState {
-            classroom: Some(Arc::new(Classroom::new(store, folder))),
-            ..self
-        }
-    }
-
-    /// The same classroom (a fresh one: its login limits start afresh) with its passwords
-    /// checked through `gate` (by default one at a time per core).
-    pub fn with_password_gate(self, gate: crate::class::password::Gate) -> AppState {
-        let classroom = self.classroom.as_ref().map(|room| {
-            Arc::new(Classroom::with_gate(
-                room.store.clone(),
-                room.folder.clone(),
-                gate,
-            ))
-        });
-        AppState { classroom, ..self }
-    }
-
-    /// The classroom, if the server has one.
-    pub fn classroom(&self) -> Option<&Classroom> {
-        self.classroom.as_deref()
-    }
-
-    /// The same, shared.
-    pub fn classroom_arc(&self) -> Option<Arc<Classroom>> {
-        self.classroom.clone()
-    }
-
     /// The content to serve now: the built-in library, or the folder's last snapshot (if the
     /// folder's new content has errors, the last good library, with the errors).
-    pub fn snapshot(&self) -> Snapshot {
-        match &*self.inner {
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        match &*self.0 {
             Source::Embedded(s, _) => s.clone(),
             Source::Folder(current, _) => current.read().unwrap_or_else(|e| e.into_inner()).clone(),
         }

@@ -1,9 +1,17 @@
 //! The stylesheet and the script, embedded in the binary.
 
+use super::AppState;
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 use rust_embed::RustEmbed;
+
+/// The routes of the static files (`/static/…`).
+pub(super) fn routes() -> Router<AppState> {
+    Router::new().route("/static/{*path}", get(serve))
+}
 
 #[derive(RustEmbed)]
 #[folder = "static/"]

@@ -1,0 +1,619 @@
+//! The record page: the tree of moves, trying one's own moves (推演), deleting a variation,
+//! downloading.
+
+use super::drawing::{chess_marks, draw, play_noted, replay, Drawing};
+use super::uploads::{list_page, open_blocking};
+use super::*;
+
+/// One item of the move tree: a move, or the start or end of a variation.
+struct TreeItem {
+    /// `move`, `open` or `close`.
+    kind: &'static str,
+    href: String,
+    text: String,
+    current: bool,
+    /// The item's depth of variations (0 on the main line).
+    depth: usize,
+}
+
+/// A move's text in the tree: `12 D4`, `3. e4` / `3… e5`, `7 ▲7六歩`.
+fn move_text(game: Game, ply: usize, first_to_move: Side, notation: &str) -> String {
+    match game {
+        Game::Chess => {
+            let offset = usize::from(first_to_move == Side::Second);
+            let n = (ply + offset).div_ceil(2);
+            if (ply + offset) % 2 == 1 {
+                format!("{n}. {notation}")
+            } else {
+                format!("{n}… {notation}")
+            }
+        }
+        _ => format!("{ply} {notation}"),
+    }
+}
+
+/// The whole tree as a list: each line's moves, each step's variations after it in
+/// brackets.
+fn tree(record: &Record, here: &Here, current: &At) -> Vec<TreeItem> {
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        game: Game,
+        first: Side,
+        line: &[Step],
+        mut board: Board,
+        branches: &[Branch],
+        ply: usize,
+        here: &Here,
+        current: &At,
+        out: &mut Vec<TreeItem>,
+    ) {
+        for (i, step) in line.iter().enumerate() {
+            let Some((next, notation)) = play_noted(&board, &step.mv) else {
+                return;
+            };
+            let at = At {
+                branches: branches.to_vec(),
+                moves: i + 1,
+            };
+            out.push(TreeItem {
+                kind: "move",
+                href: here.href(&at, &[]),
+                text: move_text(game, ply + i + 1, first, &notation),
+                current: &at == current,
+                depth: branches.len(),
+            });
+            for (v, variation) in step.variations.iter().enumerate() {
+                out.push(TreeItem {
+                    kind: "open",
+                    href: String::new(),
+                    text: String::new(),
+                    current: false,
+                    depth: branches.len() + 1,
+                });
+                let mut inner = branches.to_vec();
+                inner.push(Branch {
+                    at: i,
+                    variation: v,
+                });
+                walk(
+                    game,
+                    first,
+                    variation,
+                    board.clone(),
+                    &inner,
+                    ply + i,
+                    here,
+                    current,
+                    out,
+                );
+                out.push(TreeItem {
+                    kind: "close",
+                    href: String::new(),
+                    text: String::new(),
+                    current: false,
+                    depth: branches.len() + 1,
+                });
+            }
+            board = next;
+        }
+    }
+    let mut out = Vec::new();
+    let Ok(board) = Board::at_start(&record.start, record.setup.as_ref(), "record") else {
+        return out;
+    };
+    walk(
+        record.start.game(),
+        record.first_to_move(),
+        &record.moves,
+        board,
+        &[],
+        0,
+        here,
+        current,
+        &mut out,
+    );
+    out
+}
+
+/// A link of the replay controls.
+struct NavLink {
+    href: String,
+    rel: &'static str,
+    key: &'static str,
+    title: String,
+    here: bool,
+}
+
+/// A download or other link.
+struct Link {
+    href: String,
+    title: String,
+}
+
+/// A move to choose (a promotion).
+struct Choice {
+    mv: String,
+    label: String,
+}
+
+/// How a finished game ended, in `lang`.
+fn result_text(game: Game, finish: &Finish, lang: Lang) -> String {
+    let ui = &Ui::get(lang).record;
+    let (zh, en) = side_names(game);
+    let names = if lang == Lang::Zh { zh } else { en };
+    let Some(winner) = finish.winner else {
+        return ui.draw.clone();
+    };
+    let won = fill(&ui.wins, &[("side", names[winner.index()])]);
+    let how = match finish.reason {
+        Reason::Count { points } => fill(&ui.by_points, &[("points", &points.to_string())]),
+        Reason::Resignation => ui.by_resignation.clone(),
+        Reason::Timeout => ui.on_time.clone(),
+        _ => String::new(),
+    };
+    if how.is_empty() {
+        won
+    } else if lang == Lang::Zh && matches!(finish.reason, Reason::Count { .. }) {
+        format!("{}{how}", won)
+    } else {
+        format!("{won} {how}")
+    }
+}
+
+/// The tags shown above a record: the players by side, event, date, result.
+pub(super) fn tag_lines(record: &Record, lang: Lang) -> Vec<(String, String)> {
+    let ui = &Ui::get(lang).record;
+    let game = record.start.game();
+    let (zh, en) = side_names(game);
+    let names = if lang == Lang::Zh { zh } else { en };
+    let mut out = Vec::new();
+    for (side, who) in [&record.tags.first_player, &record.tags.second_player]
+        .into_iter()
+        .enumerate()
+    {
+        if let Some(who) = who {
+            out.push((names[side].to_string(), who.clone()));
+        }
+    }
+    if let Some(e) = &record.tags.event {
+        out.push((ui.event.clone(), e.clone()));
+    }
+    if let Some(d) = &record.tags.date {
+        out.push((ui.date.clone(), d.clone()));
+    }
+    if let Some(f) = &record.tags.result {
+        out.push((ui.result.clone(), result_text(game, f, lang)));
+    }
+    out
+}
+
+/// `Black 古力 – White 李世石`, or the file's name when the record names no player.
+pub(super) fn heading(record: &Record, name: &str) -> String {
+    match (&record.tags.first_player, &record.tags.second_player) {
+        (None, None) => name.to_string(),
+        (a, b) => format!(
+            "{} – {}",
+            a.as_deref().unwrap_or("?"),
+            b.as_deref().unwrap_or("?")
+        ),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "record.html")]
+struct RecordPage<'a> {
+    chrome: Chrome,
+    ui: &'a RecordUi,
+    id: String,
+    game: usize,
+    at: String,
+    heading: String,
+    name: String,
+    tags: Vec<(String, String)>,
+    games: Vec<NavLink>,
+    board: String,
+    at_text: String,
+    nav: Vec<NavLink>,
+    comment: String,
+    refused: String,
+    confirm: Option<Choice>,
+    choices: Vec<Choice>,
+    cancel_href: String,
+    action: String,
+    delete_action: String,
+    can_delete: bool,
+    example: String,
+    tree: Vec<TreeItem>,
+    downloads: Vec<Link>,
+    print_href: String,
+    notes: Vec<String>,
+}
+
+/// What a record page is asked to show.
+struct Ask {
+    at: At,
+    sel: Option<String>,
+    to: Option<String>,
+    try_move: Option<String>,
+    refused: Option<String>,
+}
+
+fn example_move(game: Game) -> &'static str {
+    match game {
+        Game::Go => "D4, pass",
+        Game::Chess => "e4, Nf3, e7e8q",
+        Game::Shogi => "7g7f, P*5e, 8h2b+",
+    }
+}
+
+fn render_record(
+    req: &Req,
+    state: &AppState,
+    id: &str,
+    game: usize,
+    opened: &Opened,
+    ask: &Ask,
+) -> Result<String, askama::Error> {
+    let lang = req.lang;
+    let ui = &req.ui().record;
+    let record = &opened.record;
+    let g = record.start.game();
+    let here = Here { id, game };
+    let at = &ask.at;
+    let moves = record.moves_to(at).unwrap_or_default();
+    let shown = replay(record, &moves).map_err(|e| askama::Error::Custom(e.into()))?;
+    let step = record.step_at(at);
+    let (markup, raw_comment): (&[String], &str) = match step {
+        Some(s) => (&s.markup, &s.comment),
+        None => (&record.root_markup, &record.comment),
+    };
+    let (chess, comment) = if g == Game::Chess {
+        chess_marks(raw_comment)
+    } else {
+        (BoardMarks::default(), raw_comment.to_string())
+    };
+    let href = |c: Click| -> String {
+        match c {
+            Click::Play(m) => here.href(at, &[("try", &m)]),
+            Click::Select(Some(s)) => here.href(at, &[("sel", &s)]),
+            Click::Select(None) => here.href(at, &[]),
+            Click::Choose { from, to } => here.href(at, &[("sel", &from), ("to", &to)]),
+        }
+    };
+    let title = heading(record, &opened.name);
+    let board = draw(
+        &shown,
+        Drawing {
+            markup,
+            chess,
+            link: Some(&href),
+            selected: ask.sel.as_deref(),
+            labels: Vec::new(),
+            lang,
+            title: &title,
+        },
+    );
+    let (alternatives, which) = record.alternatives(at);
+    let nav_link = |to: &At, rel, key, title: &str| NavLink {
+        href: here.href(to, &[]),
+        rel,
+        key,
+        title: title.to_string(),
+        here: to == at,
+    };
+    let mut nav = vec![
+        nav_link(&At::start(), "first", "Home", &format!("« {}", ui.first)),
+        nav_link(
+            &record.previous(at),
+            "prev",
+            "ArrowLeft",
+            &format!("◀ {}", ui.prev),
+        ),
+        nav_link(
+            &record.next(at),
+            "next",
+            "ArrowRight",
+            &format!("{} ▶", ui.next),
+        ),
+        nav_link(
+            &record.end_of_line(at),
+            "last",
+            "End",
+            &format!("{} »", ui.last),
+        ),
+    ];
+    if alternatives.len() > 1 {
+        let up = &alternatives[(which + alternatives.len() - 1) % alternatives.len()];
+        let down = &alternatives[(which + 1) % alternatives.len()];
+        nav.push(nav_link(up, "up", "ArrowUp", &format!("▲ {}", ui.up)));
+        nav.push(nav_link(
+            down,
+            "down",
+            "ArrowDown",
+            &format!("▼ {}", ui.down),
+        ));
+    }
+    let mut at_text = if at.is_start() {
+        ui.at_start.clone()
+    } else {
+        fill(&ui.at_move, &[("n", &at.ply().to_string())])
+    };
+    if alternatives.len() > 1 {
+        at_text = format!(
+            "{at_text} · {}",
+            fill(
+                &ui.in_variation,
+                &[
+                    ("n", &(which + 1).to_string()),
+                    ("total", &alternatives.len().to_string())
+                ]
+            )
+        );
+    }
+    // A promotion: the moves between the two squares chosen.
+    let choices = match (&ask.sel, &ask.to) {
+        (Some(from), Some(to)) => legal_between(&shown.board, from, to),
+        _ => Vec::new(),
+    };
+    let games = if opened.games > 1 {
+        (1..=opened.games)
+            .map(|n| NavLink {
+                href: Here { id, game: n }.href(&At::start(), &[]),
+                rel: "",
+                key: "",
+                title: fill(&ui.game_n, &[("n", &n.to_string())]),
+                here: n == game.clamp(1, opened.games),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    RecordPage {
+        chrome: Chrome::new(req, &state.snapshot(), format!("{title} · {}", ui.title)),
+        ui,
+        id: id.to_string(),
+        game,
+        at: at.spelling(),
+        heading: title.clone(),
+        name: opened.name.clone(),
+        tags: tag_lines(record, lang),
+        games,
+        board,
+        at_text,
+        nav,
+        comment,
+        refused: ask.refused.clone().unwrap_or_default(),
+        confirm: ask.try_move.clone().map(|m| Choice {
+            label: fill(&ui.confirm, &[("move", &m)]),
+            mv: m,
+        }),
+        choices,
+        cancel_href: here.href(at, &[]),
+        action: here.sub("moves", &[]),
+        delete_action: here.sub("delete", &[]),
+        can_delete: !at.branches.is_empty(),
+        example: fill(&ui.try_example, &[("move", example_move(g))]),
+        tree: tree(record, &here, at),
+        downloads: record_formats(g)
+            .iter()
+            .map(|f| Link {
+                href: here.sub("download", &[("format", f.extension().to_string())]),
+                title: f.as_str().to_string(),
+            })
+            .collect(),
+        print_href: here.sub("print", &[]),
+        notes: record.notes.clone(),
+    }
+    .render()
+}
+
+/// The legal moves from square `from` to `to` (a pawn promoting: one a piece).
+fn legal_between(board: &Board, from: &str, to: &str) -> Vec<Choice> {
+    fn between<G: PieceGame>(pos: &G::Pos, from: &str, to: &str) -> Vec<Choice> {
+        let (Some(a), Some(b)) = (G::parse_square(from), G::parse_square(to)) else {
+            return Vec::new();
+        };
+        pos.legal_moves()
+            .iter()
+            .filter(|m| G::squares(m) == (Some(a), b))
+            .map(|m| Choice {
+                mv: pos.move_name(m),
+                label: pos.notation(m),
+            })
+            .collect()
+    }
+    match board {
+        Board::Go(_) => Vec::new(),
+        Board::Chess(p) => between::<Chess>(p, from, to),
+        Board::Shogi(p) => between::<Shogi>(p, from, to),
+    }
+}
+
+/// `GET /records/{id}?at=&game=`: the replay page.
+pub(crate) async fn page(
+    State(state): State<AppState>,
+    req: Req,
+    Path(id): Path<String>,
+) -> Response {
+    let game = game_param(&req);
+    let opened = match open_blocking(&state, &id, game).await {
+        Ok(o) => o,
+        Err(e) => return list_page(&state, &req, e.status(), &e.explain(req.lang)),
+    };
+    let asked = req.param("at").unwrap_or("");
+    let at = opened.record.place(&asked.parse().unwrap_or_default());
+    if asked != at.spelling() {
+        let here = Here { id: &id, game };
+        return Redirect::to(&here.href(&at, &[])).into_response();
+    }
+    let short = |k: &str| {
+        req.param(k)
+            .filter(|v| !v.is_empty() && v.len() <= 16)
+            .map(String::from)
+    };
+    let ask = Ask {
+        at,
+        sel: short("sel"),
+        to: short("to"),
+        try_move: short("try"),
+        refused: None,
+    };
+    let html = render_record(&req, &state, &id, game, &opened, &ask);
+    respond(&req, StatusCode::OK, html)
+}
+
+pub(super) fn game_param(req: &Req) -> usize {
+    req.param("game")
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// The form of a move tried: where, which game, what.
+#[derive(Debug, Deserialize)]
+pub struct TryForm {
+    /// The place, as `?at=` spells it.
+    #[serde(default)]
+    pub at: String,
+    /// The move, in any notation the game reads.
+    #[serde(default, rename = "move")]
+    pub mv: String,
+}
+
+/// `POST /records/{id}/moves`: a move tried from a place, judged by the rules; a new
+/// variation (or the record's own move there) is shown, or the page with the reason.
+pub(crate) async fn try_move(
+    State(state): State<AppState>,
+    req: Req,
+    Path(id): Path<String>,
+    Form(form): Form<TryForm>,
+) -> Response {
+    let game = game_param(&req);
+    let lang = req.lang;
+    let mv = form.mv.trim().chars().take(32).collect::<String>();
+    let asked: At = form.at.parse().unwrap_or_default();
+    let tried = state.records().edit(&id, game, |record| {
+        let at = record.place(&asked);
+        let moves = record.moves_to(&at).ok_or(RecordsError::NoPlace)?;
+        let shown = replay(record, &moves).map_err(|_| RecordsError::NoPlace)?;
+        let (_, name) = shown
+            .board
+            .play_in(&mv, lang)
+            .map_err(|reason| RecordsError::Illegal {
+                mv: mv.clone(),
+                reason,
+            })?;
+        let before = step_count(&record.moves);
+        let to = record.add_move(&at, &name).ok_or(RecordsError::NoPlace)?;
+        Ok((to, step_count(&record.moves) - before))
+    });
+    match tried {
+        Ok((new_id, to)) => {
+            let here = Here { id: &new_id, game };
+            Redirect::to(&here.href(&to, &[])).into_response()
+        }
+        Err(e) => refused_page(&state, &req, &id, game, &asked, &e),
+    }
+}
+
+/// The record page at `asked` with `e` said, or the list page when the record is gone.
+fn refused_page(
+    state: &AppState,
+    req: &Req,
+    id: &str,
+    game: usize,
+    asked: &At,
+    e: &RecordsError,
+) -> Response {
+    let opened = match state.records().open(id, game) {
+        Ok(o) => o,
+        Err(gone) => return list_page(state, req, gone.status(), &gone.explain(req.lang)),
+    };
+    let ask = Ask {
+        at: opened.record.place(asked),
+        sel: None,
+        to: None,
+        try_move: None,
+        refused: Some(e.explain(req.lang)),
+    };
+    let html = render_record(req, state, id, game, &opened, &ask);
+    respond(req, e.status(), html)
+}
+
+/// The form that deletes a variation: its place.
+#[derive(Debug, Deserialize)]
+pub struct PlaceForm {
+    /// The place, as `?at=` spells it.
+    #[serde(default)]
+    pub at: String,
+}
+
+/// `POST /records/{id}/delete`: deletes the innermost variation of the place, and shows
+/// where it branched off.
+pub(crate) async fn delete(
+    State(state): State<AppState>,
+    req: Req,
+    Path(id): Path<String>,
+    Form(form): Form<PlaceForm>,
+) -> Response {
+    let game = game_param(&req);
+    let asked: At = form.at.parse().unwrap_or_default();
+    let deleted = state.records().edit(&id, game, |record| {
+        let at = record.place(&asked);
+        let back = record.delete_variation(&at).ok_or(RecordsError::MainLine)?;
+        Ok((back, 0))
+    });
+    match deleted {
+        Ok((new_id, back)) => {
+            let here = Here { id: &new_id, game };
+            Redirect::to(&here.href(&back, &[])).into_response()
+        }
+        Err(e) => refused_page(&state, &req, &id, game, &asked, &e),
+    }
+}
+
+/// `GET /records/{id}/download?format=&game=`: the game with the learner's variations in
+/// one of its game's formats.
+pub(crate) async fn download_record(
+    State(state): State<AppState>,
+    req: Req,
+    Path(id): Path<String>,
+) -> Response {
+    let game = game_param(&req);
+    let opened = match open_blocking(&state, &id, game).await {
+        Ok(o) => o,
+        Err(e) => return (e.status(), e.explain(req.lang)).into_response(),
+    };
+    let g = opened.record.start.game();
+    let asked = req.param("format").unwrap_or("").to_ascii_lowercase();
+    let format = record_formats(g)
+        .iter()
+        .copied()
+        .find(|f| f.extension() == asked)
+        .unwrap_or(Format::of_game(g));
+    let stem: String = opened
+        .name
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .rsplit_once('.')
+        .map_or("", |(s, _)| s)
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .take(60)
+        .collect();
+    let stem = if stem.is_empty() {
+        "record".to_string()
+    } else {
+        stem
+    };
+    let file = if opened.games > 1 {
+        format!("{stem}-{game}.{}", format.extension())
+    } else {
+        format!("{stem}.{}", format.extension())
+    };
+    match record::write(&opened.record, format) {
+        Ok(text) => download(text, format, &file),
+        Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()).into_response(),
+    }
+}

@@ -1,0 +1,284 @@
+//! Logging in and out: the login page, students by picture code, teachers by password, the
+//! session's start and end.
+
+use super::*;
+
+/// `GET /login`.
+pub(crate) async fn login_page(State(state): State<AppState>, req: Req) -> Response {
+    login_form(&state, &req, "", StatusCode::OK, LoginForm::default())
+}
+
+#[derive(Default, Deserialize)]
+pub struct LoginForm {
+    #[serde(default)]
+    class: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    code: String,
+    #[serde(default)]
+    p1: String,
+    #[serde(default)]
+    p2: String,
+    #[serde(default)]
+    p3: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    next: String,
+}
+
+struct Picture {
+    index: usize,
+    emoji: &'static str,
+    word: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    chrome: Chrome,
+    error: String,
+    class: String,
+    name: String,
+    next: String,
+    pictures: Vec<Picture>,
+    enabled: bool,
+}
+
+fn login_form(
+    state: &AppState,
+    req: &Req,
+    error: &str,
+    status: StatusCode,
+    form: LoginForm,
+) -> Response {
+    let snap = state.snapshot();
+    let page = LoginPage {
+        chrome: Chrome::new(req, &snap, req.ui().class.login.clone()),
+        error: error.to_string(),
+        class: form.class,
+        name: form.name,
+        next: if form.next.is_empty() {
+            req.param("next").unwrap_or("").to_string()
+        } else {
+            form.next
+        },
+        pictures: class::codes::PICTURES
+            .iter()
+            .enumerate()
+            .map(|(index, (emoji, zh, en))| Picture {
+                index,
+                emoji,
+                word: if req.lang == Lang::Zh { zh } else { en },
+            })
+            .collect(),
+        enabled: state.classroom().is_some(),
+    };
+    respond(req, status, page.render())
+}
+
+async fn start_session(room: &Classroom, role: Role, name: String, next: String) -> Response {
+    let life = match role {
+        Role::Teacher(_) => TEACHER_SESSION,
+        Role::Student(..) => STUDENT_SESSION,
+    };
+    let token = crate::random::token();
+    let account = Account {
+        role,
+        name,
+        csrf: crate::random::token(),
+        expires: class::now() + life.as_millis() as Millis,
+    };
+    let hash = password::token_hash(&token);
+    match blocking(&room.store, move |s| s.open_session(&hash, &account)).await {
+        Ok(()) => {
+            let mut r = Redirect::to(&next).into_response();
+            r.headers_mut()
+                .append(header::SET_COOKIE, session_cookie(&token, life));
+            r
+        }
+        Err(e) => {
+            eprintln!("qiyuan: cannot open a session: {e}");
+            (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response()
+        }
+    }
+}
+
+/// `POST /login/student`: class code, name and picture code. A wrong class, a wrong name and
+/// a wrong code get the same answer; eight failures for one name in ten minutes lock it for
+/// the rest of the ten minutes.
+pub(crate) async fn login_student(
+    State(state): State<AppState>,
+    req: Req,
+    Client(peer): Client,
+    headers: HeaderMap,
+    Form(form): Form<LoginForm>,
+) -> Response {
+    let ui = &req.ui().class;
+    let Some(room) = state.classroom_arc() else {
+        return login_form(&state, &req, &ui.no_classroom, StatusCode::NOT_FOUND, form);
+    };
+    if cross_site(&headers) {
+        return login_form(&state, &req, &ui.bad_form, StatusCode::FORBIDDEN, form);
+    }
+    let typed = if form.code.trim().is_empty() {
+        format!("{} {} {}", form.p1, form.p2, form.p3)
+    } else {
+        form.code.clone()
+    };
+    let key = format!(
+        "{}:{}",
+        form.class.trim().to_lowercase(),
+        form.name.trim().to_lowercase()
+    );
+    let reserved = match room.limiter.reserve(Kind::Student, &key, peer) {
+        Ok(r) => r,
+        Err(_) => return too_many(&state, &req, form),
+    };
+    let (class_code, name) = (form.class.clone(), form.name.clone());
+    let found = blocking(&room.store, move |s| s.student_login(&class_code, &name)).await;
+    let student = match found {
+        Ok(s) => s,
+        Err(e) => {
+            room.limiter.refund(reserved);
+            return store_failed(&req, &state.snapshot(), &e);
+        }
+    };
+    let code = PictureCode::parse(&typed);
+    match student {
+        Some(st) if code == Some(st.code) => {
+            room.limiter.succeeded(reserved);
+            let next = safe_next(
+                Some(form.next.as_str()).filter(|n| !n.is_empty()),
+                "/me?merge=1",
+            );
+            start_session(&room, Role::Student(st.id, st.class), st.name, next).await
+        }
+        _ => {
+            room.limiter.failed(reserved);
+            login_form(
+                &state,
+                &req,
+                &ui.wrong_login,
+                StatusCode::UNAUTHORIZED,
+                form,
+            )
+        }
+    }
+}
+
+/// `POST /login/teacher`: name and password (argon2id; an unknown name is checked against a
+/// decoy hash, so it takes as long as a wrong password).
+pub(crate) async fn login_teacher(
+    State(state): State<AppState>,
+    req: Req,
+    Client(peer): Client,
+    headers: HeaderMap,
+    Form(mut form): Form<LoginForm>,
+) -> Response {
+    let ui = &req.ui().class;
+    let Some(room) = state.classroom_arc() else {
+        return login_form(&state, &req, &ui.no_classroom, StatusCode::NOT_FOUND, form);
+    };
+    if cross_site(&headers) {
+        return login_form(&state, &req, &ui.bad_form, StatusCode::FORBIDDEN, form);
+    }
+    let key = form.name.trim().to_lowercase();
+    let reserved = match room.limiter.reserve(Kind::Teacher, &key, peer) {
+        Ok(r) => r,
+        Err(_) => return too_many(&state, &req, form),
+    };
+    let password = std::mem::take(&mut form.password);
+    let name = form.name.clone();
+    let found = blocking(&room.store, move |s| {
+        Ok(match s.teacher_login(&name)? {
+            Some((t, hash)) => (Some(t), hash),
+            None => (None, password::decoy().to_string()),
+        })
+    })
+    .await;
+    let (teacher, hash) = match found {
+        Ok(found) => found,
+        Err(e) => {
+            room.limiter.refund(reserved);
+            return store_failed(&req, &state.snapshot(), &e);
+        }
+    };
+    match (room.hashing.check(password, hash).await, teacher) {
+        (Ok(true), Some(t)) => {
+            room.limiter.succeeded(reserved);
+            let next = safe_next(
+                Some(form.next.as_str()).filter(|n| !n.is_empty()),
+                "/teacher",
+            );
+            start_session(&room, Role::Teacher(t.id), t.name, next).await
+        }
+        (Ok(_), _) => {
+            room.limiter.failed(reserved);
+            login_form(
+                &state,
+                &req,
+                &ui.wrong_password,
+                StatusCode::UNAUTHORIZED,
+                form,
+            )
+        }
+        (Err(e), _) => {
+            // Not a wrong password: not counted, and told as what it is.
+            room.limiter.refund(reserved);
+            eprintln!("qiyuan: a teacher's password could not be checked: {e}");
+            let (status, text) = match e {
+                password::PasswordError::Busy => (StatusCode::SERVICE_UNAVAILABLE, ui.busy.clone()),
+                password::PasswordError::Hashing(_) => (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    fill(&ui.check_failed, &[("error", &e.to_string())]),
+                ),
+                password::PasswordError::Malformed(_) => (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    fill(&ui.check_failed, &[("error", &e.to_string())]),
+                ),
+            };
+            let mut r = login_form(&state, &req, &text, status, form);
+            if status == StatusCode::SERVICE_UNAVAILABLE {
+                r.headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            }
+            r
+        }
+    }
+}
+
+/// The answer to a login refused by the limits (429), whichever limit it met.
+fn too_many(state: &AppState, req: &Req, form: LoginForm) -> Response {
+    login_form(
+        state,
+        req,
+        &req.ui().class.too_many,
+        StatusCode::TOO_MANY_REQUESTS,
+        form,
+    )
+}
+
+/// `POST /logout`.
+pub(crate) async fn logout(
+    signed: Signed,
+    headers: HeaderMap,
+    Form(form): Form<CsrfForm>,
+) -> Response {
+    if let Err(r) = signed.check(&form.csrf) {
+        return r;
+    }
+    if let Some(token) = session_token(&headers) {
+        let hash = password::token_hash(&token);
+        if let Err(e) = blocking(&signed.room.store, move |s| s.close_session(&hash)).await {
+            return store_failed(&signed.req, &signed.snap, &e);
+        }
+    }
+    let mut r = Redirect::to("/").into_response();
+    r.headers_mut().append(
+        header::SET_COOKIE,
+        HeaderValue::from_static("qiyuan-session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+    );
+    r
+}

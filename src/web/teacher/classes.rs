@@ -1,0 +1,139 @@
+//! The teacher's home page (`/teacher`): their classes, making and deleting one.
+
+use super::*;
+
+struct ClassRow {
+    id: i64,
+    name: String,
+    code: String,
+    created: String,
+}
+
+#[derive(Template)]
+#[template(path = "teacher_home.html")]
+struct HomePage {
+    chrome: Chrome,
+    t: &'static TeacherUi,
+    csrf: String,
+    classes: Vec<ClassRow>,
+    error: String,
+    name: String,
+}
+
+async fn home_page(signed: &Signed, status: StatusCode, error: String, name: String) -> Response {
+    let teacher = match signed.teacher() {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let classes = match blocking(&signed.room.store, move |s| s.classes(teacher)).await {
+        Ok(c) => c,
+        Err(e) => return store_failed(&signed.req, &signed.snap, &e),
+    };
+    let t = tui(signed);
+    let page = HomePage {
+        chrome: Chrome::new(&signed.req, &signed.snap, t.title.clone()),
+        t,
+        csrf: signed.account.csrf.clone(),
+        classes: classes
+            .into_iter()
+            .map(|c| ClassRow {
+                id: c.id.0,
+                name: c.name,
+                code: c.code,
+                created: fill(&t.created, &[("date", &class::day_of(c.created))]),
+            })
+            .collect(),
+        error,
+        name,
+    };
+    respond(&signed.req, status, page.render())
+}
+
+/// `GET /teacher`: the teacher's classes, newest first, and the form to make one.
+pub(crate) async fn home(signed: Signed) -> Response {
+    home_page(&signed, StatusCode::OK, String::new(), String::new()).await
+}
+
+/// The new-class form.
+#[derive(Deserialize)]
+pub struct NewClassForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    name: String,
+}
+
+/// `POST /teacher/classes`: makes a class, then opens it.
+pub(crate) async fn create_class(signed: Signed, Form(form): Form<NewClassForm>) -> Response {
+    if let Err(r) = signed.check(&form.csrf) {
+        return r;
+    }
+    let teacher = match signed.teacher() {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let name = form.name.trim().to_string();
+    let made = {
+        let name = name.clone();
+        blocking(&signed.room.store, move |s| s.create_class(teacher, &name)).await
+    };
+    match made {
+        Ok(c) => redirect(&class_href(c.id)),
+        Err(e) => match why(tui(&signed), &e) {
+            Some(text) => home_page(&signed, StatusCode::UNPROCESSABLE_ENTITY, text, name).await,
+            None => store_failed(&signed.req, &signed.snap, &e),
+        },
+    }
+}
+
+#[derive(Template)]
+#[template(path = "teacher_delete.html")]
+struct DeletePage {
+    chrome: Chrome,
+    t: &'static TeacherUi,
+    csrf: String,
+    id: i64,
+    title: String,
+}
+
+/// `GET /teacher/classes/{id}/delete`: are you sure? (a page, so it works without a script).
+pub(crate) async fn delete_confirm(signed: Signed, Path(id): Path<String>) -> Response {
+    let class = match own(&signed, &id).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    let t = tui(&signed);
+    let title = fill(&t.delete_title, &[("name", &class.name)]);
+    let page = DeletePage {
+        chrome: Chrome::new(&signed.req, &signed.snap, title.clone()),
+        t,
+        csrf: signed.account.csrf.clone(),
+        id: class.id.0,
+        title,
+    };
+    respond(&signed.req, StatusCode::OK, page.render())
+}
+
+/// `POST /teacher/classes/{id}/delete`: deletes the class (its history stays in the store).
+pub(crate) async fn delete_class(
+    signed: Signed,
+    Path(id): Path<String>,
+    Form(form): Form<CsrfForm>,
+) -> Response {
+    if let Err(r) = signed.check(&form.csrf) {
+        return r;
+    }
+    let class = match own(&signed, &id).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    let teacher = class.teacher;
+    match blocking(&signed.room.store, move |s| {
+        s.delete_class(teacher, class.id)
+    })
+    .await
+    {
+        Ok(()) => redirect("/teacher"),
+        Err(e) => store_failed(&signed.req, &signed.snap, &e),
+    }
+}

@@ -1,0 +1,83 @@
+//! Login cards: one a student, with the class's address, to print.
+
+use super::*;
+
+struct Card {
+    name: String,
+    pictures: Vec<(&'static str, &'static str, &'static str)>,
+}
+
+#[derive(Template)]
+#[template(path = "teacher_cards.html")]
+struct CardsPage {
+    chrome: Chrome,
+    t: &'static TeacherUi,
+    base: String,
+    name: String,
+    code: String,
+    address: String,
+    /// Eight cards a sheet.
+    sheets: Vec<Vec<Card>>,
+}
+
+/// The address students type: the host the teacher used, and `/login`.
+fn login_address(headers: &HeaderMap) -> String {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.len() <= 255
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
+        })
+        .unwrap_or("localhost");
+    format!("{host}/login")
+}
+
+/// `GET /teacher/classes/{id}/cards`: A4 login cards, eight a page.
+pub(crate) async fn cards(signed: Signed, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let class = match own(&signed, &id).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    let cid = class.id;
+    let students = match blocking(&signed.room.store, move |s| s.students(cid)).await {
+        Ok(s) => s,
+        Err(e) => return store_failed(&signed.req, &signed.snap, &e),
+    };
+    let t = tui(&signed);
+    let cards: Vec<Card> = students
+        .into_iter()
+        .map(|s| Card {
+            name: s.name,
+            pictures: s
+                .code
+                .0
+                .iter()
+                .map(|&i| class::codes::PICTURES[i as usize])
+                .collect(),
+        })
+        .collect();
+    let mut sheets: Vec<Vec<Card>> = Vec::new();
+    for card in cards {
+        match sheets.last_mut() {
+            Some(sheet) if sheet.len() < 8 => sheet.push(card),
+            _ => sheets.push(vec![card]),
+        }
+    }
+    let page = CardsPage {
+        chrome: Chrome::new(
+            &signed.req,
+            &signed.snap,
+            format!("{} · {}", t.cards, class.name),
+        ),
+        t,
+        base: class_href(class.id),
+        name: class.name,
+        code: class.code,
+        address: login_address(&headers),
+        sheets,
+    };
+    respond(&signed.req, StatusCode::OK, page.render())
+}
