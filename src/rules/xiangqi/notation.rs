@@ -30,7 +30,6 @@
 
 use super::board::Board;
 use super::illegal::Illegal;
-use super::position::Position;
 use super::types::{Color, Kind, Move, Point};
 
 /// Which of the pieces of a kind the text names.
@@ -73,7 +72,11 @@ struct Written {
 /// Reads `text` in any notation: the points the move goes from and to. Whether the move
 /// is legal is left to the caller, except that a relative move naming more than one
 /// piece is settled by legality (or refused as ambiguous).
-pub(crate) fn read(pos: &Position, text: &str) -> Result<(Point, Point), Illegal> {
+pub(crate) fn read(
+    board: &Board,
+    legal: &dyn Fn(Point, Point) -> bool,
+    text: &str,
+) -> Result<(Point, Point), Illegal> {
     let t = text.trim();
     if let Some(points) = read_iccs(t) {
         return Ok(points);
@@ -81,7 +84,7 @@ pub(crate) fn read(pos: &Position, text: &str) -> Result<(Point, Point), Illegal
     let written = read_wxf(t)
         .or_else(|| read_chinese(t))
         .ok_or_else(|| Illegal::NotAMove(t.to_string()))?;
-    resolve(pos, &written, t)
+    resolve(board, legal, &written, t)
 }
 
 fn read_iccs(t: &str) -> Option<(Point, Point)> {
@@ -240,8 +243,12 @@ fn destination(kind: Kind, color: Color, from: Point, dir: Dir, arg: u8) -> Opti
     from.offset(df, sign * dr)
 }
 
-fn resolve(pos: &Position, w: &Written, text: &str) -> Result<(Point, Point), Illegal> {
-    let board = pos.board();
+fn resolve(
+    board: &Board,
+    legal: &dyn Fn(Point, Point) -> bool,
+    w: &Written,
+    text: &str,
+) -> Result<(Point, Point), Illegal> {
     let us = board.turn;
     let mut candidates: Vec<Point> = Vec::new();
     let mut middle = None;
@@ -293,7 +300,7 @@ fn resolve(pos: &Position, w: &Written, text: &str) -> Result<(Point, Point), Il
     let fits: Vec<(Point, Point)> = moves
         .iter()
         .copied()
-        .filter(|&(f, t)| pos.check_move(f, t).is_ok())
+        .filter(|&(f, t)| legal(f, t))
         .collect();
     match fits.len() {
         0 => Ok(moves[0]),
@@ -463,6 +470,7 @@ pub(crate) fn chinese(board: &Board, mv: &Move) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::position::Position;
     use super::*;
 
     fn names(fen: &str, iccs: &str) -> (String, String) {

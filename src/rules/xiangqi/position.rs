@@ -53,10 +53,6 @@ impl Position {
         })
     }
 
-    pub(crate) fn board(&self) -> &Board {
-        &self.board
-    }
-
     /// The FEN, as Fairy-Stockfish writes it.
     pub fn fen(&self) -> String {
         self.board.fen()
@@ -162,7 +158,8 @@ impl Position {
         if self.repetitions() >= 2 {
             return Err(Illegal::GameOver);
         }
-        let checked = notation::read(self, text).and_then(|(from, to)| self.check_move(from, to));
+        let legal = |f: Point, t: Point| self.check_move(f, t).is_ok();
+        let checked = notation::read(&self.board, &legal, text).and_then(|(from, to)| self.check_move(from, to));
         if checked.is_err() && self.legal_moves().is_empty() {
             return Err(Illegal::GameOver);
         }

@@ -29,7 +29,7 @@ pub(crate) async fn computer_moves(entry: &Arc<Entry>) -> Vec<String> {
                 let choice = tokio::task::spawn_blocking(job).await.ok().flatten();
                 match (choice, start.game()) {
                     (Some(m), _) => m,
-                    (None, Game::Go) => "pass".to_string(),
+                    (None, g) if g.kind().passes => "pass".to_string(),
                     (None, _) => break,
                 }
             }

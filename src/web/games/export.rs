@@ -51,14 +51,9 @@ fn record_text(entry: &Entry, format: Format) -> Result<String, RecordError> {
     record::write(&record, format)
 }
 
-/// The formats a game downloads in: SGF (Go), PGN (chess), KIF, KI2 and CSA (shogi).
 /// A record's text as a download named `file` (ASCII), typed by its format.
 pub(crate) fn download(text: String, format: Format, file: &str) -> Response {
-    let mime = match format {
-        Format::Sgf => "application/x-go-sgf; charset=utf-8",
-        Format::Pgn => "application/x-chess-pgn; charset=utf-8",
-        _ => "text/plain; charset=utf-8",
-    };
+    let mime = format.mime();
     let mut response = text.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
@@ -69,12 +64,8 @@ pub(crate) fn download(text: String, format: Format, file: &str) -> Response {
 }
 
 /// The formats a game's records download in: SGF, PGN, or KIF, KI2 and CSA.
-pub(crate) fn record_formats(game: Game) -> &'static [Format] {
-    match game {
-        Game::Go => &[Format::Sgf],
-        Game::Chess => &[Format::Pgn],
-        Game::Shogi => &[Format::Kif, Format::Ki2, Format::Csa],
-    }
+pub(crate) fn record_formats(game: Game) -> Vec<Format> {
+    Format::of(game)
 }
 
 /// `?format=kif` of the record's address.

@@ -9,14 +9,15 @@ use super::kit::{enc, respond, Chrome, Req};
 use super::serve::Client;
 use super::small;
 use super::AppState;
+use crate::base::{ClockStyle, StartFieldError};
 use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
 use crate::play::clock::{ClockState, TimeControl};
 use crate::play::lobby::{ActError, Entry, LobbyError, NewGame, Notice, Opponent};
-use crate::play::table::{side_names, Action, BoardAsk, Match, Phase, Seat};
+use crate::play::table::{Action, BoardAsk, Match, Phase, Seat};
 use crate::play::{Level, Reason, ShogiHandicap, Side, Start};
 use crate::record::{self, Format, Record, RecordError};
-use crate::rules::{chess, go, shogi, Explain};
+use crate::rules::Explain;
 use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -218,53 +219,27 @@ impl CreateRequest {
             "human" => Opponent::Human,
             other => return Err(BadRequest::Opponent(other.into())),
         };
-        let start = match game {
-            Game::Go => {
-                let size = number::<u8>("size", &self.size)?.unwrap_or(9);
-                let rules = match blank(&self.rules) {
-                    None => go::Rules::Chinese,
-                    Some(r) => go::Rules::parse(r).ok_or_else(|| BadRequest::Rules(r.into()))?,
-                };
-                let handicap = number::<u8>("handicap", &self.handicap)?.unwrap_or(0);
-                let komi = number::<f64>("komi", &self.komi)?
-                    .unwrap_or_else(|| rules.default_komi(handicap));
-                Start::Go {
-                    size,
-                    handicap,
-                    rules,
-                    komi,
-                }
-            }
-            Game::Chess => Start::Chess {
-                fen: blank(&self.fen)
-                    .map(String::from)
-                    .unwrap_or_else(|| chess::Position::start().fen()),
-            },
-            Game::Shogi => {
-                let handicap = match blank(&self.handicap) {
-                    None | Some("0") | Some("none") => None,
-                    Some(h) => Some(
-                        ShogiHandicap::ALL
-                            .into_iter()
-                            .find(|x| x.slug() == h || x.kif_name() == h)
-                            .ok_or_else(|| BadRequest::ShogiHandicap(h.into()))?,
-                    ),
-                };
-                let sfen = match (blank(&self.sfen), handicap) {
-                    (Some(s), _) => s.to_string(),
-                    (None, Some(h)) => h.sfen().to_string(),
-                    (None, None) => shogi::Position::start().sfen(),
-                };
-                Start::Shogi { sfen, handicap }
-            }
+        let fields = |name: &str| match name {
+            "size" => blank(&self.size),
+            "rules" => blank(&self.rules),
+            "handicap" => blank(&self.handicap),
+            "komi" => blank(&self.komi),
+            "fen" => blank(&self.fen),
+            "sfen" => blank(&self.sfen),
+            _ => None,
         };
+        let start = (game.kind().start_from_fields)(&fields).map_err(|e| match e {
+            StartFieldError::Number(field, v) => BadRequest::Number(field, v),
+            StartFieldError::Rules(r) => BadRequest::Rules(r),
+            StartFieldError::Handicap(h) => BadRequest::ShogiHandicap(h),
+        })?;
         let side = match blank(&self.color).unwrap_or("first") {
             "first" | "sente" => Side::First,
             "second" | "gote" => Side::Second,
-            "black" if game == Game::Chess => Side::Second,
-            "white" if game == Game::Chess => Side::First,
-            "black" => Side::First,
-            "white" => Side::Second,
+            word @ ("black" | "white") => game
+                .kind()
+                .side_of_colour(word)
+                .ok_or_else(|| BadRequest::Color(word.into()))?,
             "random" => {
                 let mut b = [0u8; 1];
                 let _ = getrandom::fill(&mut b);
@@ -289,12 +264,12 @@ impl CreateRequest {
         let increment = seconds("increment", &self.increment, 3600.0)?;
         let clock = (!main.is_zero() || !byoyomi.is_zero()).then_some(TimeControl {
             main,
-            byoyomi: if game == Game::Chess {
+            byoyomi: if game.kind().clock == ClockStyle::Increment {
                 Duration::ZERO
             } else {
                 byoyomi
             },
-            increment: if game == Game::Chess {
+            increment: if game.kind().clock == ClockStyle::Increment {
                 increment
             } else {
                 Duration::ZERO
@@ -401,13 +376,7 @@ fn notice_text(notice: Notice) -> Both {
 /// A side's name in a game: 黑方, White, 先手 ☗ (the names of [`side_names`], with the
 /// shogi marks).
 fn side_name(game: Game, side: Side, lang: Lang) -> String {
-    let (zh, en) = side_names(game);
-    let name = if lang == Lang::Zh { zh } else { en }[side.index()];
-    match (game, side) {
-        (Game::Shogi, Side::First) => format!("{name} ☗"),
-        (Game::Shogi, Side::Second) => format!("{name} ☖"),
-        _ => name.to_string(),
-    }
+    game.kind().side_label(side, lang)
 }
 
 /// The cookie holding the seat's token of game `id`.

@@ -157,7 +157,7 @@ pub(super) fn render_table(
         }
     };
     let title = format!("{} · {}", game.name(lang), ui.play.title);
-    let flipped = you == Some(Side::Second) && game != Game::Go;
+    let flipped = you == Some(Side::Second) && game.kind().flips_for_second;
     let svg = table.board(
         at.unwrap_or(total),
         &BoardAsk {
@@ -218,7 +218,7 @@ pub(super) fn render_table(
                 (None, Some(t)) => fill(&ui.play.turn_of, &[("side", &side_name(game, t, lang))]),
                 _ => String::new(),
             };
-            if table.in_check() && game != Game::Go {
+            if table.in_check() && game.kind().shows_check {
                 headline = format!("{} {headline}", ui.play.check);
             }
             if you.is_none() && !waiting {
@@ -271,7 +271,7 @@ pub(super) fn render_table(
                 confirm: String::new(),
             });
         } else {
-            if game == Game::Go && my_turn {
+            if game.kind().passes && my_turn {
                 buttons.push(Button {
                     move_text: "pass",
                     label: ui.play.pass.clone(),
@@ -287,7 +287,7 @@ pub(super) fn render_table(
                     confirm: String::new(),
                 });
             }
-            if game != Game::Go && !other_computer && !waiting {
+            if game.kind().draw_offers && !other_computer && !waiting {
                 let offered_to_me = table.draw_offer() == Some(y.other());
                 buttons.push(Button {
                     move_text: "draw",
@@ -300,7 +300,7 @@ pub(super) fn render_table(
                     confirm: String::new(),
                 });
             }
-            if game == Game::Shogi && my_turn {
+            if game.kind().declares && my_turn {
                 buttons.push(Button {
                     move_text: "declare",
                     label: ui.play.declare.clone(),
@@ -429,16 +429,12 @@ pub(super) fn render_table(
             &ui.play.move_example,
             &[(
                 "move",
-                match game {
-                    Game::Go => "D4, pass",
-                    Game::Chess => "e4, Nf3, e7e8q",
-                    Game::Shogi => "7g7f, P*5e, 8h2b+",
-                },
+                game.kind().move_examples,
             )],
         ),
         join: you.is_none() && waiting && !over,
         join_action: format!("{}/join", table_href(id)),
-        note: if game == Game::Go && view.hints && live && !over {
+        note: if game.kind().atari_hints && view.hints && live && !over {
             ui.play.atari_note.clone()
         } else {
             String::new()

@@ -90,13 +90,7 @@ pub(super) fn list_page(state: &AppState, req: &Req, status: StatusCode, error: 
         query,
         count: fill(&ui.library_count, &[("n", &rows.len().to_string())]),
         rows,
-        formats: vec![
-            Format::Sgf,
-            Format::Pgn,
-            Format::Kif,
-            Format::Ki2,
-            Format::Csa,
-        ],
+        formats: Format::ALL.to_vec(),
     }
     .render();
     respond(req, status, html)
