@@ -21,6 +21,8 @@ pub static KIND: GameKind = GameKind {
     flips_for_second: true,
     atari_hints: false,
     clock: ClockStyle::Increment,
+    numbers_in_pairs: true,
+    numbered_figures: false,
     record_formats: &["pgn"],
     protocol: Protocol::Uci,
     programs: &["stockfish"],

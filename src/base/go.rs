@@ -21,6 +21,8 @@ pub static KIND: GameKind = GameKind {
     flips_for_second: false,
     atari_hints: true,
     clock: ClockStyle::Byoyomi,
+    numbers_in_pairs: false,
+    numbered_figures: true,
     record_formats: &["sgf"],
     protocol: Protocol::Gtp,
     programs: &["gnugo", "pachi"],

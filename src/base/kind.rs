@@ -94,6 +94,12 @@ pub struct GameKind {
     pub atari_hints: bool,
     /// How the clock adds time.
     pub clock: ClockStyle,
+    /// Moves are numbered by pairs, the first side's and its answer (`3. e4`, `3… e5`);
+    /// otherwise each ply has its number (`12 D4`).
+    pub numbers_in_pairs: bool,
+    /// Stones stay where they are played, so a record prints as figures with each move's
+    /// number on its point (Go's 棋谱).
+    pub numbered_figures: bool,
     /// The record formats a game downloads in, by slug, the usual one first (`sgf`).
     pub record_formats: &'static [&'static str],
     /// The protocol its engines speak.

@@ -21,6 +21,8 @@ pub static KIND: GameKind = GameKind {
     flips_for_second: true,
     atari_hints: false,
     clock: ClockStyle::Byoyomi,
+    numbers_in_pairs: false,
+    numbered_figures: false,
     record_formats: &["kif", "ki2", "csa"],
     protocol: Protocol::Usi,
     programs: &["fairy-stockfish"],

@@ -7,6 +7,7 @@
 pub mod board_game;
 pub mod chess;
 mod diagnostic;
+pub mod drawing;
 pub mod go;
 mod lesson;
 pub mod life_check;

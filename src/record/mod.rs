@@ -32,10 +32,9 @@ pub mod path;
 pub mod pgn;
 pub mod sgf;
 
-use crate::base::Game;
+use crate::base::{AnyPosition, BadStart, Game};
 use crate::base::{Finish, Side, Start};
 use crate::lang::Lang;
-use crate::rules::{chess, go, shogi, Explain, Rules};
 pub use format::{Format, FormatKind};
 use std::fmt;
 
@@ -403,13 +402,16 @@ impl Record {
         record.tags.second_player = named(players[1]);
         record.tags.date = date.and_then(named);
         record.tags.result = finish;
-        let mut board = Board::at_start(&record.start, None, "game")?;
+        let mut board = record.position_at_start("game")?;
         for (ply, text) in moves.iter().enumerate() {
-            let (next, name) = board.play(text).map_err(|reason| RecordError::Illegal {
-                place: format!("game, ply {}", ply + 1),
-                mv: text.clone(),
-                reason,
-            })?;
+            let (next, name) =
+                board
+                    .play(text, Lang::En)
+                    .map_err(|reason| RecordError::Illegal {
+                        place: format!("game, ply {}", ply + 1),
+                        mv: text.clone(),
+                        reason,
+                    })?;
             record.moves.push(Step::new(name));
             board = next;
         }
@@ -476,110 +478,28 @@ impl Record {
         if let Some(setup) = &self.setup {
             return setup.to_play;
         }
-        match &self.start {
-            Start::Go { handicap, .. } => {
-                if *handicap >= 2 {
-                    Side::Second
-                } else {
-                    Side::First
-                }
-            }
-            Start::Chess { fen } => match chess::Position::from_fen(fen).map(|p| p.turn()) {
-                Ok(chess::Color::Black) => Side::Second,
-                _ => Side::First,
-            },
-            Start::Shogi { sfen, .. } => match shogi::Position::from_sfen(sfen).map(|p| p.turn()) {
-                Ok(shogi::Color::White) => Side::Second,
-                _ => Side::First,
-            },
-        }
+        AnyPosition::from_start(&self.start).map_or(Side::First, |p| p.turn())
     }
-}
 
-/// A position of any of the three games, to replay a record on (one at a time: the sizes of
-/// the variants do not matter).
-#[derive(Clone, Debug)]
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum Board {
-    Go(go::Position),
-    Chess(chess::Position),
-    Shogi(shogi::Position),
-}
-
-impl Board {
-    /// The position where `start` (with Go's `setup`) begins; `place` names the record.
-    pub(crate) fn at_start(
-        start: &Start,
-        setup: Option<&GoSetup>,
-        place: &str,
-    ) -> Result<Board, RecordError> {
+    /// The position the record starts from (with Go's set-up stones); `place` names the
+    /// record in the error.
+    pub fn position_at_start(&self, place: &str) -> Result<AnyPosition, RecordError> {
         let bad = |detail: String| RecordError::BadStart {
             place: place.to_string(),
             detail,
         };
-        match start {
-            Start::Go { size, handicap, .. } => {
-                let Some(setup) = setup else {
-                    // A handicap of one stone is an even game without komi: Black starts.
-                    if *handicap < 2 {
-                        return go::Position::empty(*size)
-                            .map(Board::Go)
-                            .map_err(|e| bad(e.to_string()));
-                    }
-                    return go::handicap_position(*size, *handicap)
-                        .map(Board::Go)
-                        .map_err(|e| bad(e.to_string()));
-                };
-                let mut board = go::Board::new(*size).map_err(|e| bad(e.to_string()))?;
-                for (names, colour) in [
-                    (&setup.black, go::Color::Black),
-                    (&setup.white, go::Color::White),
-                ] {
-                    for name in names {
-                        let p = go::Point::parse(name, *size).map_err(|e| bad(e.to_string()))?;
-                        board.set(p, Some(colour));
-                    }
-                }
-                let to_play = match setup.to_play {
-                    Side::First => go::Color::Black,
-                    Side::Second => go::Color::White,
-                };
-                Ok(Board::Go(go::Position::new(board, to_play)))
-            }
-            Start::Chess { fen } => {
-                let pos = chess::Position::from_fen(fen).map_err(|e| bad(e.to_string()))?;
-                if pos.is_chess960() {
-                    return Err(RecordError::Variant {
-                        place: place.to_string(),
-                        variant: "Chess960".into(),
-                    });
-                }
-                Ok(Board::Chess(pos))
-            }
-            Start::Shogi { sfen, .. } => shogi::Position::from_sfen(sfen)
-                .map(Board::Shogi)
-                .map_err(|e| bad(e.to_string())),
+        if let Some(setup) = &self.setup {
+            return sgf::setup_position(&self.start, setup)
+                .map(AnyPosition::new)
+                .map_err(bad);
         }
-    }
-
-    /// Plays `text` (any notation the game reads): the position after it and the move's
-    /// canonical name, or why the rules refuse it (in English).
-    pub(crate) fn play(&self, text: &str) -> Result<(Board, String), String> {
-        self.play_in(text, Lang::En)
-    }
-
-    /// [`Board::play`], the reason told in `lang`.
-    pub(crate) fn play_in(&self, text: &str, lang: Lang) -> Result<(Board, String), String> {
-        fn step<P: Rules>(pos: &P, text: &str, lang: Lang) -> Result<(P, String), String> {
-            let (next, played) = pos.play(text).map_err(|e| e.explain(lang))?;
-            let name = pos.move_name(&played);
-            Ok((next, name))
-        }
-        match self {
-            Board::Go(p) => step(p, text, lang).map(|(n, m)| (Board::Go(n), m)),
-            Board::Chess(p) => step(p, text, lang).map(|(n, m)| (Board::Chess(n), m)),
-            Board::Shogi(p) => step(p, text, lang).map(|(n, m)| (Board::Shogi(n), m)),
-        }
+        AnyPosition::from_start(&self.start).map_err(|e| match e {
+            BadStart::Variant(variant) => RecordError::Variant {
+                place: place.to_string(),
+                variant,
+            },
+            BadStart::Position(why) => bad(why),
+        })
     }
 }
 
@@ -596,7 +516,7 @@ pub(crate) fn within_nesting(depth: usize, place: &str) -> Result<(), RecordErro
 /// Plays every line of `moves` from `board` (the variations of a step from the position
 /// before it); the first refused move is reported with its ply, counted from the start.
 pub(crate) fn check_lines(
-    board: &Board,
+    board: &AnyPosition,
     moves: &[Step],
     first_ply: usize,
     place: &str,
@@ -609,7 +529,7 @@ pub(crate) fn check_lines(
             check_lines(&board, v, first_ply + i, place, depth + 1)?;
         }
         board = board
-            .play(&s.mv)
+            .play(&s.mv, Lang::En)
             .map_err(|reason| RecordError::Illegal {
                 place: format!("{place}, ply {}", first_ply + i),
                 mv: s.mv.clone(),
@@ -624,7 +544,7 @@ impl Record {
     /// Plays every move of every line through the rules engine; the first refused move is
     /// reported with its ply. `place` names the record in the error.
     pub fn check(&self, place: &str) -> Result<(), RecordError> {
-        let board = Board::at_start(&self.start, self.setup.as_ref(), place)?;
+        let board = self.position_at_start(place)?;
         check_lines(&board, &self.moves, 1, place, 0)
     }
 }
@@ -632,6 +552,7 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::go;
 
     fn go9() -> Start {
         Start::Go {

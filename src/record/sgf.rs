@@ -31,8 +31,8 @@
 //! assert_eq!(sgf::read("again.sgf", again.as_bytes()).unwrap()[0].moves, game.moves);
 //! ```
 
-use super::{within_nesting, Board, GoSetup, Record, RecordError, Step, Tags, MAX_PLIES};
-use crate::base::{Finish, Reason, Side, Start};
+use super::{within_nesting, GoSetup, Record, RecordError, Step, Tags, MAX_PLIES};
+use crate::base::{Finish, GamePosition, Reason, Side, Start};
 use crate::rules::go;
 use sgf_parse::go::{Move as SgfMove, Prop};
 use sgf_parse::SgfNode;
@@ -624,8 +624,14 @@ fn game_record(root: &SgfNode<Prop>, place: &str, lines: &Lines) -> Result<Recor
         setup,
         start,
     };
-    let Board::Go(board) = Board::at_start(&record.start, record.setup.as_ref(), place)? else {
-        unreachable!("a Go start sets up a Go board")
+    let bad = |detail: String| RecordError::BadStart {
+        place: place.to_string(),
+        detail,
+    };
+    let board = match &record.setup {
+        Some(setup) => setup_position(&record.start, setup).map_err(bad)?,
+        None => <go::Position as GamePosition>::from_start(&record.start)
+            .map_err(|e| bad(e.to_string()))?,
     };
     let mut reader = Reader {
         place,
@@ -986,6 +992,29 @@ fn write_node(step: &Step, colour: char, size: u8, out: &mut String) -> Result<(
         out.push_str(m);
     }
     Ok(())
+}
+
+/// The position of a Go `start` with `setup`'s stones (SGF `AB`, `AW`, `PL`) on an empty
+/// board, or why there is none.
+pub(crate) fn setup_position(start: &Start, setup: &GoSetup) -> Result<go::Position, String> {
+    let Start::Go { size, .. } = *start else {
+        return Err("stones are set up only on a Go board".into());
+    };
+    let mut board = go::Board::new(size).map_err(|e| e.to_string())?;
+    for (names, colour) in [
+        (&setup.black, go::Color::Black),
+        (&setup.white, go::Color::White),
+    ] {
+        for name in names {
+            let p = go::Point::parse(name, size).map_err(|e| e.to_string())?;
+            board.set(p, Some(colour));
+        }
+    }
+    let to_play = match setup.to_play {
+        Side::First => go::Color::Black,
+        Side::Second => go::Color::White,
+    };
+    Ok(go::Position::new(board, to_play))
 }
 
 /// SGF: Go records, many games a file.

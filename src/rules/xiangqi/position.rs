@@ -159,7 +159,8 @@ impl Position {
             return Err(Illegal::GameOver);
         }
         let legal = |f: Point, t: Point| self.check_move(f, t).is_ok();
-        let checked = notation::read(&self.board, &legal, text).and_then(|(from, to)| self.check_move(from, to));
+        let checked = notation::read(&self.board, &legal, text)
+            .and_then(|(from, to)| self.check_move(from, to));
         if checked.is_err() && self.legal_moves().is_empty() {
             return Err(Illegal::GameOver);
         }

@@ -427,10 +427,7 @@ pub(super) fn render_table(
         can_type: my_turn,
         example: fill(
             &ui.play.move_example,
-            &[(
-                "move",
-                game.kind().move_examples,
-            )],
+            &[("move", game.kind().move_examples)],
         ),
         join: you.is_none() && waiting && !over,
         join_action: format!("{}/join", table_href(id)),

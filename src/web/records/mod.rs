@@ -14,17 +14,16 @@ use super::games::{download, record_formats};
 use super::i18n::{fill, RecordUi, Ui};
 use super::kit::{enc, respond, Chrome, Req};
 use super::AppState;
-use crate::content::board_game::{self, PieceGame, Target};
-use crate::content::{chess::Chess, shogi::Shogi, Action as Click, BoardMarks, Game};
+use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
 use crate::play::table::side_names;
 use crate::play::{Finish, Reason, Side};
 use crate::record::library::Library;
 use crate::record::path::{Branch, Path as At};
-use crate::record::{self, Board, Format, Record, RecordError, Step};
+use crate::record::{self, Format, Record, RecordError, Step};
 use crate::render::go::{svg as go_svg, GoDiagram};
 use crate::render::Marks;
-use crate::rules::{go, Rules};
+use crate::rules::go;
 use askama::Template;
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
 use axum::http::{header, StatusCode};
@@ -42,7 +41,7 @@ mod printing;
 mod uploads;
 mod view;
 
-pub use drawing::go_marks;
+pub use crate::content::drawing::go_marks;
 use printing::print;
 use uploads::{list, upload};
 use view::{delete, download_record, page, try_move};
@@ -552,8 +551,8 @@ impl Here<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::drawing::chess_marks;
     use super::*;
+    use crate::content::drawing::chess_marks;
 
     #[test]
     fn reads_sgf_markup_with_rectangles_and_labels() {

@@ -1,9 +1,10 @@
 //! Printing a record: Go figures and score sheets.
 
-use super::drawing::{chess_marks, draw, play_noted, Drawing, Shown};
+use super::drawing::{draw, play_noted, Shown};
 use super::uploads::{list_page, open_blocking};
 use super::view::{game_param, heading, tag_lines};
 use super::*;
+use crate::content::drawing::{self, DrawAsk};
 
 /// One figure of a printed Go record, or one section of a score sheet.
 struct Figure {
@@ -38,7 +39,10 @@ struct PrintPage<'a> {
 /// or stood before the figure (marked ▲).
 fn go_figures(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figure> {
     let ui = &Ui::get(lang).record;
-    let Ok(Board::Go(mut pos)) = Board::at_start(&record.start, record.setup.as_ref(), "record")
+    let Some(mut pos) = record
+        .position_at_start("record")
+        .ok()
+        .and_then(|p| p.get::<go::Position>().cloned())
     else {
         return Vec::new();
     };
@@ -114,7 +118,7 @@ fn go_figures(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figur
 /// A chess or shogi score sheet of the main line, a diagram after every `per` moves.
 fn score_sheet(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figure> {
     let ui = &Ui::get(lang).record;
-    let Ok(mut board) = Board::at_start(&record.start, record.setup.as_ref(), "record") else {
+    let Ok(mut board) = record.position_at_start("record") else {
         return Vec::new();
     };
     let offset = usize::from(record.first_to_move() == Side::Second);
@@ -148,11 +152,7 @@ fn score_sheet(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figu
                 }
             }
             if !step.comment.is_empty() {
-                let text = if record.start.game() == Game::Chess {
-                    chess_marks(&step.comment).1
-                } else {
-                    step.comment.clone()
-                };
+                let text = drawing::comment_text(record.start.game(), &step.comment);
                 if !text.is_empty() {
                     notes.push(format!("{ply}: {text}"));
                 }
@@ -166,12 +166,11 @@ fn score_sheet(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figu
         };
         let svg = draw(
             &shown,
-            Drawing {
+            DrawAsk {
                 markup: &[],
-                chess: BoardMarks::default(),
+                comment: "",
                 link: None,
                 selected: None,
-                labels: Vec::new(),
                 lang,
                 title,
             },
@@ -200,7 +199,7 @@ pub(crate) async fn print(
     let record = &opened.record;
     let g = record.start.game();
     let ui = &req.ui().record;
-    let go_record = g == Game::Go;
+    let go_record = g.kind().numbered_figures;
     let (pers, default) = if go_record {
         (vec![25, 50, 100], 50)
     } else {

@@ -1,9 +1,10 @@
 //! The record page: the tree of moves, trying one's own moves (推演), deleting a variation,
 //! downloading.
 
-use super::drawing::{chess_marks, draw, play_noted, replay, Drawing};
+use super::drawing::{draw, play_noted, replay};
 use super::uploads::{list_page, open_blocking};
 use super::*;
+use crate::content::drawing::{self, Choice, DrawAsk};
 
 /// One item of the move tree: a move, or the start or end of a variation.
 struct TreeItem {
@@ -18,17 +19,15 @@ struct TreeItem {
 
 /// A move's text in the tree: `12 D4`, `3. e4` / `3… e5`, `7 ▲7六歩`.
 fn move_text(game: Game, ply: usize, first_to_move: Side, notation: &str) -> String {
-    match game {
-        Game::Chess => {
-            let offset = usize::from(first_to_move == Side::Second);
-            let n = (ply + offset).div_ceil(2);
-            if (ply + offset) % 2 == 1 {
-                format!("{n}. {notation}")
-            } else {
-                format!("{n}… {notation}")
-            }
-        }
-        _ => format!("{ply} {notation}"),
+    if !game.kind().numbers_in_pairs {
+        return format!("{ply} {notation}");
+    }
+    let offset = usize::from(first_to_move == Side::Second);
+    let n = (ply + offset).div_ceil(2);
+    if (ply + offset) % 2 == 1 {
+        format!("{n}. {notation}")
+    } else {
+        format!("{n}… {notation}")
     }
 }
 
@@ -40,7 +39,7 @@ fn tree(record: &Record, here: &Here, current: &At) -> Vec<TreeItem> {
         game: Game,
         first: Side,
         line: &[Step],
-        mut board: Board,
+        mut board: crate::base::AnyPosition,
         branches: &[Branch],
         ply: usize,
         here: &Here,
@@ -98,7 +97,7 @@ fn tree(record: &Record, here: &Here, current: &At) -> Vec<TreeItem> {
         }
     }
     let mut out = Vec::new();
-    let Ok(board) = Board::at_start(&record.start, record.setup.as_ref(), "record") else {
+    let Ok(board) = record.position_at_start("record") else {
         return out;
     };
     walk(
@@ -128,12 +127,6 @@ struct NavLink {
 struct Link {
     href: String,
     title: String,
-}
-
-/// A move to choose (a promotion).
-struct Choice {
-    mv: String,
-    label: String,
 }
 
 /// How a finished game ended, in `lang`.
@@ -239,11 +232,7 @@ struct Ask {
 }
 
 fn example_move(game: Game) -> &'static str {
-    match game {
-        Game::Go => "D4, pass",
-        Game::Chess => "e4, Nf3, e7e8q",
-        Game::Shogi => "7g7f, P*5e, 8h2b+",
-    }
+    game.kind().move_examples
 }
 
 fn render_record(
@@ -267,11 +256,7 @@ fn render_record(
         Some(s) => (&s.markup, &s.comment),
         None => (&record.root_markup, &record.comment),
     };
-    let (chess, comment) = if g == Game::Chess {
-        chess_marks(raw_comment)
-    } else {
-        (BoardMarks::default(), raw_comment.to_string())
-    };
+    let comment = drawing::comment_text(g, raw_comment);
     let href = |c: Click| -> String {
         match c {
             Click::Play(m) => here.href(at, &[("try", &m)]),
@@ -283,12 +268,11 @@ fn render_record(
     let title = heading(record, &opened.name);
     let board = draw(
         &shown,
-        Drawing {
+        DrawAsk {
             markup,
-            chess,
+            comment: raw_comment,
             link: Some(&href),
             selected: ask.sel.as_deref(),
-            labels: Vec::new(),
             lang,
             title: &title,
         },
@@ -352,7 +336,7 @@ fn render_record(
     }
     // A promotion: the moves between the two squares chosen.
     let choices = match (&ask.sel, &ask.to) {
-        (Some(from), Some(to)) => legal_between(&shown.board, from, to),
+        (Some(from), Some(to)) => drawing::moves_between(&shown.board, from, to),
         _ => Vec::new(),
     };
     let games = if opened.games > 1 {
@@ -405,28 +389,6 @@ fn render_record(
         notes: record.notes.clone(),
     }
     .render()
-}
-
-/// The legal moves from square `from` to `to` (a pawn promoting: one a piece).
-fn legal_between(board: &Board, from: &str, to: &str) -> Vec<Choice> {
-    fn between<G: PieceGame>(pos: &G::Pos, from: &str, to: &str) -> Vec<Choice> {
-        let (Some(a), Some(b)) = (G::parse_square(from), G::parse_square(to)) else {
-            return Vec::new();
-        };
-        pos.legal_moves()
-            .iter()
-            .filter(|m| G::squares(m) == (Some(a), b))
-            .map(|m| Choice {
-                mv: pos.move_name(m),
-                label: pos.notation(m),
-            })
-            .collect()
-    }
-    match board {
-        Board::Go(_) => Vec::new(),
-        Board::Chess(p) => between::<Chess>(p, from, to),
-        Board::Shogi(p) => between::<Shogi>(p, from, to),
-    }
 }
 
 /// `GET /records/{id}?at=&game=`: the replay page.
@@ -498,7 +460,7 @@ pub(crate) async fn try_move(
         let shown = replay(record, &moves).map_err(|_| RecordsError::NoPlace)?;
         let (_, name) = shown
             .board
-            .play_in(&mv, lang)
+            .play(&mv, lang)
             .map_err(|reason| RecordsError::Illegal {
                 mv: mv.clone(),
                 reason,
