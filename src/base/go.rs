@@ -27,9 +27,20 @@ pub static KIND: GameKind = GameKind {
     protocol: Protocol::Gtp,
     programs: &["gnugo", "pachi"],
     position: position_of::<go::Position>,
+    lands_on,
     standard_start,
     start_from_fields,
 };
+
+/// A point (`D4`) lands on itself; a pass or a count lands nowhere.
+fn lands_on(played: &str) -> Option<String> {
+    let b = played.as_bytes();
+    (played.is_ascii()
+        && b.len() >= 2
+        && b[0].is_ascii_alphabetic()
+        && b[1..].iter().all(u8::is_ascii_digit))
+    .then(|| played.to_string())
+}
 
 fn standard_start() -> Start {
     Start::Go {

@@ -108,6 +108,9 @@ pub struct GameKind {
     pub programs: &'static [&'static str],
     /// The position where a start of the game begins.
     pub position: fn(&Start) -> Result<AnyPosition, BadStart>,
+    /// The point or square a move (a canonical name) lands on, for a heat map of answers;
+    /// none for a pass or a count.
+    pub lands_on: fn(&str) -> Option<String>,
     /// The game's usual start (an even game on the usual board).
     pub standard_start: fn() -> Start,
     /// The start a form asks for (size, handicap, rules, komi, FEN, SFEN … as the game has
@@ -140,6 +143,19 @@ impl GameKind {
         [Side::First, Side::Second]
             .into_iter()
             .find(|s| self.colour_words[s.index()] == word)
+    }
+}
+
+/// Where a move of a game of pieces on squares lands: a square picked (`e4`) is itself, a
+/// move (`e2e4`, `e7e8q`, `P*5e`, `7g7f+`) its third and fourth characters.
+pub fn square_landing(played: &str) -> Option<String> {
+    if !played.is_ascii() {
+        return None;
+    }
+    match played.len() {
+        2 => Some(played.to_string()),
+        4.. => Some(played[2..4].to_string()),
+        _ => None,
     }
 }
 

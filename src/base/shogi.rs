@@ -1,6 +1,6 @@
 //! Shogi (将棋) as the layers above the rules see it.
 
-use super::kind::{ClockStyle, Fields, GameKind, Protocol, StartFieldError};
+use super::kind::{square_landing, ClockStyle, Fields, GameKind, Protocol, StartFieldError};
 use super::position::{position_of, BadStart, GamePosition};
 use super::{Game, ShogiHandicap, Side, Start};
 use crate::rules::shogi;
@@ -27,6 +27,7 @@ pub static KIND: GameKind = GameKind {
     protocol: Protocol::Usi,
     programs: &["fairy-stockfish"],
     position: position_of::<shogi::Position>,
+    lands_on: square_landing,
     standard_start,
     start_from_fields,
 };

@@ -3,6 +3,7 @@
 use super::diagnostic::{Ctx, Diagnostic};
 use super::lines::LineTree;
 use super::marks::{Labels, Points};
+pub use super::problem::WhyLine;
 use super::problem::{
     shared, Action, BoardRequest, CountAsk, GamePuzzle, Input, ProblemOf, RecordFormat, Tasked,
     Verdict,
@@ -1250,16 +1251,6 @@ impl GoPuzzle {
     }
 }
 
-/// What "show why" steps through on a life-and-death problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WhyLine {
-    /// The proof's main line from the start: the winner's quickest way, the loser's
-    /// longest resistance.
-    Proof(Vec<String>),
-    /// The learner's moves, the wrong move, and the solver's refutation of it.
-    Refutation(Vec<String>),
-}
-
 impl GoPuzzle {
     /// For "show why" on a `live`/`kill`/`ko` problem: with `wrong`, the refutation of the
     /// learner's move `wrong` after `moves` (the learner's valid progress), played out;
@@ -1298,6 +1289,14 @@ impl GoPuzzle {
 }
 
 impl GamePuzzle for GoPuzzle {
+    fn has_why(&self) -> bool {
+        GoPuzzle::has_why(self)
+    }
+
+    fn why_line(&self, moves: &[String], wrong: Option<&str>) -> Option<WhyLine> {
+        GoPuzzle::why_line(self, moves, wrong)
+    }
+
     fn input(&self) -> Input {
         match &self.goal {
             GoGoal::Count { ask, .. } => Input::Count(*ask),

@@ -186,6 +186,18 @@ pub trait GamePuzzle: Send + Sync + std::fmt::Debug {
     fn searches(&self) -> bool {
         false
     }
+
+    /// Whether "show why" can be asked of this problem (a solver judges it).
+    fn has_why(&self) -> bool {
+        false
+    }
+
+    /// For "show why": with `wrong`, the refutation of the learner's move `wrong` after
+    /// `moves`, played out; without, the proof from the start. `None` where no solver
+    /// judges the problem, the move is not wrong, or the solver decides nothing in time.
+    fn why_line(&self, _moves: &[String], _wrong: Option<&str>) -> Option<WhyLine> {
+        None
+    }
 }
 
 impl dyn GamePuzzle {
@@ -477,4 +489,14 @@ pub(crate) mod shared {
             },
         }
     }
+}
+
+/// What "show why" steps through on a life-and-death problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WhyLine {
+    /// The proof's main line from the start: the winner's quickest way, the loser's
+    /// longest resistance.
+    Proof(Vec<String>),
+    /// The learner's moves, the wrong move, and the solver's refutation of it.
+    Refutation(Vec<String>),
 }

@@ -9,17 +9,7 @@ use super::*;
 /// D4 → D4   e2e4 → e4   e7e8q → e8   P*5e → 5e   7g7f+ → 7f   41 → none
 /// ```
 pub(super) fn target(game: Game, played: &str) -> Option<String> {
-    let ascii = played.is_ascii();
-    match game {
-        Game::Go => (ascii
-            && played.len() >= 2
-            && played.as_bytes()[0].is_ascii_alphabetic()
-            && played[1..].bytes().all(|b| b.is_ascii_digit()))
-        .then(|| played.to_string()),
-        _ if ascii && played.len() == 2 => Some(played.to_string()),
-        _ if ascii && played.len() >= 4 => Some(played[2..4].to_string()),
-        _ => None,
-    }
+    (game.kind().lands_on)(played)
 }
 
 /// One point or square of a linked board: its name and its link's rectangle.

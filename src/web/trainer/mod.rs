@@ -7,8 +7,7 @@ use super::urls;
 use super::AppState;
 use crate::content::go::WhyLine;
 use crate::content::{
-    Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, Puzzle, RecordFormat,
-    Text, Verdict,
+    Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, Text, Verdict,
 };
 use crate::lang::Lang;
 use askama::Template;

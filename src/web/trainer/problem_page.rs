@@ -125,7 +125,7 @@ pub async fn page(
         board: board_svg,
         status: status_html,
         solution_href: format!("{}?solution=1", problem_href(game, set, problem)),
-        record_href: (problem.puzzle.record() == Some(RecordFormat::Sgf))
+        record_href: (problem.puzzle.record().is_some())
             .then(|| urls::problem_record(game, &set.slug, &problem.id)),
         key: crate::web::kit::progress_key(game, set, problem),
         count: match problem.puzzle.input() {

@@ -280,10 +280,7 @@ fn line_html(problem: &Problem, line: &[String], from: usize, upto: usize) -> St
 /// The "show why" address for a solved or failed Go life-and-death problem: the proof
 /// from the start once solved, the refutation of the wrong move after a wrong one.
 fn why_link(problem: &Problem, judged: &Judged, at: &dyn Fn(&str) -> String) -> Option<String> {
-    let Puzzle::Go(go) = &problem.puzzle else {
-        return None;
-    };
-    if !go.has_why() {
+    if !problem.puzzle.has_why() {
         return None;
     }
     match &judged.verdict {
@@ -315,10 +312,7 @@ pub(crate) fn why(
     let ui = Ui::get(lang);
     let base = problem_href(game, set, problem);
     let query = progress.query();
-    let found = match &problem.puzzle {
-        Puzzle::Go(go) => go.why_line(&progress.moves, wrong),
-        _ => None,
-    };
+    let found = problem.puzzle.why_line(&progress.moves, wrong);
     let (line, from, explanation) = match &found {
         Some(WhyLine::Proof(line)) => (line.clone(), 0, ui.why_proof.clone()),
         Some(WhyLine::Refutation(line)) => (
