@@ -23,6 +23,8 @@ pub static KIND: GameKind = GameKind {
     clock: ClockStyle::Increment,
     numbers_in_pairs: true,
     numbered_figures: false,
+    position_key: "fen",
+    tagged_sets: true,
     record_formats: &["pgn"],
     protocol: Protocol::Uci,
     programs: &["stockfish"],

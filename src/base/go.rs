@@ -23,6 +23,8 @@ pub static KIND: GameKind = GameKind {
     clock: ClockStyle::Byoyomi,
     numbers_in_pairs: false,
     numbered_figures: true,
+    position_key: "board",
+    tagged_sets: false,
     record_formats: &["sgf"],
     protocol: Protocol::Gtp,
     programs: &["gnugo", "pachi"],

@@ -100,6 +100,11 @@ pub struct GameKind {
     /// Stones stay where they are played, so a record prints as figures with each move's
     /// number on its point (Go's 棋谱).
     pub numbered_figures: bool,
+    /// The key a problem set writes a position under (`fen`, `sfen`; Go's sets draw the
+    /// board instead).
+    pub position_key: &'static str,
+    /// Problem sets keep the source's tags (`tags = [...]`), not only as a comment.
+    pub tagged_sets: bool,
     /// The record formats a game downloads in, by slug, the usual one first (`sgf`).
     pub record_formats: &'static [&'static str],
     /// The protocol its engines speak.

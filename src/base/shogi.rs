@@ -23,6 +23,8 @@ pub static KIND: GameKind = GameKind {
     clock: ClockStyle::Byoyomi,
     numbers_in_pairs: false,
     numbered_figures: false,
+    position_key: "sfen",
+    tagged_sets: false,
     record_formats: &["kif", "ki2", "csa"],
     protocol: Protocol::Usi,
     programs: &["fairy-stockfish"],

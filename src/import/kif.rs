@@ -20,7 +20,7 @@
 //! ```
 
 use super::{fit_lines, unique_id, Goal, Imported, ImportedProblem, Setup, Skipped};
-use crate::base::Text;
+use crate::base::{GamePosition, Text};
 use crate::lang::Lang;
 pub use crate::record::kif::split::{
     past_the_limit, read, replay, Encoding, RecordGame, Variation,
@@ -112,7 +112,11 @@ fn problem(game: &RecordGame) -> Result<ImportedProblem, String> {
         },
         solutions,
         notes,
-        ..ImportedProblem::new(Setup::Shogi(start.sfen()), Goal::Best, Text::default())
+        ..ImportedProblem::new(
+            Setup::pieces(Position::GAME, start.sfen()),
+            Goal::Best,
+            Text::default(),
+        )
     })
 }
 

@@ -44,7 +44,7 @@
 //! ```
 
 use super::{unique_id, Goal, Imported, ImportedProblem, Setup, Skipped};
-use crate::base::Text;
+use crate::base::{GamePosition, Text};
 use crate::lang::Lang;
 use crate::rules::chess::{square_name, Color, Outcome, Position};
 use std::collections::HashSet;
@@ -380,7 +380,11 @@ fn problem(row: &Row) -> Result<ImportedProblem, String> {
         hint: hint(&themes),
         solutions,
         notes,
-        ..ImportedProblem::new(Setup::Chess(start.fen()), goal, Text::default())
+        ..ImportedProblem::new(
+            Setup::pieces(Position::GAME, start.fen()),
+            goal,
+            Text::default(),
+        )
     })
 }
 

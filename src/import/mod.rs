@@ -17,6 +17,7 @@ pub mod sfen;
 pub mod sgf;
 pub mod tsumego_json;
 
+use crate::base::GamePosition;
 use crate::content::{Diagnostic, Game, Library, LineTree, Text};
 use crate::lang::Lang;
 use crate::rules::go::{Board, Color, Move, Point, Position};
@@ -102,26 +103,37 @@ pub enum Setup {
         /// The part shown.
         view: Option<(Point, Point)>,
     },
-    /// A chess position, as FEN.
-    Chess(String),
-    /// A shogi position, as SFEN.
-    Shogi(String),
+    /// A position of a game of pieces, as that game writes one (a chess FEN, a shogi
+    /// SFEN); the set file keeps it under the game's `position_key`.
+    Pieces {
+        /// The game.
+        game: Game,
+        /// The position in the game's notation.
+        notation: String,
+    },
 }
 
 impl Setup {
     /// The game of the position.
     pub fn game(&self) -> Game {
         match self {
-            Setup::Go { .. } => Game::Go,
-            Setup::Chess(_) => Game::Chess,
-            Setup::Shogi(_) => Game::Shogi,
+            Setup::Go { .. } => <Position as GamePosition>::GAME,
+            Setup::Pieces { game, .. } => *game,
+        }
+    }
+
+    /// The position of a game of pieces, `notation` in the game's notation.
+    pub fn pieces(game: Game, notation: impl Into<String>) -> Setup {
+        Setup::Pieces {
+            game,
+            notation: notation.into(),
         }
     }
 
     /// The FEN or SFEN of a chess or shogi position.
     pub fn notation(&self) -> Option<&str> {
         match self {
-            Setup::Chess(s) | Setup::Shogi(s) => Some(s),
+            Setup::Pieces { notation, .. } => Some(notation),
             Setup::Go { .. } => None,
         }
     }
@@ -503,11 +515,9 @@ fn write_problem(out: &mut String, p: &ImportedProblem) {
             let _ = write!(out, "board = \"\"\"\n{text}\"\"\"\n");
             let _ = writeln!(out, "to_play = {}", toml_string(start.turn().as_str()));
         }
-        Setup::Chess(fen) => {
-            let _ = writeln!(out, "fen = {}", toml_string(fen));
-        }
-        Setup::Shogi(sfen) => {
-            let _ = writeln!(out, "sfen = {}", toml_string(sfen));
+        Setup::Pieces { game, notation } => {
+            let key = game.kind().position_key;
+            let _ = writeln!(out, "{key} = {}", toml_string(notation));
         }
     }
     let _ = writeln!(out, "goal = {}", toml_string(p.goal.as_str()));
@@ -523,7 +533,7 @@ fn write_problem(out: &mut String, p: &ImportedProblem) {
         let _ = writeln!(out, "difficulty = {d}");
     }
     if !p.tags.is_empty() {
-        if p.setup.game() == Game::Chess {
+        if p.setup.game().kind().tagged_sets {
             let _ = writeln!(out, "tags = {}", toml_list(&p.tags));
         } else {
             let _ = writeln!(out, "# tags: {}", comment(&p.tags.join(" ")));
@@ -747,7 +757,7 @@ mod tests {
             tags: vec!["mate".into()],
             solutions: vec![vec!["d1d8".into()]],
             ..ImportedProblem::new(
-                Setup::Chess("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into()),
+                Setup::pieces(Game::Chess, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
                 goal,
                 Text::both("White to play."),
             )
@@ -784,7 +794,7 @@ mod tests {
     #[test]
     fn comments_stay_valid_toml() {
         let mut p = ImportedProblem::new(
-            Setup::Chess("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into()),
+            Setup::pieces(Game::Chess, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
             Goal::Best,
             Text::both("White to play."),
         );

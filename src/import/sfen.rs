@@ -30,7 +30,7 @@
 //! ```
 
 use super::{unique_id, Goal, Imported, ImportedProblem, Setup, Skipped};
-use crate::base::Text;
+use crate::base::{GamePosition, Text};
 use crate::lang::Lang;
 use crate::rules::shogi::{Outcome, Position};
 use serde_json::Value;
@@ -184,7 +184,11 @@ fn problem(value: &Value, moves: &[String]) -> Result<ImportedProblem, String> {
         difficulty: Some(difficulty(n)),
         solutions: vec![line],
         notes,
-        ..ImportedProblem::new(Setup::Shogi(start.sfen()), goal, Text::default())
+        ..ImportedProblem::new(
+            Setup::pieces(Position::GAME, start.sfen()),
+            goal,
+            Text::default(),
+        )
     })
 }
 
