@@ -401,7 +401,6 @@ fn prove_go(mut imported: qiyuan::import::Imported, life: &LifeArgs) -> qiyuan::
 
 /// `qiyuan import …`: every importer, one way of writing its set.
 fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
-    use qiyuan::content::Game;
     use qiyuan::import;
     let started = std::time::Instant::now();
     let read_all = |files: &[PathBuf]| -> anyhow::Result<Vec<(String, Vec<u8>)>> {
@@ -439,7 +438,7 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
             }
             let origin = format!("Imported by `qiyuan import sgf` from {}", names(&files));
             let imported = prove_go(import::sgf::import_files(&texts), &life);
-            (Game::Go, imported, set, origin)
+            (import::sgf::GAME, imported, set, origin)
         }
         ImportFrom::TsumegoJson {
             file,
@@ -447,7 +446,7 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
             life,
             set,
         } => (
-            Game::Go,
+            import::tsumego_json::GAME,
             prove_go(
                 import::tsumego_json::import(
                     &file.display().to_string(),
@@ -463,7 +462,7 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
             ),
         ),
         ImportFrom::Lichess { file, limit, set } => (
-            Game::Chess,
+            import::lichess::GAME,
             import::lichess::import(&file.display().to_string(), &read_text(&file)?, limit),
             set,
             format!(
@@ -477,7 +476,7 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
             max_plies,
             set,
         } => (
-            Game::Shogi,
+            import::sfen::GAME,
             import::sfen::import(
                 &file.display().to_string(),
                 &read_text(&file)?,
@@ -490,7 +489,7 @@ fn import(from: ImportFrom) -> anyhow::Result<ExitCode> {
         ImportFrom::Kif { files, set } => {
             let origin = format!("Imported by `qiyuan import kif` from {}", names(&files));
             (
-                Game::Shogi,
+                import::kif::GAME,
                 import::kif::import_files(&read_all(&files)?),
                 set,
                 origin,

@@ -120,6 +120,9 @@ fn problem(game: &RecordGame) -> Result<ImportedProblem, String> {
     })
 }
 
+/// The game of the problems this importer writes.
+pub const GAME: crate::base::Game = <Position as crate::base::GamePosition>::GAME;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -192,6 +192,9 @@ fn problem(value: &Value, moves: &[String]) -> Result<ImportedProblem, String> {
     })
 }
 
+/// The game of the problems this importer writes.
+pub const GAME: crate::base::Game = <Position as crate::base::GamePosition>::GAME;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -687,6 +687,9 @@ pub fn problem_to_sgf(problem: &Problem, lang: Lang) -> Option<String> {
     ))
 }
 
+/// The game of the problems this importer writes.
+pub const GAME: crate::base::Game = <Position as crate::base::GamePosition>::GAME;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -248,6 +248,9 @@ fn one_language_note(l: Lang) -> String {
     )
 }
 
+/// The game of the problems this importer writes.
+pub const GAME: crate::base::Game = <Position as crate::base::GamePosition>::GAME;
+
 #[cfg(test)]
 mod tests {
     use super::*;
