@@ -438,7 +438,8 @@ impl EyeSpace {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{solve, Budget, Outcome, Problem, Region, Search, Target};
+    use super::super::search::Search;
+    use super::super::{solve, Budget, Outcome, Problem, Region, Target};
     use super::*;
     use crate::rules::go::fast::for_random_boards;
     use crate::rules::go::{Board, Move, Point, Position};
