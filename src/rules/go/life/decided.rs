@@ -28,7 +28,7 @@ impl<'a> Search<'a> {
         } else if self.capture_all_at().is_some() {
             return Some(self.problem.attacker);
         }
-        if self.static_kills
+        if self.options.static_kills
             && eyes::dead_pocket(
                 &self.board,
                 &self.region_set,

@@ -507,7 +507,7 @@ mod tests {
     /// ko master (a win by ko counts for White).
     fn white_lives_by_search(pos: &Position) -> Option<bool> {
         let mut plain = search(pos, Color::White);
-        plain.static_kills = false;
+        plain.options.static_kills = false;
         let proven = plain.run();
         match pos.turn() {
             Color::White => proven,

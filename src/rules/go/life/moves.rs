@@ -78,7 +78,7 @@ impl<'a> Search<'a> {
         // A move away from the fight is a pass in all but name: the defender has its pass,
         // the attacker keeps its best such move, to wait, only if the fight refuses it a
         // point by ko or superko (waiting can lift that).
-        let fight = self.fight_only.then(|| self.fight());
+        let fight = self.options.fight_only.then(|| self.fight());
         let mut away: Option<(i32, Candidate)> = None;
         let mut refused = false;
         let fence = self.fence.iter().copied().chain(beyond.iter());
@@ -98,7 +98,7 @@ impl<'a> Search<'a> {
                 refused |= in_fight && matches!(check, Err(Refusal::Ko | Refusal::Superko));
                 continue;
             }
-            if self.kos_left_to_master && self.retaken_at_once(v, color) {
+            if self.options.kos_left_to_master && self.retaken_at_once(v, color) {
                 continue;
             }
             let bonus = if vital == Some(v) { 100 } else { 0 };

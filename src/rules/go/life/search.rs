@@ -83,6 +83,30 @@ pub(super) struct Search<'a> {
     /// not stored.
     pub(super) refused_above: std::cell::Cell<usize>,
     pub(super) ko_keys: Vec<u64>,
+    /// The ε of the 1+ε trick and the heuristics' switches.
+    pub(super) options: SearchOptions,
+    /// The defender's possible eyes at the position [`Search::living_move`] looks at.
+    pub(super) eye_space: eyes::EyeSpace,
+    /// The last move [`Search::living_move`] found, tried first the next time.
+    pub(super) last_living: usize,
+    /// By depth, the move that last settled a position there (the prover's proving move
+    /// or the opponent's refutation), tried first at the next position of that depth.
+    pub(super) killers: Vec<Candidate>,
+    /// The positions a simulation ([`Search::simulate`]) was tried from, tried only once.
+    pub(super) simulated: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    /// During a simulation: the sibling's move and the move simulated, which change
+    /// places when the other side plays on the sibling's point.
+    pub(super) swap: (Candidate, Candidate),
+    /// The author's first moves at the root, searched first (see
+    /// [`Problem::with_first_moves`]).
+    pub(super) first_moves: Vec<Candidate>,
+}
+
+/// How the search orders itself and which of its heuristics it uses: the ε of the 1+ε
+/// trick (helper threads take a larger one), and switches that only tests turn off, to
+/// check a heuristic against the search without it. None of them changes a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SearchOptions {
     /// The ε of the 1+ε trick, in sixteenths: how much longer the search stays in the
     /// chosen child than its second-best sibling's value asks (it changes the order of
     /// the search, never a result).
@@ -94,23 +118,21 @@ pub(super) struct Search<'a> {
     /// Whether the side that is not ko master leaves out kos the master would take straight
     /// back ([`Search::retaken_at_once`]; off only to test that by search).
     pub(super) kos_left_to_master: bool,
-    /// The defender's possible eyes at the position [`Search::living_move`] looks at.
-    pub(super) eye_space: eyes::EyeSpace,
-    /// The last move [`Search::living_move`] found, tried first the next time.
-    pub(super) last_living: usize,
-    /// By depth, the move that last settled a position there (the prover's proving move
-    /// or the opponent's refutation), tried first at the next position of that depth.
-    pub(super) killers: Vec<Candidate>,
-    /// The positions a simulation ([`Search::simulate`]) was tried from, tried only once.
-    pub(super) simulated: HashSet<u64, BuildHasherDefault<KeyHasher>>,
     /// Whether [`Search::simulate`] is tried (off only in a test, to check its proofs).
     pub(super) simulation: bool,
-    /// During a simulation: the sibling's move and the move simulated, which change
-    /// places when the other side plays on the sibling's point.
-    pub(super) swap: (Candidate, Candidate),
-    /// The author's first moves at the root, searched first (see
-    /// [`Problem::with_first_moves`]).
-    pub(super) first_moves: Vec<Candidate>,
+}
+
+impl Default for SearchOptions {
+    /// The solver's: ε = 4/16, every heuristic on.
+    fn default() -> SearchOptions {
+        SearchOptions {
+            stay: 4,
+            static_kills: true,
+            fight_only: true,
+            kos_left_to_master: true,
+            simulation: true,
+        }
+    }
 }
 
 fn mix(x: u64) -> u64 {
@@ -220,15 +242,11 @@ impl<'a> Search<'a> {
             line: Vec::with_capacity(MAX_DEPTH + 1),
             refused_above: std::cell::Cell::new(usize::MAX),
             ko_keys,
-            stay: 4,
-            static_kills: true,
-            fight_only: true,
-            kos_left_to_master: true,
+            options: SearchOptions::default(),
             last_living: PASS,
             eye_space,
             killers: vec![PASS; MAX_DEPTH + 1],
             simulated: HashSet::default(),
-            simulation: true,
             swap: (PASS, PASS),
             first_moves,
         }
@@ -507,7 +525,7 @@ impl<'a> Search<'a> {
             let weight = |i: usize| if weighted { weight(i) } else { 1 };
             // The side that must answer every move here has settled a sibling: try to
             // settle this one the same way before searching it.
-            if self.simulation && !settles(&values[best]) {
+            if self.options.simulation && !settles(&values[best]) {
                 if let Some(r) = values.iter().position(settles) {
                     if self.try_simulation(moves[r], moves[best], depth + 1, !or_node) {
                         values[best] = if or_node { (INF, 0) } else { (0, INF) };
@@ -518,7 +536,7 @@ impl<'a> Search<'a> {
             let (cpn, cdn) = values[best];
             // The 1+ε trick (Pawlewicz and Lew): stay longer in the chosen child (until it
             // is no longer the best by weight).
-            let second = cap(second as u64 + second as u64 * self.stay / 16 + 1);
+            let second = cap(second as u64 + second as u64 * self.options.stay / 16 + 1);
             // (By weight: the threshold in the chosen child's own terms, above its value
             // so that the child is searched.)
             let second = if second >= INF {
@@ -565,7 +583,7 @@ impl<'a> Search<'a> {
         let others: Vec<Search<'a>> = (0..helpers)
             .map(|i| {
                 let mut helper = self.clone();
-                helper.stay = HELPER_STAY + 4 * i as u64;
+                helper.options.stay = HELPER_STAY + 4 * i as u64;
                 helper
             })
             .collect();

@@ -301,7 +301,7 @@ fn a_value_resting_on_the_lines_superko_is_not_taken_to_another_line() {
     for stay in [4, 8, 16] {
         // As `solve` tries first: White may retake every ko at once.
         let mut search = Search::new(&pos, &problem, Color::Black, Some(Color::White));
-        search.stay = stay;
+        search.options.stay = stay;
         search.node_limit = 1_000_000;
         assert_eq!(search.run(), Some(true), "ε = {stay}/16");
     }
@@ -352,7 +352,7 @@ fn moves_away_from_the_fight_are_not_searched() {
         "{black:?}"
     );
     // Without the rule, every point of the region is a candidate.
-    search.fight_only = false;
+    search.options.fight_only = false;
     assert!(away.iter().all(|p| names(&search).contains(&p.to_string())));
 }
 
@@ -437,7 +437,7 @@ fn a_ko_the_master_takes_back_at_once_is_not_searched() {
     let problem = Problem::new(&pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
     let has_c1 = |ko_master: Option<Color>, left: bool| {
         let mut search = Search::new(&pos, &problem, Color::Black, ko_master);
-        search.kos_left_to_master = left;
+        search.options.kos_left_to_master = left;
         let c1 = search.board.vertex(Point::new(2, 18));
         search.candidates().contains(&c1)
     };
@@ -482,8 +482,8 @@ fn keeping_to_the_fight_changes_no_verdict() {
         for ko_master in [Some(prover.opponent()), Some(prover)] {
             let run = |fight_only: bool, kos_left_to_master: bool| {
                 let mut search = Search::new(&pos, &problem, prover, ko_master);
-                search.fight_only = fight_only;
-                search.kos_left_to_master = kos_left_to_master;
+                search.options.fight_only = fight_only;
+                search.options.kos_left_to_master = kos_left_to_master;
                 search.node_limit = 2_000_000;
                 search.run()
             };
@@ -580,7 +580,7 @@ fn a_siblings_proof_carries_over_by_simulation() {
         }
         carried.push(m);
         let mut plain = Search::new(&dead, &problem, Color::Black, None);
-        plain.simulation = false;
+        plain.options.simulation = false;
         plain.play(m);
         assert_eq!(
             plain.mid(INF - 1, INF - 1, 1).0,
