@@ -7,6 +7,7 @@ use super::search::{Candidate, Search, PASS};
 
 impl<'a> Search<'a> {
     /// The winner if the game is decided on the board now.
+    #[inline]
     pub(super) fn decided(&self) -> Option<Color> {
         self.decided_unless(false)
     }
@@ -46,6 +47,7 @@ impl<'a> Search<'a> {
     /// The winner of a position the search meets for the first time: [`Search::decided`],
     /// or the defender if it makes life in one move ([`Search::living_move`]); Benson's
     /// test is left out when `not_alive` (see [`Search::alive_ruled_out`]).
+    #[inline]
     pub(super) fn winner_on_arrival(&mut self, not_alive: bool) -> Option<Color> {
         self.decided_unless(not_alive)
             .or_else(|| self.living_move().map(|_| self.defender))
@@ -58,6 +60,7 @@ impl<'a> Search<'a> {
     /// no life), and after an attacker stone, which hardly ever gives the defender life
     /// (where it does, the defender's next position finds it: leaving the test out never
     /// changes what is proven, only, there, the search's order).
+    #[inline]
     pub(super) fn alive_ruled_out(&self, c: Candidate, depth: usize) -> bool {
         if c == PASS {
             return true;
@@ -171,6 +174,7 @@ impl<'a> Search<'a> {
     }
 
     /// The target's points that still hold a defender's stone.
+    #[inline]
     pub(super) fn target_stones(&self) -> impl Iterator<Item = usize> + '_ {
         self.target
             .iter()

@@ -21,6 +21,7 @@ impl<'a> Search<'a> {
 
     /// Whether `color` may put a stone on the empty `v`, by the board's answer `check`:
     /// a ko or superko refusal binds all but the ko master.
+    #[inline]
     pub(super) fn permits(&self, check: Result<(), Refusal>, color: Color) -> bool {
         match check {
             Ok(()) => true,
@@ -30,6 +31,7 @@ impl<'a> Search<'a> {
     }
 
     /// Whether `color` may put a stone on the empty `v`.
+    #[inline]
     pub(super) fn allowed(&self, v: usize, color: Color) -> bool {
         self.permits(self.board.check_vertex(v, color), color)
     }

@@ -252,11 +252,13 @@ impl<'a> Search<'a> {
         }
     }
 
+    #[inline]
     pub(super) fn key(&self) -> u64 {
         self.key_of(&self.board)
     }
 
     /// The table key of `board`'s position (see [`Search::key`]).
+    #[inline]
     pub(super) fn key_of(&self, board: &SearchBoard) -> u64 {
         self.key_from(
             board.hash(),
@@ -298,6 +300,7 @@ impl<'a> Search<'a> {
     }
 
     /// (pn, dn) of a decided position for the prover.
+    #[inline]
     pub(super) fn value_of(&self, winner: Color) -> (u32, u32) {
         if winner == self.prover {
             (0, INF)
@@ -324,6 +327,7 @@ impl<'a> Search<'a> {
         }
     }
 
+    #[inline]
     pub(super) fn play(&mut self, c: Candidate) {
         if c == PASS {
             self.board.pass();
@@ -394,6 +398,7 @@ impl<'a> Search<'a> {
 
     /// Stores the value of the position at `depth`, unless it rests on a position of the
     /// line above (a move the superko rule refused because of it).
+    #[inline]
     pub(super) fn store(&mut self, key: u64, value: (u32, u32), work: u32, depth: usize) {
         self.store_with(key, value, work, depth, false);
     }

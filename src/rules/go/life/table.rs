@@ -54,11 +54,13 @@ impl Shared {
     }
 
     /// How many threads are searching below the position `key` (or one sharing its slot).
+    #[inline]
     pub(super) fn busy(&self, key: u64) -> u8 {
         self.busy[key as usize % BUSY_SLOTS].load(Ordering::Relaxed)
     }
 
     /// Notes that a thread starts (`true`) or ends (`false`) searching below `key`.
+    #[inline]
     pub(super) fn mark(&self, key: u64, arrives: bool) {
         let slot = &self.busy[key as usize % BUSY_SLOTS];
         if arrives {
@@ -94,6 +96,7 @@ pub(super) enum Memory {
 }
 
 impl Memory {
+    #[inline]
     pub(super) fn get(&self, key: u64) -> Option<Entry> {
         match self {
             Memory::Own(table) => table.get(&key).copied(),
@@ -104,12 +107,14 @@ impl Memory {
     /// Stores `entry`, except over a settled entry (a proof or disproof found, by another
     /// thread or by a simulation below, while the search of this position still held
     /// older values).
+    #[inline]
     pub(super) fn insert(&mut self, key: u64, entry: Entry) {
         self.insert_with(key, entry, false);
     }
 
     /// [`Memory::insert`]; with `add`, the work already stored for `key` is added to
     /// `entry`'s (a position searched again: its work is the sum of its searches).
+    #[inline]
     pub(super) fn insert_with(&mut self, key: u64, entry: Entry, add: bool) {
         match self {
             Memory::Own(table) => keep_settled(table, key, entry, add),
@@ -132,6 +137,7 @@ impl Memory {
     }
 
     /// What the threads share, if there are others.
+    #[inline]
     pub(super) fn shared(&self) -> Option<&Shared> {
         match self {
             Memory::Own(_) => None,
