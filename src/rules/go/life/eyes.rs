@@ -438,7 +438,8 @@ impl EyeSpace {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{solve, Budget, Outcome, Problem, Region, Search, Target};
+    use super::super::search::Search;
+    use super::super::{solve, Budget, Outcome, Problem, Region, Target};
     use super::*;
     use crate::rules::go::fast::for_random_boards;
     use crate::rules::go::{Board, Move, Point, Position};
@@ -506,7 +507,7 @@ mod tests {
     /// ko master (a win by ko counts for White).
     fn white_lives_by_search(pos: &Position) -> Option<bool> {
         let mut plain = search(pos, Color::White);
-        plain.static_kills = false;
+        plain.options.static_kills = false;
         let proven = plain.run();
         match pos.turn() {
             Color::White => proven,
