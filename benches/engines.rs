@@ -105,7 +105,7 @@ fn go_table(engine: &mut Engine, size: u8, positions: usize) {
     let start = Start::Go {
         size,
         handicap: 0,
-        rules: go::Rules::Chinese,
+        rules: go::Scoring::Chinese,
         komi: 7.5,
     };
     let first = go::Position::empty(size).expect("a board");

@@ -114,7 +114,7 @@ fn play_out_and_count(gnugo: &mut Engine, start: &Start, first: go::Position) ->
         "dead stones on empty points: {dead:?}"
     );
     let theirs = gnugo.final_score(start, &moves).unwrap();
-    let counting = go::Counting::new(go::Rules::Japanese)
+    let counting = go::Counting::new(go::Scoring::Japanese)
         .handicap(*handicap)
         .komi(*komi);
     let ours = go::score_position(&pos, &dead_points, &counting).unwrap();
@@ -139,7 +139,7 @@ fn gnugo_plays_nine_by_nine_to_two_passes_and_counts_as_we_do() {
     let start = Start::Go {
         size: 9,
         handicap: 0,
-        rules: go::Rules::Japanese,
+        rules: go::Scoring::Japanese,
         komi: 6.5,
     };
     let moves = play_out_and_count(&mut gnugo, &start, go::Position::empty(9).unwrap());
@@ -162,7 +162,7 @@ fn gnugo_plays_a_handicap_game_on_the_same_points_as_we_do() {
     let start = Start::Go {
         size: 9,
         handicap: 2,
-        rules: go::Rules::Japanese,
+        rules: go::Scoring::Japanese,
         komi: 0.5,
     };
     let moves = play_out_and_count(&mut gnugo, &start, go::handicap_position(9, 2).unwrap());
@@ -201,7 +201,7 @@ fn gnugo_sets_up_nine_stones_on_nineteen_by_nineteen_and_thirteen() {
         let start = Start::Go {
             size,
             handicap,
-            rules: go::Rules::Chinese,
+            rules: go::Scoring::Chinese,
             komi: 0.0,
         };
         let first = go::handicap_position(size, handicap).unwrap();
@@ -401,7 +401,7 @@ fn go_start() -> Start {
     Start::Go {
         size: 9,
         handicap: 0,
-        rules: go::Rules::Chinese,
+        rules: go::Scoring::Chinese,
         komi: 7.5,
     }
 }

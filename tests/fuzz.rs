@@ -208,7 +208,7 @@ fn game_actions(text: &str) -> Result<(), String> {
         _ => Start::Go {
             size: 9,
             handicap: 0,
-            rules: qiyuan::rules::go::Rules::Chinese,
+            rules: qiyuan::rules::go::Scoring::Chinese,
             komi: 7.5,
         },
     };

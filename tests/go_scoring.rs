@@ -9,7 +9,7 @@ mod common;
 
 use qiyuan::lang::Lang;
 use qiyuan::rules::go::score::classify_grid;
-use qiyuan::rules::go::{score, Board, Color, Counting, Outcome, Owner, Rules};
+use qiyuan::rules::go::{score, Board, Color, Counting, Outcome, Owner, Scoring};
 use std::path::PathBuf;
 
 fn corpus() -> PathBuf {
@@ -267,7 +267,7 @@ fn winner(board: &Board, counting: Counting) -> Outcome {
 
 #[test]
 fn chinese_rules_black_needs_185_and_white_177_on_19x19() {
-    let chinese = Counting::new(Rules::Chinese);
+    let chinese = Counting::new(Scoring::Chinese);
     // 185 black stones, 176 white: Black wins by ¾ stone (185 − 3¾ = 181¼ > 180½).
     let s = score(&filled(19, 185, 0), &[], &chinese).unwrap();
     assert_eq!((s.black, s.white), (185.0, 176.0));
@@ -276,7 +276,7 @@ fn chinese_rules_black_needs_185_and_white_177_on_19x19() {
         Outcome::Win {
             winner: Color::Black,
             margin: 0.75,
-            rules: Rules::Chinese
+            rules: Scoring::Chinese
         }
     );
     assert_eq!(s.outcome.text(Lang::Zh), "黑胜3/4子。");
@@ -308,7 +308,7 @@ fn chinese_rules_black_needs_185_and_white_177_on_19x19() {
 
 #[test]
 fn chinese_rules_on_9x9_and_13x13() {
-    let chinese = Counting::new(Rules::Chinese);
+    let chinese = Counting::new(Scoring::Chinese);
     // 9×9: half is 40½; Black needs more than 44¼ (45 whole), White more than 36¾ (37).
     assert_eq!(
         winner(&filled(9, 45, 0), chinese).winner(),
@@ -340,7 +340,7 @@ fn chinese_rules_on_9x9_and_13x13() {
 #[test]
 fn chinese_handicap_gives_back_half_the_stones() {
     // Four stones: no komi, Black gives back 2 at the count: needs B − 2 > 180½.
-    let four = Counting::new(Rules::Chinese).handicap(4);
+    let four = Counting::new(Scoring::Chinese).handicap(4);
     assert_eq!((four.komi, four.give_back()), (0.0, 2.0));
     assert_eq!(
         winner(&filled(19, 183, 0), four).winner(),
@@ -358,7 +358,10 @@ fn chinese_handicap_gives_back_half_the_stones() {
         s.explain(Lang::Zh)
     );
     // Japanese counting gives nothing back.
-    assert_eq!(Counting::new(Rules::Japanese).handicap(4).give_back(), 0.0);
+    assert_eq!(
+        Counting::new(Scoring::Japanese).handicap(4).give_back(),
+        0.0
+    );
 }
 
 #[test]
@@ -375,7 +378,7 @@ fn territory_counting_adds_prisoners_dead_stones_and_komi() {
     )
     .unwrap();
     let a1 = board.point("A1").unwrap();
-    let japanese = Counting::new(Rules::Japanese).prisoners(3, 1);
+    let japanese = Counting::new(Scoring::Japanese).prisoners(3, 1);
     let s = score(&board, &[a1], &japanese).unwrap();
     // Black: 5 points + 3 prisoners + the dead stone; White: 9 points + 1 prisoner + 6½.
     assert_eq!((s.black, s.white), (9.0, 16.5));
@@ -388,7 +391,7 @@ fn territory_counting_adds_prisoners_dead_stones_and_komi() {
         "{en}"
     );
     // Area counting ignores prisoners: 5 stones + 5 points + ½ against 9 + 5 + ½.
-    let s = score(&board, &[a1], &Counting::new(Rules::Chinese)).unwrap();
+    let s = score(&board, &[a1], &Counting::new(Scoring::Chinese)).unwrap();
     assert_eq!((s.black, s.white), (10.5, 14.5));
     // Listing an empty point as dead is refused.
     let c3 = board.point("C3").unwrap();
@@ -420,8 +423,8 @@ fn seki_score_of_the_seki_exotics_readme() {
             None => break,
         }
     }
-    let japanese = score(&board, &[], &Counting::new(Rules::Japanese).komi(0.0)).unwrap();
-    let chinese = score(&board, &[], &Counting::new(Rules::Chinese)).unwrap();
+    let japanese = score(&board, &[], &Counting::new(Scoring::Japanese).komi(0.0)).unwrap();
+    let chinese = score(&board, &[], &Counting::new(Scoring::Chinese)).unwrap();
     let count = |o: Owner| japanese.points(o).len();
     assert_eq!(count(Owner::Territory(Color::Black)), 96);
     assert_eq!(count(Owner::Territory(Color::White)), 97);

@@ -116,7 +116,7 @@ async fn go_against_gnugo_to_the_count_agrees_with_gnugo() {
     let start = Start::Go {
         size: 9,
         handicap: 0,
-        rules: go::Rules::Japanese,
+        rules: go::Scoring::Japanese,
         komi: 6.5,
     };
     let engines = Engines::discover(&[]);

@@ -500,7 +500,7 @@ fn played_games_download_in_formats_the_independent_readers_read() {
     let go_start = Start::Go {
         size: 9,
         handicap: 2,
-        rules: go::Rules::Japanese,
+        rules: go::Scoring::Japanese,
         komi: 0.5,
     };
     let moves: Vec<String> = ["E5", "D5", "E4", "pass"].map(String::from).into();
@@ -762,7 +762,7 @@ fn writes_and_reads_back_a_line_that_branches_at_every_move() {
     let mut r = Record::new(Start::Go {
         size: 9,
         handicap: 0,
-        rules: go::Rules::Chinese,
+        rules: go::Scoring::Chinese,
         komi: 7.5,
     });
     r.moves = (0..record::MAX_PLIES - 1)

@@ -48,8 +48,8 @@ fn standard_start() -> Start {
     Start::Go {
         size: 19,
         handicap: 0,
-        rules: go::Rules::Chinese,
-        komi: go::Rules::Chinese.default_komi(0),
+        rules: go::Scoring::Chinese,
+        komi: go::Scoring::Chinese.default_komi(0),
     }
 }
 
@@ -58,8 +58,8 @@ fn standard_start() -> Start {
 fn start_from_fields(fields: Fields) -> Result<Start, StartFieldError> {
     let size = number_field::<u8>(fields, "size")?.unwrap_or(9);
     let rules = match fields("rules") {
-        None => go::Rules::Chinese,
-        Some(r) => go::Rules::parse(r).ok_or_else(|| StartFieldError::Rules(r.into()))?,
+        None => go::Scoring::Chinese,
+        Some(r) => go::Scoring::parse(r).ok_or_else(|| StartFieldError::Rules(r.into()))?,
     };
     let handicap = number_field::<u8>(fields, "handicap")?.unwrap_or(0);
     let komi = number_field::<f64>(fields, "komi")?.unwrap_or_else(|| rules.default_komi(handicap));

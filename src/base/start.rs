@@ -104,7 +104,7 @@ pub enum Start {
         /// 0 for an even game, else 2 to 9 stones placed before White's first move.
         handicap: u8,
         /// Area (Chinese) or territory (Japanese) counting.
-        rules: go::Rules,
+        rules: go::Scoring,
         /// Komi in points, given to White.
         komi: f64,
     },

@@ -17,7 +17,7 @@ use crate::render::{go as draw, Marks};
 use crate::rules::go::life;
 use crate::rules::go::select::Ask;
 use crate::rules::go::{
-    score, Board, Color, Counting, Move, Outcome as ScoreOutcome, Point, Position, Rules, Score,
+    score, Board, Color, Counting, Move, Outcome as ScoreOutcome, Point, Position, Score, Scoring,
 };
 use serde::Deserialize;
 use std::ops::Range;
@@ -1172,7 +1172,7 @@ fn count_goal(ctx: &Ctx, spec: &ProblemSpec, start: &Position) -> Result<GoGoal,
                 "goal `count` needs `rules`: \"chinese\" (area counting) or \"japanese\" (territory counting)",
             ))
         }
-        Some(r) => Rules::parse(r.get_ref()).ok_or_else(|| {
+        Some(r) => Scoring::parse(r.get_ref()).ok_or_else(|| {
             ctx.err(
                 r.span(),
                 format!("rules `{}` should be \"chinese\" or \"japanese\"", r.get_ref()),

@@ -558,7 +558,7 @@ mod tests {
         Start::Go {
             size: 9,
             handicap: 0,
-            rules: go::Rules::Chinese,
+            rules: go::Scoring::Chinese,
             komi: 7.5,
         }
     }

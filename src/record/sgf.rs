@@ -556,7 +556,9 @@ fn game_record(root: &SgfNode<Prop>, place: &str, lines: &Lines) -> Result<Recor
             Prop::EV(t) => tags.event = text_of(t),
             Prop::DT(t) => tags.date = text_of(t),
             Prop::RE(t) if parse_result(&t.text).is_some() => tags.result = parse_result(&t.text),
-            Prop::RU(t) if go::Rules::parse(&t.text).is_some() => rules = go::Rules::parse(&t.text),
+            Prop::RU(t) if go::Scoring::parse(&t.text).is_some() => {
+                rules = go::Scoring::parse(&t.text)
+            }
             Prop::AB(points) | Prop::AW(points) => {
                 let into = if matches!(prop, Prop::AB(_)) {
                     &mut black
@@ -581,9 +583,9 @@ fn game_record(root: &SgfNode<Prop>, place: &str, lines: &Lines) -> Result<Recor
     }
     let komi = komi.unwrap_or(0.0);
     let rules = rules.unwrap_or(if komi == 6.5 {
-        go::Rules::Japanese
+        go::Scoring::Japanese
     } else {
-        go::Rules::Chinese
+        go::Scoring::Chinese
     });
     black.sort();
     black.dedup();
@@ -852,8 +854,8 @@ pub fn write(record: &Record) -> Result<String, RecordError> {
     );
     if !kept("RU") {
         out.push_str(match rules {
-            go::Rules::Chinese => "RU[Chinese]",
-            go::Rules::Japanese => "RU[Japanese]",
+            go::Scoring::Chinese => "RU[Chinese]",
+            go::Scoring::Japanese => "RU[Japanese]",
         });
     }
     let point = |name: &String| -> Result<String, RecordError> {

@@ -140,8 +140,8 @@ impl Playable for go::Position {
         let score = go::score_position(self, &dead, &counting).ok()?;
         let points = match score.outcome {
             go::Outcome::Win { margin, rules, .. } => match rules {
-                go::Rules::Chinese => margin * 2.0,
-                go::Rules::Japanese => margin,
+                go::Scoring::Chinese => margin * 2.0,
+                go::Scoring::Japanese => margin,
             },
             _ => 0.0,
         };
@@ -168,8 +168,8 @@ impl Playable for go::Position {
         // The playouts count area: under Chinese rules Black also gives back one point a
         // handicap stone; territory counting is near enough to area counting with its komi.
         let give_back = match rules {
-            go::Rules::Chinese => go::Counting::new(rules).handicap(handicap).give_back() * 2.0,
-            go::Rules::Japanese => 0.0,
+            go::Scoring::Chinese => go::Counting::new(rules).handicap(handicap).give_back() * 2.0,
+            go::Scoring::Japanese => 0.0,
         };
         let strength = computer::go::Strength::of(level, self.size()).with_komi(komi + give_back);
         let until = std::time::Instant::now() + self.think_budget(level);

@@ -889,7 +889,7 @@ mod tests {
         let start = Start::Go {
             size: 9,
             handicap: 0,
-            rules: go::Rules::Chinese,
+            rules: go::Scoring::Chinese,
             komi: 7.5,
         };
         let human = |t: &str| Seat::Human {

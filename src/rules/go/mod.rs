@@ -10,22 +10,22 @@
 //! ```
 
 mod board;
-mod fast;
 pub mod handicap;
 pub mod life;
 mod point;
 mod position;
 pub mod score;
+mod search_board;
 pub mod select;
 
 pub use board::{BadBoard, Board, Color};
-pub use fast::{SearchBoard, SplitMix64};
 pub use handicap::{handicap_points, handicap_position, BadHandicap};
 pub use point::{column_letter, BadPoint, Point, MAX_SIZE, MIN_SIZE};
 pub use position::{Illegal, Move, Position};
 pub use score::{
-    game_over, score, score_position, BadCount, Counting, Ending, Outcome, Owner, Rules, Score,
+    game_over, score, score_position, BadCount, Counting, Ending, Outcome, Owner, Score, Scoring,
 };
+pub use search_board::{SearchBoard, SplitMix64};
 
 /// Star points (星位) of a board of `size`: 9 on 19×19 (the centre one is 天元), 9 on 13×13,
 /// 5 on 9×9, none below 7×7 except the centre of odd boards.

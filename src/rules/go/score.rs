@@ -42,7 +42,7 @@ use std::fmt;
 
 /// How the game is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Rules {
+pub enum Scoring {
     /// Area counting (数子法), the Chinese rules: stones plus surrounded points, compared with
     /// half the board; komi 3¾ stones.
     Chinese,
@@ -51,12 +51,12 @@ pub enum Rules {
     Japanese,
 }
 
-impl Rules {
+impl Scoring {
     /// Reads `chinese`/`area` or `japanese`/`korean`/`territory` (any case).
-    pub fn parse(text: &str) -> Option<Rules> {
+    pub fn parse(text: &str) -> Option<Scoring> {
         match text.trim().to_ascii_lowercase().as_str() {
-            "chinese" | "area" | "cn" => Some(Rules::Chinese),
-            "japanese" | "korean" | "territory" | "jp" | "kr" => Some(Rules::Japanese),
+            "chinese" | "area" | "cn" => Some(Scoring::Chinese),
+            "japanese" | "korean" | "territory" | "jp" | "kr" => Some(Scoring::Japanese),
             _ => None,
         }
     }
@@ -64,8 +64,8 @@ impl Rules {
     /// `chinese` or `japanese`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Rules::Chinese => "chinese",
-            Rules::Japanese => "japanese",
+            Scoring::Chinese => "chinese",
+            Scoring::Japanese => "japanese",
         }
     }
 
@@ -74,8 +74,8 @@ impl Rules {
     pub fn default_komi(self, handicap: u8) -> f64 {
         match (self, handicap) {
             (_, 1..) => 0.0,
-            (Rules::Chinese, 0) => 7.5,
-            (Rules::Japanese, 0) => 6.5,
+            (Scoring::Chinese, 0) => 7.5,
+            (Scoring::Japanese, 0) => 6.5,
         }
     }
 }
@@ -83,16 +83,16 @@ impl Rules {
 /// Everything a count needs besides the board: the rules, komi, handicap and prisoners.
 ///
 /// ```
-/// use qiyuan::rules::go::{Counting, Rules};
-/// let c = Counting::new(Rules::Chinese);
+/// use qiyuan::rules::go::{Counting, Scoring};
+/// let c = Counting::new(Scoring::Chinese);
 /// assert_eq!(c.komi, 7.5); // 3¾ stones
-/// let c = Counting::new(Rules::Japanese).handicap(3).prisoners(4, 2);
+/// let c = Counting::new(Scoring::Japanese).handicap(3).prisoners(4, 2);
 /// assert_eq!((c.komi, c.prisoners), (0.0, [4, 2]));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Counting {
     /// Area or territory counting.
-    pub rules: Rules,
+    pub rules: Scoring,
     /// Komi in points, added to White (3¾ stones = 7.5 points).
     pub komi: f64,
     /// Handicap stones Black received (0 for an even game). Under Chinese rules Black gives
@@ -104,7 +104,7 @@ pub struct Counting {
 
 impl Counting {
     /// An even game under `rules`, with the usual komi and no prisoners.
-    pub fn new(rules: Rules) -> Counting {
+    pub fn new(rules: Scoring) -> Counting {
         Counting {
             rules,
             komi: rules.default_komi(0),
@@ -136,7 +136,7 @@ impl Counting {
     /// under Chinese counting (from 2 stones), none under Japanese counting.
     pub fn give_back(&self) -> f64 {
         match self.rules {
-            Rules::Chinese if self.handicap >= 2 => self.handicap as f64 / 2.0,
+            Scoring::Chinese if self.handicap >= 2 => self.handicap as f64 / 2.0,
             _ => 0.0,
         }
     }
@@ -239,7 +239,7 @@ pub enum Outcome {
         /// By how much.
         margin: f64,
         /// Whether `margin` is in stones (area counting) or points (territory counting).
-        rules: Rules,
+        rules: Scoring,
     },
     /// Exactly even (和棋, jigo).
     Draw,
@@ -277,8 +277,8 @@ impl Outcome {
                 rules,
             } => {
                 let points = match rules {
-                    Rules::Chinese => margin * 2.0,
-                    Rules::Japanese => *margin,
+                    Scoring::Chinese => margin * 2.0,
+                    Scoring::Japanese => *margin,
                 };
                 format!("{}+{}", sgf_colour(*winner), decimal(points))
             }
@@ -304,8 +304,10 @@ impl Outcome {
                 },
                 Lang::Zh,
             ) => match rules {
-                Rules::Chinese => format!("{}胜{}子。", colour_zh(*winner), fraction_zh(*margin)),
-                Rules::Japanese => format!("{}胜{}目。", colour_zh(*winner), fraction_zh(*margin)),
+                Scoring::Chinese => format!("{}胜{}子。", colour_zh(*winner), fraction_zh(*margin)),
+                Scoring::Japanese => {
+                    format!("{}胜{}目。", colour_zh(*winner), fraction_zh(*margin))
+                }
             },
             (
                 Outcome::Win {
@@ -316,13 +318,13 @@ impl Outcome {
                 Lang::En,
             ) => {
                 let (one, many) = match rules {
-                    Rules::Chinese => ("stone", "stones"),
-                    Rules::Japanese => ("point", "points"),
+                    Scoring::Chinese => ("stone", "stones"),
+                    Scoring::Japanese => ("point", "points"),
                 };
                 let unit = if *margin <= 1.0 { one } else { many };
                 let points = match rules {
-                    Rules::Chinese => format!(" ({} points)", fraction_en(margin * 2.0)),
-                    Rules::Japanese => String::new(),
+                    Scoring::Chinese => format!(" ({} points)", fraction_en(margin * 2.0)),
+                    Scoring::Japanese => String::new(),
                 };
                 format!(
                     "{} wins by {} {unit}{points}.",
@@ -368,7 +370,7 @@ impl std::error::Error for BadCount {}
 ///
 /// ```
 /// use qiyuan::lang::Lang;
-/// use qiyuan::rules::go::{score, Board, Color, Counting, Owner, Rules};
+/// use qiyuan::rules::go::{score, Board, Color, Counting, Owner, Scoring};
 /// // A finished 5×5 game. Black walls off the left, White the right; C3 is dame
 /// // and the white stone on A1 is dead.
 /// //   . X O . .
@@ -383,7 +385,7 @@ impl std::error::Error for BadCount {}
 ///     . X O . .
 ///     O X O . .").unwrap();
 /// let a1 = board.point("A1").unwrap();
-/// let s = score(&board, &[a1], &Counting::new(Rules::Japanese).komi(0.5)).unwrap();
+/// let s = score(&board, &[a1], &Counting::new(Scoring::Japanese).komi(0.5)).unwrap();
 /// assert_eq!(s.owner(a1), Owner::Territory(Color::Black));
 /// assert_eq!(s.owner(board.point("C3").unwrap()), Owner::Dame);
 /// assert_eq!(s.black, 6.0);  // 5 points of territory + the dead stone
@@ -432,21 +434,21 @@ pub fn score(board: &Board, dead: &[Point], counting: &Counting) -> Result<Score
     let count = |f: &dyn Fn(Owner) -> bool| map.iter().filter(|&&o| f(o)).count() as f64;
     let dead_of = |c: Color| dead.iter().filter(|&&(_, d)| d == c).count() as u32;
     let (black, white, outcome) = match counting.rules {
-        Rules::Chinese => {
+        Scoring::Chinese => {
             let dame = count(&|o| o == Owner::Dame);
             let black = count(&|o| o.area() == Some(Color::Black)) + dame / 2.0;
             let white = count(&|o| o.area() == Some(Color::White)) + dame / 2.0;
             let half = (size as f64 * size as f64) / 2.0;
             let margin = black - counting.komi / 2.0 - counting.give_back() - half;
-            (black, white, decide(margin, Rules::Chinese))
+            (black, white, decide(margin, Scoring::Chinese))
         }
-        Rules::Japanese => {
+        Scoring::Japanese => {
             let black = count(&|o| o.territory() == Some(Color::Black))
                 + (counting.prisoners[0] + dead_of(Color::White)) as f64;
             let white = count(&|o| o.territory() == Some(Color::White))
                 + (counting.prisoners[1] + dead_of(Color::Black)) as f64
                 + counting.komi;
-            (black, white, decide(black - white, Rules::Japanese))
+            (black, white, decide(black - white, Scoring::Japanese))
         }
     };
     Ok(Score {
@@ -470,7 +472,7 @@ pub fn score_position(
     score(pos.board(), dead, &counting)
 }
 
-fn decide(margin: f64, rules: Rules) -> Outcome {
+fn decide(margin: f64, rules: Scoring) -> Outcome {
     if margin > 0.0 {
         Outcome::Win {
             winner: Color::Black,
@@ -524,7 +526,7 @@ impl Score {
         let half = total as f64 / 2.0;
         let mut out = String::new();
         match (c.rules, lang) {
-            (Rules::Chinese, Lang::Zh) => {
+            (Scoring::Chinese, Lang::Zh) => {
                 out.push_str(&format!(
                     "数子法（中国规则）：先把死子拿掉（黑死子 {} 个，白死子 {} 个）。",
                     dead(Color::Black),
@@ -569,7 +571,7 @@ impl Score {
                     self.outcome.text(lang)
                 ));
             }
-            (Rules::Chinese, Lang::En) => {
+            (Scoring::Chinese, Lang::En) => {
                 out.push_str(&format!(
                     "Area counting (Chinese rules): first the dead stones are taken off ({} black, {} white). ",
                     dead(Color::Black),
@@ -613,7 +615,7 @@ impl Score {
                     self.outcome.text(lang)
                 ));
             }
-            (Rules::Japanese, Lang::Zh) => {
+            (Scoring::Japanese, Lang::Zh) => {
                 out.push_str(&format!(
                     "数目法（日韩规则）：黑 {} 目，加提子 {} 个（对局中 {}，死子 {}），共 {} 目；",
                     territory(Color::Black),
@@ -642,7 +644,7 @@ impl Score {
                 }
                 out.push_str(&self.outcome.text(lang));
             }
-            (Rules::Japanese, Lang::En) => {
+            (Scoring::Japanese, Lang::En) => {
                 out.push_str(&format!(
                     "Territory counting (Japanese rules): Black has {} points of territory and {} prisoners ({} captured in play, {} dead at the end): {}. ",
                     territory(Color::Black),
@@ -1093,7 +1095,7 @@ mod tests {
     #[test]
     fn an_empty_board_is_all_dame() {
         let board = Board::new(9).unwrap();
-        let s = score(&board, &[], &Counting::new(Rules::Chinese)).unwrap();
+        let s = score(&board, &[], &Counting::new(Scoring::Chinese)).unwrap();
         assert_eq!((s.black, s.white), (40.5, 40.5));
         assert_eq!(s.outcome.winner(), Some(Color::White));
     }

@@ -55,7 +55,7 @@
 //! ```
 
 use super::super::board::Color;
-use super::super::fast::{PointSet, SearchBoard};
+use super::super::search_board::{PointSet, SearchBoard};
 
 /// The most points a pocket may have to be looked at (the largest shape has six).
 const MAX_POCKET: usize = 6;
@@ -441,7 +441,7 @@ mod tests {
     use super::super::search::Search;
     use super::super::{solve, Budget, Outcome, Problem, Region, Target};
     use super::*;
-    use crate::rules::go::fast::for_random_boards;
+    use crate::rules::go::search_board::for_random_boards;
     use crate::rules::go::{Board, Move, Point, Position};
 
     /// A White group whose only eye space is `pocket` (points `(x, y)` from the lower left

@@ -2,7 +2,7 @@
 //! fence, kept to the fight, with the ko and superko rules of the ko master.
 
 use super::super::board::Color;
-use super::super::fast::{PointSet, Refusal};
+use super::super::search_board::{PointSet, Refusal};
 use super::eyes;
 use super::search::{Candidate, Search, PASS};
 

@@ -2,8 +2,8 @@
 //! 1+ε trick, deep df-pn and killer moves, the threads of one attempt, and the main line.
 
 use super::super::board::Color;
-use super::super::fast::{KeyHasher, PointSet, SearchBoard};
 use super::super::position::{Move, Position};
+use super::super::search_board::{KeyHasher, PointSet, SearchBoard};
 use super::eyes;
 use super::table::{Entry, Memory, Shared, Table};
 use super::Problem;

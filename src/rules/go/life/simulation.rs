@@ -1,6 +1,6 @@
 //! Kawano's simulation: a position settled by following the proof of a sibling's tree.
 
-use super::super::fast::SearchBoard;
+use super::super::search_board::SearchBoard;
 use super::search::{Candidate, Search, INF, MAX_DEPTH, PASS};
 use super::table::Entry;
 

@@ -1,7 +1,7 @@
 //! The transposition table of the proof search: its entries, and the table the threads of
 //! one proof attempt share (locked in shards, with the positions each thread is searching).
 
-use super::super::fast::KeyHasher;
+use super::super::search_board::KeyHasher;
 use std::collections::hash_map::Entry as Slot;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;

@@ -361,7 +361,7 @@ fn moves_away_from_the_fight_are_not_searched() {
 fn walk_lines(pos: &Position, ko_master: Color, mut check: impl FnMut(&mut Search, usize)) {
     let problem = Problem::new(pos, Goal::Kill, Target::Inferred, Region::Auto).unwrap();
     let mut search = Search::new(pos, &problem, pos.turn(), Some(ko_master));
-    let mut rng = super::super::fast::SplitMix64(7);
+    let mut rng = super::super::search_board::SplitMix64(7);
     for _ in 0..60 {
         let mut depth = 0;
         while depth < 30 && search.decided().is_none() {
