@@ -48,7 +48,7 @@ impl Drawn for chess::Position {
             arrows: commands.arrows,
             ..BoardMarks::default()
         };
-        draw_pieces::<Chess>(self, last, ask, marks)
+        draw_pieces::<Chess>(self, last, ask, false, marks)
     }
 
     fn comment_text(comment: &str) -> String {

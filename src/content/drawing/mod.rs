@@ -119,12 +119,13 @@ pub fn moves_between(pos: &AnyPosition, from: &str, to: &str) -> Vec<Choice> {
     entry_of(pos.game()).map_or_else(Vec::new, |e| (e.moves_between)(pos, from, to))
 }
 
-/// Draws a chess or shogi position with the shared board-game code: `last` the move's
-/// squares, `marks` the shaded squares and arrows.
-fn draw_pieces<G: PieceGame>(
+/// Draws a chess or shogi position with the shared board-game code: `last` the move that
+/// led here, `marks` the shaded squares and arrows, turned round when `flipped`.
+pub fn draw_pieces<G: PieceGame>(
     pos: &G::Pos,
     last: Option<&<G::Pos as Rules>::Move>,
     ask: &DrawAsk,
+    flipped: bool,
     marks: BoardMarks,
 ) -> String {
     let selected = ask.selected.map(board_game::target);
@@ -137,7 +138,7 @@ fn draw_pieces<G: PieceGame>(
         pos,
         marks,
         &View {
-            flipped: false,
+            flipped,
             zones: false,
             last: last.map(G::squares),
             marks: &none,

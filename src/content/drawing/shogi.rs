@@ -7,7 +7,7 @@ use crate::rules::shogi;
 
 impl Drawn for shogi::Position {
     fn draw(&self, last: Option<&shogi::Played>, ask: &DrawAsk) -> String {
-        draw_pieces::<Shogi>(self, last, ask, BoardMarks::default())
+        draw_pieces::<Shogi>(self, last, ask, false, BoardMarks::default())
     }
 
     fn moves_between(&self, from: &str, to: &str) -> Vec<Choice> {

@@ -5,7 +5,7 @@
 use super::computer::{self, Computer};
 use super::{Finish, Level, Reason, Side, Start};
 use crate::base::GamePosition;
-use crate::content::board_game::{self, PieceGame, Target, View};
+use crate::content::board_game::PieceGame;
 use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
 use crate::rules::{Explain, Rules};
@@ -807,26 +807,16 @@ pub trait Drawable: Rules {
 
 /// Draws a chess or shogi position with the shared board-game code.
 fn draw_pieces<G: PieceGame>(pos: &G::Pos, d: &DrawAsk<<G::Pos as Rules>::Move>) -> String {
-    let selected = d.ask.selected.map(board_game::target);
-    let link = d.ask.href.map(|href| {
-        let selected = selected.clone();
-        move |t: Target| href(board_game::action::<G>(pos, selected.as_ref(), t))
-    });
+    let ask = crate::content::drawing::DrawAsk {
+        markup: &[],
+        comment: "",
+        link: d.ask.href,
+        selected: d.ask.selected,
+        lang: d.ask.lang,
+        title: d.ask.title,
+    };
     let marks = Default::default();
-    board_game::draw_position::<G>(
-        pos,
-        Default::default(),
-        &View {
-            flipped: d.ask.flipped,
-            zones: false,
-            last: d.last.as_ref().map(G::squares),
-            marks: &marks,
-            selected: selected.as_ref(),
-            link: link.as_ref().map(|l| l as &dyn Fn(Target) -> String),
-            lang: d.ask.lang,
-            title: d.ask.title,
-        },
-    )
+    crate::content::drawing::draw_pieces::<G>(pos, d.last.as_ref(), &ask, d.ask.flipped, marks)
 }
 
 #[cfg(test)]
