@@ -11,6 +11,7 @@ pub mod engine;
 pub mod lobby;
 pub mod table;
 pub mod throttle;
+pub mod turns;
 
 pub use crate::base::{Finish, Reason, ShogiHandicap, Side, Start};
 use serde::{Deserialize, Serialize};

@@ -15,7 +15,7 @@ use crate::lang::Lang;
 use crate::play::clock::{ClockState, TimeControl};
 use crate::play::lobby::{ActError, Entry, LobbyError, NewGame, Notice, Opponent};
 use crate::play::table::{Action, BoardAsk, Match, Phase, Seat};
-use crate::play::{Level, Reason, ShogiHandicap, Side, Start};
+use crate::play::{Level, Reason, ShogiHandicap, Side};
 use crate::record::{self, Format, Record, RecordError};
 use crate::rules::Explain;
 use askama::Template;
@@ -32,12 +32,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod api;
-mod engine;
 mod export;
 mod table;
 
+use crate::play::turns::computer_moves;
 use api::{api_create, api_events, api_join, api_move, api_state, GameState};
-use engine::computer_moves;
 use export::api_record;
 pub(crate) use export::{download, record_formats};
 use table::{act_form, create_form, join_code, join_form, new_page, page};

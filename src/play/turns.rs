@@ -1,10 +1,15 @@
-//! The computer's moves: the built-in opponent and real engines, thinking on blocking threads.
+//! The computer's turns at a table: the built-in opponent and real engines, thinking on
+//! blocking threads (never on the async workers), their moves applied only if the table has
+//! not changed meanwhile.
 
-use super::*;
+use super::lobby::{ActError, Entry};
+use super::table::{Action, Phase, Seat};
+use super::{Level, Start};
+use std::sync::Arc;
 
 /// The computer's replies: while a computer sits at the side to move, it thinks (on a
 /// blocking thread, never on the async workers) and plays. Returns the moves it played.
-pub(crate) async fn computer_moves(entry: &Arc<Entry>) -> Vec<String> {
+pub async fn computer_moves(entry: &Arc<Entry>) -> Vec<String> {
     let mut played = Vec::new();
     // The computer never moves twice in a row; the bound only guards against a loop.
     for _ in 0..2 {
