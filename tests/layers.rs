@@ -416,3 +416,21 @@ fn no_more_circles_or_layer_breaks_than_before() {
         breaks.len()
     );
 }
+
+/// At most this many lines in one file of the web layer: a web file mixing helpers, domain
+/// logic and views is split by concern into a folder instead.
+const WEB_FILE_LINES_AT_MOST: usize = 900;
+
+#[test]
+fn no_web_file_is_longer_than_the_limit() {
+    let long: Vec<(String, usize)> = sources()
+        .into_iter()
+        .filter(|(path, _)| path.starts_with("web/"))
+        .map(|(path, text)| (path, text.lines().count()))
+        .filter(|&(_, n)| n > WEB_FILE_LINES_AT_MOST)
+        .collect();
+    assert!(
+        long.is_empty(),
+        "web files longer than {WEB_FILE_LINES_AT_MOST} lines: {long:?}"
+    );
+}
