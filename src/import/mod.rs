@@ -12,10 +12,11 @@
 
 pub mod kif;
 pub mod lichess;
-pub mod life;
 pub mod sfen;
 pub mod sgf;
-pub mod tsumego_json;
+
+mod go;
+pub use go::{life, tsumego_json};
 
 use crate::base::GamePosition;
 use crate::content::{Diagnostic, Game, Library, LineTree, Text};

@@ -23,11 +23,11 @@
 //! assert_eq!(p.prompt.zh, "黑先。");
 //! ```
 
-use super::{
+use crate::base::Text;
+use crate::import::{
     one_language, play_all, standard_prompt, unique_id, view_for, Goal, Imported, ImportedProblem,
     Setup, Skipped,
 };
-use crate::base::Text;
 use crate::lang::Lang;
 use crate::rules::go::{Board, Color, Move, Point, Position};
 use serde_json::Value;
@@ -37,7 +37,7 @@ use serde_json::Value;
 pub fn import(path: &str, text: &str, limit: Option<usize>) -> Imported {
     let mut out = Imported::default();
     let mut taken = std::collections::HashSet::new();
-    for (n, value) in super::json_lines(text) {
+    for (n, value) in crate::import::json_lines(text) {
         if limit.is_some_and(|l| out.problems.len() >= l) {
             break;
         }

@@ -31,8 +31,8 @@
 //! assert_eq!(got.problems[0].solutions[0][0], "B1");
 //! ```
 
-use super::{Goal, ImportedProblem, Setup};
 use crate::base::Text;
+use crate::import::{Goal, ImportedProblem, Setup};
 use crate::rules::go::life::{self, Budget, Outcome};
 use crate::rules::go::{Color, Move, Point, Position};
 
@@ -325,7 +325,7 @@ fn corner_opinion(
     let Some((rect, corner)) = problem.whole_corner(start) else {
         return Err(Corner::NotSearched);
     };
-    let name = super::rectangle_name(rect, start.size());
+    let name = crate::import::rectangle_name(rect, start.size());
     match judge_book(start, &corner, firsts, book_says_ko(p), budget) {
         Book::Proven { lines, kos } => {
             write_proven(p, start, goal, kos, &lines);
@@ -435,8 +435,8 @@ fn write_proven(
 /// The prompt with the inferred goal: the standard one where the file gave the standard
 /// "to play", and "… to play: …" turned into "… to kill: …" in English.
 fn prompt_with_goal(prompt: &Text, to_play: Color, goal: Goal) -> Text {
-    let best = super::standard_prompt(to_play, Goal::Best);
-    let wanted = super::standard_prompt(to_play, goal);
+    let best = crate::import::standard_prompt(to_play, Goal::Best);
+    let wanted = crate::import::standard_prompt(to_play, goal);
     let zh = if prompt.zh == best.zh {
         wanted.zh.clone()
     } else {
