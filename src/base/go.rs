@@ -16,7 +16,6 @@ pub static KIND: GameKind = GameKind {
     passes: true,
     draw_offers: false,
     declares: false,
-    counts: true,
     shows_check: false,
     flips_for_second: false,
     atari_hints: true,

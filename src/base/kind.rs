@@ -84,8 +84,6 @@ pub struct GameKind {
     pub draw_offers: bool,
     /// A player may declare a win (shogi's 入玉宣言).
     pub declares: bool,
-    /// The game ends by marking dead stones and counting (Go).
-    pub counts: bool,
     /// Being in check is shown and told.
     pub shows_check: bool,
     /// The board turns round for the second side.

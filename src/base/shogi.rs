@@ -16,7 +16,6 @@ pub static KIND: GameKind = GameKind {
     passes: false,
     draw_offers: true,
     declares: true,
-    counts: false,
     shows_check: true,
     flips_for_second: true,
     atari_hints: false,
