@@ -110,6 +110,7 @@ fn main() {
         arrows: &[],
         marks: &no_marks,
         link: None,
+        heat: None,
         lang: Lang::En,
         title,
     };
@@ -192,6 +193,7 @@ fn main() {
         arrows: &[],
         marks: &no_marks,
         link: None,
+        heat: None,
         lang: Lang::Zh,
         title,
     };

@@ -121,6 +121,7 @@ fn main() {
         liberties: &[],
         selected: &[],
         link: None,
+        heat: None,
         lang: Lang::En,
         title,
     };

@@ -12,6 +12,7 @@ use super::task::{self, TaskSpec};
 use super::{Diagram, Frame, Game, Picture};
 use crate::base::Text;
 use crate::lang::Lang;
+use crate::render::svg::Heat;
 use crate::rules::{Explain, Rules};
 use std::fmt;
 use std::sync::Arc;
@@ -43,6 +44,8 @@ pub struct View<'a> {
     pub selected: Option<&'a Target>,
     /// A link on every square and piece in hand.
     pub link: Option<&'a dyn Fn(Target) -> String>,
+    /// A heat map of answers over the squares.
+    pub heat: Option<&'a Heat>,
     /// The language of accessible names.
     pub lang: Lang,
     /// What the picture shows.
@@ -455,6 +458,7 @@ pub(crate) fn diagram<G: PieceGame>(
                                 marks: &marks,
                                 selected: None,
                                 link: None,
+                                heat: None,
                                 lang,
                                 title: &title,
                             },
@@ -1256,6 +1260,7 @@ impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
                 marks: &BoardMarks::default(),
                 selected: selected.as_ref(),
                 link: link.as_ref().map(|l| l as &dyn Fn(Target) -> String),
+                heat: request.heat,
                 lang: request.lang,
                 title: request.title,
             },

@@ -143,6 +143,7 @@ impl PieceGame for Chess {
             arrows: &view.marks.arrows,
             marks: &view.marks.shapes,
             link: link.as_ref().map(|l| l as &dyn Fn(Sq) -> String),
+            heat: view.heat,
             lang: view.lang,
             title: view.title,
         })

@@ -518,6 +518,7 @@ pub(crate) fn diagram(
                     liberties: &f.liberties,
                     selected: &[],
                     link: None,
+                    heat: None,
                     lang,
                     title: &title,
                 })
@@ -1459,6 +1460,9 @@ impl GamePuzzle for GoPuzzle {
                 .as_ref()
                 .filter(|_| !matches!(self.goal, GoGoal::Count { .. }))
                 .map(|l| l as &dyn Fn(Point) -> String),
+            heat: request
+                .heat
+                .filter(|_| !matches!(self.goal, GoGoal::Count { .. })),
             lang: request.lang,
             title: request.title,
         })

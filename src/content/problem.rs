@@ -6,6 +6,7 @@ use super::lines::LineTree;
 use super::Diagram;
 use crate::base::Text;
 use crate::lang::Lang;
+use crate::render::svg::Heat;
 
 /// One problem of a set, whatever its game: `P` is the game-specific part (one game's puzzle
 /// as the game reads it, or any game's [`Puzzle`](super::Puzzle) once the games are listed).
@@ -72,6 +73,8 @@ pub struct BoardRequest<'a> {
     pub selected: Option<&'a str>,
     /// The address of each action; `None` when the board takes no clicks.
     pub href: Option<&'a dyn Fn(Action) -> String>,
+    /// A heat map of answers to draw over the points or squares; `None` for none.
+    pub heat: Option<&'a Heat>,
     /// The language of accessible names.
     pub lang: Lang,
     /// What the picture shows, for screen readers.

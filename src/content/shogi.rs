@@ -192,6 +192,7 @@ impl PieceGame for Shogi {
             arrows: &view.marks.arrows,
             marks: &view.marks.shapes,
             link: link.as_ref().map(|l| l as &dyn Fn(draw::Target) -> String),
+            heat: view.heat,
             lang: view.lang,
             title: view.title,
         })

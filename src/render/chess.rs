@@ -14,8 +14,9 @@
 //! [`super::shogi`].
 
 use super::svg::{
-    arrows, escape, halo, hints, marked, marks, open_svg, tints, FONT, F_CHECK, F_DOT, F_HIGHLIGHT,
-    F_LAST, F_MARK, F_SELECTED, TINT_HIGHLIGHT, TINT_LAST, TINT_SELECTED,
+    arrows, close_heat, escape, halo, heat_cell, hints, marked, marks, open_heat, open_svg, tints,
+    Heat, FONT, F_CHECK, F_DOT, F_HIGHLIGHT, F_LAST, F_MARK, F_SELECTED, TINT_HIGHLIGHT, TINT_LAST,
+    TINT_SELECTED,
 };
 use super::Marks;
 use crate::lang::Lang;
@@ -46,6 +47,8 @@ pub struct ChessDiagram<'a> {
     pub marks: &'a Marks<Sq>,
     /// When set, every square becomes a link to this address.
     pub link: Option<&'a dyn Fn(Sq) -> String>,
+    /// A heat map of answers, drawn over every square that it counts.
+    pub heat: Option<&'a Heat>,
     /// Language of accessible names.
     pub lang: Lang,
     /// What the picture shows, for screen readers.
@@ -187,6 +190,7 @@ fn shape(letter: char) -> Option<(&'static str, &'static str, bool)> {
 ///     arrows: &[],
 ///     marks: &marks,
 ///     link: Some(&link),
+///     heat: None,
 ///     lang: Lang::En,
 ///     title: "Knight to g3",
 /// });
@@ -384,6 +388,23 @@ pub fn svg(d: &ChessDiagram) -> String {
         }
         out.push_str("</g>");
     }
+    // Heat: a cell on each square it counts, in the same reading order.
+    if let Some(heat) = d.heat {
+        open_heat(&mut out);
+        for row in 0..8u8 {
+            for col in 0..8u8 {
+                let sq = if flipped {
+                    (7 - col, row)
+                } else {
+                    (col, 7 - row)
+                };
+                let (x, y) = corner(sq, flipped);
+                let rect = (x as f64, y as f64, CELL as f64, CELL as f64);
+                heat_cell(&mut out, heat, &square_name(sq), rect);
+            }
+        }
+        close_heat(&mut out);
+    }
     out.push_str("</svg>");
     out
 }
@@ -454,6 +475,7 @@ mod tests {
             arrows: &[],
             marks,
             link: None,
+            heat: None,
             lang: Lang::En,
             title: "test",
         }
@@ -626,6 +648,44 @@ mod tests {
         assert!(zh.contains("aria-label=\"e8，黑王，被将军\""));
         assert!(zh.contains("aria-label=\"d7，黑兵，可走\""));
         assert!(zh.contains("aria-label=\"e1，白王\""));
+    }
+
+    #[test]
+    fn heat_cells_land_on_their_squares() {
+        use crate::render::svg::testing::rect_after;
+        let pieces = start_position();
+        let marks = Marks::default();
+        let counts =
+            std::collections::BTreeMap::from([("e4".to_string(), 5), ("a8".to_string(), 1)]);
+        let heat = Heat::new(&counts, &["e4".to_string()]);
+        let link = |sq: Sq| square_name(sq);
+        for flipped in [false, true] {
+            let linked = svg(&ChessDiagram {
+                flipped,
+                link: Some(&link),
+                ..diagram(&pieces, &marks)
+            });
+            let hot = svg(&ChessDiagram {
+                flipped,
+                heat: Some(&heat),
+                ..diagram(&pieces, &marks)
+            });
+            assert!(hot.contains("role=\"img\"") && !hot.contains("<a "));
+            assert_eq!(count(&hot, "class=\"heat-cell\""), 2);
+            assert!(hot.contains("fill-opacity=\"0.75\"") && hot.contains("heat-right"));
+            // An inner square: the cell is the square's own link.
+            assert_eq!(
+                rect_after(&hot, "class=\"heat-cell\" data-p=\"e4\""),
+                rect_after(&linked, "data-p=\"e4\"")
+            );
+            // A corner square: its link reaches the picture's edge, the cell is the square.
+            let (x, y, w, h) = rect_after(&hot, "class=\"heat-cell\" data-p=\"a8\"");
+            let (cx, cy) = centre((0, 7), flipped).unwrap();
+            assert_eq!((w, h), (CELL as f64, CELL as f64));
+            assert_eq!((x + w / 2.0, y + h / 2.0), (cx as f64, cy as f64));
+            let (lx, ly, lw, lh) = rect_after(&linked, "data-p=\"a8\"");
+            assert!(lx <= x && ly <= y && x + w <= lx + lw && y + h <= ly + lh);
+        }
     }
 
     #[test]

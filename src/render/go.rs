@@ -7,7 +7,7 @@
 //! desktop. No gradients, filters, ids or external files are used, so any number of
 //! diagrams can share one page.
 
-use super::svg::{marked, push_escaped, FONT};
+use super::svg::{close_heat, heat_cell, marked, open_heat, push_escaped, Heat, FONT};
 use super::Marks;
 use crate::lang::Lang;
 use crate::rules::go::{column_letter, star_points, Board, Color, Point};
@@ -29,6 +29,8 @@ pub struct GoDiagram<'a> {
     pub selected: &'a [Point],
     /// When set, every point in view becomes a link to this address.
     pub link: Option<&'a dyn Fn(Point) -> String>,
+    /// A heat map of answers, drawn over every point in view that it counts.
+    pub heat: Option<&'a Heat>,
     /// Language of accessible names.
     pub lang: Lang,
     /// What the picture shows, for screen readers.
@@ -163,6 +165,7 @@ impl View {
 ///     liberties: &[],
 ///     selected: &[],
 ///     link: Some(&link),
+///     heat: None,
 ///     lang: Lang::En,
 ///     title: "Black B4 and white C4",
 /// });
@@ -516,8 +519,27 @@ pub fn svg(diagram: &GoDiagram) -> String {
         }
         out.push_str("</g>");
     }
+    // Heat: a cell a line apart centred on each point it counts.
+    if let Some(heat) = diagram.heat {
+        open_heat(&mut out);
+        let half = CELL / 2;
+        for row in view.r0..=view.r1 {
+            for col in view.c0..=view.c1 {
+                let (x, y) = (view.x(col), view.y(row));
+                let name = Point::new(col, row).name(size);
+                let rect = (x - half, y - half, CELL, CELL);
+                heat_cell(&mut out, heat, &name, f64_rect(rect));
+            }
+        }
+        close_heat(&mut out);
+    }
     out.push_str("</svg>");
     out
+}
+
+/// A rectangle in whole drawing units as the heat map takes it.
+fn f64_rect((x, y, w, h): (i32, i32, i32, i32)) -> (f64, f64, f64, f64) {
+    (x as f64, y as f64, w as f64, h as f64)
 }
 
 /// Appends a whole number in decimal, faster than `write!` in the per-point loops.
@@ -589,6 +611,7 @@ mod tests {
             liberties: &[],
             selected: &[],
             link: None,
+            heat: None,
             lang: Lang::En,
             title: "test",
         }
@@ -752,6 +775,55 @@ mod tests {
             "data-p=\"A9\" aria-label=\"A9, empty\"><rect x=\"0\" y=\"0\" \
              width=\"{corner}\" height=\"{corner}\""
         )));
+    }
+
+    #[test]
+    fn heat_cells_land_on_their_points() {
+        use crate::render::svg::testing::rect_after;
+        let board = sample();
+        let marks = Marks::default();
+        let counts = std::collections::BTreeMap::from([
+            ("E5".to_string(), 2),
+            ("A9".to_string(), 1),
+            ("J1".to_string(), 1),
+        ]);
+        let heat = Heat::new(&counts, &["E5".to_string()]);
+        let link = |p: Point| p.name(9);
+        let linked = svg(&GoDiagram {
+            link: Some(&link),
+            ..diagram(&board, &marks)
+        });
+        let hot = svg(&GoDiagram {
+            heat: Some(&heat),
+            ..diagram(&board, &marks)
+        });
+        // No links: a picture, the heat drawn last, one cell a point counted.
+        assert!(hot.contains("role=\"img\"") && !hot.contains("<a "));
+        assert!(hot.ends_with("</g></g></svg>"));
+        assert_eq!(count(&hot, "class=\"heat-cell\""), 3);
+        assert_eq!(count(&hot, "class=\"heat-right\""), 1);
+        // An inner point: the cell is the point's own link square.
+        let cell = rect_after(&hot, "class=\"heat-cell\" data-p=\"E5\"");
+        assert_eq!(cell, rect_after(&linked, "data-p=\"E5\""));
+        // Edge points: their links reach the picture's edge, the cells stay a line wide,
+        // centred on the point, inside the link.
+        for name in ["A9", "J1"] {
+            let (x, y, w, h) = rect_after(&hot, &format!("class=\"heat-cell\" data-p=\"{name}\""));
+            let (lx, ly, lw, lh) = rect_after(&linked, &format!("data-p=\"{name}\""));
+            assert_eq!((w, h), (CELL as f64, CELL as f64));
+            assert!(
+                lx <= x && ly <= y && x + w <= lx + lw && y + h <= ly + lh,
+                "{name}"
+            );
+            let p = board.point(name).unwrap();
+            let view = View::of(&diagram(&board, &marks));
+            assert_eq!(
+                (x + w / 2.0, y + h / 2.0),
+                (view.x(p.col) as f64, view.y(p.row) as f64)
+            );
+        }
+        // Without heat, nothing changes.
+        assert!(!svg(&diagram(&board, &marks)).contains("heat"));
     }
 
     #[test]

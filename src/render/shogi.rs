@@ -10,8 +10,9 @@
 //! [`ShogiDiagram::flipped`]; the upper player's pieces, in hand too, point down the board.
 
 use super::svg::{
-    arrows, escape, halo, hints, marked, marks, num, open_svg, tints, FONT, F_CHECK, F_DOT,
-    F_HIGHLIGHT, F_LAST, F_MARK, F_SELECTED, TINT_HIGHLIGHT, TINT_LAST, TINT_SELECTED,
+    arrows, close_heat, escape, halo, heat_cell, hints, marked, marks, num, open_heat, open_svg,
+    tints, Heat, FONT, F_CHECK, F_DOT, F_HIGHLIGHT, F_LAST, F_MARK, F_SELECTED, TINT_HIGHLIGHT,
+    TINT_LAST, TINT_SELECTED,
 };
 use super::Marks;
 use crate::lang::Lang;
@@ -71,6 +72,8 @@ pub struct ShogiDiagram<'a> {
     pub marks: &'a Marks<Sq>,
     /// When set, every square and every piece in hand becomes a link to this address.
     pub link: Option<&'a dyn Fn(Target) -> String>,
+    /// A heat map of answers, drawn over every square that it counts.
+    pub heat: Option<&'a Heat>,
     /// Language of accessible names and of the hands' captions.
     pub lang: Lang,
     /// What the picture shows, for screen readers.
@@ -309,6 +312,7 @@ fn hand_layout(counts: &[u8; 7], upper: bool) -> (Vec<(usize, i32)>, i32, i32) {
 ///     arrows: &[],
 ///     marks: &marks,
 ///     link: Some(&link),
+///     heat: None,
 ///     lang: Lang::En,
 ///     title: "Drop a pawn",
 /// });
@@ -610,6 +614,23 @@ pub fn svg(d: &ShogiDiagram) -> String {
         hand_links(&mut out, false);
         out.push_str("</g>");
     }
+    // Heat: a cell on each square it counts, row by row as the links.
+    if let Some(heat) = d.heat {
+        open_heat(&mut out);
+        for row in 0..9i32 {
+            for col in 0..9i32 {
+                let sq = if flipped {
+                    (col as u8 + 1, 9 - row as u8)
+                } else {
+                    (9 - col as u8, row as u8 + 1)
+                };
+                let (x, y) = (GX + col * CELL_W, GY + row * CELL_H);
+                let rect = (x as f64, y as f64, CELL_W as f64, CELL_H as f64);
+                heat_cell(&mut out, heat, &square_name(sq), rect);
+            }
+        }
+        close_heat(&mut out);
+    }
     out.push_str("</svg>");
     out
 }
@@ -753,6 +774,7 @@ mod tests {
             arrows: &[],
             marks,
             link: None,
+            heat: None,
             lang: Lang::En,
             title: "test",
         }
@@ -1044,6 +1066,30 @@ mod tests {
         });
         let last = &moved[moved.find("<path class=\"last\"").unwrap()..];
         assert_eq!(count(&last[..last.find("/>").unwrap()], "z"), 2);
+    }
+
+    #[test]
+    fn heat_cells_cover_their_squares() {
+        use crate::render::svg::testing::rect_after;
+        let pieces = start_position();
+        let marks = Marks::default();
+        let counts = std::collections::BTreeMap::from([("7f".to_string(), 2)]);
+        let heat = Heat::new(&counts, &["7f".to_string()]);
+        let link = |t: Target| format!("{t:?}");
+        let linked = svg(&ShogiDiagram {
+            link: Some(&link),
+            ..diagram(&pieces, &marks)
+        });
+        let hot = svg(&ShogiDiagram {
+            heat: Some(&heat),
+            ..diagram(&pieces, &marks)
+        });
+        assert!(hot.contains("role=\"img\"") && !hot.contains("<a "));
+        assert_eq!(
+            rect_after(&hot, "class=\"heat-cell\" data-p=\"7f\""),
+            rect_after(&linked, "data-p=\"7f\"")
+        );
+        assert!(hot.contains("class=\"heat-right\""));
     }
 
     #[test]

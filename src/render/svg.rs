@@ -3,6 +3,7 @@
 //! units and calls these.
 
 use super::Marks;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The sans-serif font of coordinates and labels.
@@ -292,6 +293,99 @@ pub(crate) fn marks<P: Copy>(
     out.push_str("</g>");
 }
 
+/// A heat map over a board: how many answers landed on each point or square, and which
+/// are right. Plain data, so that every board can draw it over its own cells.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Heat {
+    /// By point or square name as the board writes `data-p` (`D4`, `e4`, `5e`).
+    pub cells: BTreeMap<String, HeatCount>,
+    /// The largest count, which is shaded the most.
+    pub most: usize,
+}
+
+/// One point or square of a [`Heat`] map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeatCount {
+    /// How many answers landed here.
+    pub count: usize,
+    /// Whether an answer here is right (ringed).
+    pub right: bool,
+}
+
+impl Heat {
+    /// The heat map of `counts` (answers by point or square), with the names in `right`
+    /// ringed.
+    pub fn new<'a>(
+        counts: impl IntoIterator<Item = (&'a String, &'a usize)>,
+        right: impl IntoIterator<Item = &'a String>,
+    ) -> Heat {
+        let mut heat = Heat::default();
+        for (name, &count) in counts {
+            heat.cells.entry(name.clone()).or_default().count += count;
+        }
+        for name in right {
+            heat.cells.entry(name.clone()).or_default().right = true;
+        }
+        heat.most = heat.cells.values().map(|c| c.count).max().unwrap_or(0);
+        heat
+    }
+}
+
+/// Opens the group of a heat map's cells, drawn over everything else.
+pub(crate) fn open_heat(out: &mut String) {
+    out.push_str("<g class=\"heat\">");
+}
+
+/// Closes the group of a heat map's cells.
+pub(crate) fn close_heat(out: &mut String) {
+    out.push_str("</g>");
+}
+
+/// One cell of `heat` over the point or square `name`, whose own rectangle is `x0 y0 w h`:
+/// shaded by its share of the answers with the count written on it, and ringed when right.
+/// Nothing when no answer landed there and it is not right.
+pub(crate) fn heat_cell(out: &mut String, heat: &Heat, name: &str, rect: (f64, f64, f64, f64)) {
+    let Some(&HeatCount { count: n, right }) = heat.cells.get(name) else {
+        return;
+    };
+    if n == 0 && !right {
+        return;
+    }
+    let (x0, y0, w, h) = rect;
+    let cell = w.min(h);
+    let (cx, cy) = (x0 + w / 2.0, y0 + h / 2.0);
+    let most = heat.most.max(1) as f64;
+    let _ = write!(out, "<g class=\"heat-cell\" data-p=\"");
+    push_escaped(out, name);
+    out.push_str("\">");
+    if n > 0 {
+        let _ = write!(
+            out,
+            "<rect x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" \
+             fill=\"#d9480f\" fill-opacity=\"{:.2}\"/>\
+             <text x=\"{cx:.1}\" y=\"{cy:.1}\" font-size=\"{:.1}\" font-weight=\"bold\" \
+             text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"#111\" \
+             stroke=\"#fff\" stroke-width=\"{:.1}\" paint-order=\"stroke\" {FONT}>{n}</text>",
+            0.25 + 0.5 * n as f64 / most,
+            cell * 0.55,
+            cell * 0.12,
+        );
+    }
+    if right {
+        let _ = write!(
+            out,
+            "<rect class=\"heat-right\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" \
+             height=\"{:.1}\" fill=\"none\" stroke=\"#1b7d25\" stroke-width=\"{:.1}\"/>",
+            x0 + cell * 0.06,
+            y0 + cell * 0.06,
+            w - cell * 0.12,
+            h - cell * 0.12,
+            cell * 0.12
+        );
+    }
+    out.push_str("</g>");
+}
+
 /// Helpers for the boards' tests: counting and cutting out parts of a picture.
 #[cfg(test)]
 pub(crate) mod testing {
@@ -306,6 +400,18 @@ pub(crate) mod testing {
         let rest = &svg[from..];
         &rest[..rest.find("</g>").unwrap()]
     }
+    /// The x, y, width and height of the first `<rect` after `after` in `svg`.
+    pub(crate) fn rect_after(svg: &str, after: &str) -> (f64, f64, f64, f64) {
+        let from = svg.find(after).unwrap_or_else(|| panic!("no {after}"));
+        let rest = &svg[from..];
+        let tag = &rest[rest.find("<rect").unwrap()..];
+        let tag = &tag[..tag.find("/>").unwrap()];
+        let num = |name: &str| -> f64 {
+            let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            tag[at..at + tag[at..].find('"').unwrap()].parse().unwrap()
+        };
+        (num("x"), num("y"), num("width"), num("height"))
+    }
 }
 
 #[cfg(test)]
@@ -319,5 +425,46 @@ mod tests {
             "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
         );
         assert_eq!(escape("黑先"), "黑先");
+    }
+
+    #[test]
+    fn heat_cells_shade_by_share_count_and_ring_the_right() {
+        let counts = BTreeMap::from([("D4".to_string(), 3), ("E4".to_string(), 1)]);
+        let right = ["E4".to_string(), "C3".to_string()];
+        let heat = Heat::new(&counts, &right);
+        assert_eq!(heat.most, 3);
+        assert_eq!(
+            heat.cells["C3"],
+            HeatCount {
+                count: 0,
+                right: true
+            }
+        );
+        let mut out = String::new();
+        heat_cell(&mut out, &heat, "D4", (50.0, 150.0, 100.0, 100.0));
+        assert_eq!(
+            out,
+            format!(
+                "<g class=\"heat-cell\" data-p=\"D4\"><rect x=\"50.0\" y=\"150.0\" \
+                 width=\"100.0\" height=\"100.0\" fill=\"#d9480f\" fill-opacity=\"0.75\"/>\
+                 <text x=\"100.0\" y=\"200.0\" font-size=\"55.0\" font-weight=\"bold\" \
+                 text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"#111\" \
+                 stroke=\"#fff\" stroke-width=\"12.0\" paint-order=\"stroke\" {FONT}>3</text>\
+                 </g>"
+            )
+        );
+        out.clear();
+        heat_cell(&mut out, &heat, "E4", (0.0, 0.0, 100.0, 100.0));
+        assert!(out.contains("fill-opacity=\"0.42\""));
+        assert!(out.contains(
+            "<rect class=\"heat-right\" x=\"6.0\" y=\"6.0\" width=\"88.0\" \
+             height=\"88.0\" fill=\"none\" stroke=\"#1b7d25\" stroke-width=\"12.0\"/></g>"
+        ));
+        out.clear();
+        heat_cell(&mut out, &heat, "C3", (0.0, 0.0, 100.0, 100.0));
+        assert!(out.contains("heat-right") && !out.contains("<text"));
+        out.clear();
+        heat_cell(&mut out, &heat, "A1", (0.0, 0.0, 100.0, 100.0));
+        assert_eq!(out, "");
     }
 }

@@ -77,6 +77,7 @@ impl Drawn for go::Position {
             liberties: &[],
             selected: &[],
             link: link.as_ref().map(|l| l as &dyn Fn(go::Point) -> String),
+            heat: None,
             lang: ask.lang,
             title: ask.title,
         })

@@ -144,6 +144,7 @@ pub fn draw_pieces<G: PieceGame>(
             marks: &none,
             selected: selected.as_ref(),
             link: link.as_ref().map(|l| l as &dyn Fn(Target) -> String),
+            heat: None,
             lang: ask.lang,
             title: ask.title,
         },

@@ -47,6 +47,7 @@ impl Drawable for go::Position {
             liberties: &liberties,
             selected: &[],
             link: link.as_ref().map(|l| l as &dyn Fn(go::Point) -> String),
+            heat: None,
             lang: d.ask.lang,
             title: d.ask.title,
         })

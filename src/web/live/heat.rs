@@ -1,6 +1,7 @@
 //! The teacher's heat map: where answers land, tallied and drawn over the board's cells.
 
 use super::*;
+use crate::render::svg::Heat;
 
 /// Where a move lands: the point or square a heat map shades (a chess or shogi move's
 /// destination, a Go point, a square picked); none for a count or a pass.
@@ -12,58 +13,10 @@ pub(super) fn target(game: Game, played: &str) -> Option<String> {
     (game.kind().lands_on)(played)
 }
 
-/// One point or square of a linked board: its name and its link's rectangle.
-#[derive(Debug, PartialEq)]
-pub(super) struct Cell {
-    pub(super) name: String,
-    pub(super) x: f64,
-    pub(super) y: f64,
-    pub(super) w: f64,
-    pub(super) h: f64,
-}
-
-/// Reads the value of `attr="…"` in `tag`.
-fn attr<'a>(tag: &'a str, attr: &str) -> Option<&'a str> {
-    let at = tag.find(&format!(" {attr}=\""))? + attr.len() + 3;
-    let end = tag[at..].find('"')?;
-    Some(&tag[at..at + end])
-}
-
-/// Cuts a linked board's SVG into the picture without its links and the cells of the links
-/// (every board draws them last, as `<g class="points">` of `<a data-p="…"><rect …/></a>`).
-pub(super) fn cells(svg: &str) -> Option<(&str, Vec<Cell>, (f64, f64))> {
-    let start = svg.find("<g class=\"points\"")?;
-    let view = attr(svg, "viewBox")?;
-    let mut dims = view
-        .split(' ')
-        .filter_map(|n| n.parse::<f64>().ok())
-        .skip(2);
-    let size = (dims.next()?, dims.next()?);
-    let mut out = Vec::new();
-    for link in svg[start..].split("<a ").skip(1) {
-        let num = |a| attr(link, a).and_then(|v| v.parse::<f64>().ok());
-        let (Some(name), Some(x), Some(y), Some(w), Some(h)) = (
-            attr(link, "data-p"),
-            num("x"),
-            num("y"),
-            num("width"),
-            num("height"),
-        ) else {
-            continue;
-        };
-        out.push(Cell {
-            name: name.to_string(),
-            x,
-            y,
-            w,
-            h,
-        });
-    }
-    Some((&svg[..start], out, size))
-}
-
 /// The board of `problem` with a heat map: each point or square in `counts` shaded by its
-/// share of the answers, the count written on it, and those in `right` ringed.
+/// share of the answers, the count written on it, and those in `right` ringed. The board
+/// draws the cells itself, without links (a picture, `role="img"`); a board that counts
+/// (a finished Go board) shows no heat.
 pub(super) fn heat_board(
     problem: &Problem,
     counts: &BTreeMap<String, usize>,
@@ -71,83 +24,16 @@ pub(super) fn heat_board(
     lang: Lang,
 ) -> String {
     let start = judge(problem, Progress::default(), Input::None);
-    let href = |_: Action| String::from("#");
-    let svg = problem.puzzle.board(&BoardRequest {
+    let heat = Heat::new(counts, right);
+    problem.puzzle.board(&BoardRequest {
         shown: &start.shown,
         picked: &[],
         selected: None,
-        href: Some(&href),
+        href: None,
+        heat: Some(&heat),
         lang,
         title: problem.prompt.get(lang),
-    });
-    let Some((picture, cells, (width, height))) = cells(&svg) else {
-        // A board without links (a count): the picture as it is.
-        return problem.puzzle.board(&BoardRequest {
-            shown: &start.shown,
-            picked: &[],
-            selected: None,
-            href: None,
-            lang,
-            title: problem.prompt.get(lang),
-        });
-    };
-    // The links of edge points reach the picture's edge: the inner cells give the size.
-    let cell = cells
-        .iter()
-        .map(|c| c.w.min(c.h))
-        .fold(f64::INFINITY, f64::min);
-    let most = counts.values().copied().max().unwrap_or(1).max(1) as f64;
-    let mut out = picture.replacen("role=\"group\"", "role=\"img\"", 1);
-    out.push_str("<g class=\"heat\">");
-    for c in &cells {
-        let n = counts.get(&c.name).copied().unwrap_or(0);
-        let is_right = right.contains(&c.name);
-        if n == 0 && !is_right {
-            continue;
-        }
-        let cx = if c.x <= 0.0 {
-            c.x + c.w - cell / 2.0
-        } else {
-            c.x + c.w.min(cell) / 2.0
-        };
-        let cy = if c.y <= 0.0 {
-            c.y + c.h - cell / 2.0
-        } else {
-            c.y + c.h.min(cell) / 2.0
-        };
-        let (cx, cy) = (cx.min(width - cell / 2.0), cy.min(height - cell / 2.0));
-        let (x0, y0) = (cx - cell / 2.0, cy - cell / 2.0);
-        let _ = write!(out, "<g class=\"heat-cell\" data-p=\"{}\">", c.name);
-        if n > 0 {
-            let _ = write!(
-                out,
-                "<rect x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{cell:.1}\" height=\"{cell:.1}\" \
-                 fill=\"#d9480f\" fill-opacity=\"{:.2}\"/>\
-                 <text x=\"{cx:.1}\" y=\"{cy:.1}\" font-size=\"{:.1}\" font-weight=\"bold\" \
-                 text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"#111\" \
-                 stroke=\"#fff\" stroke-width=\"{:.1}\" paint-order=\"stroke\" {}>{n}</text>",
-                0.25 + 0.5 * n as f64 / most,
-                cell * 0.55,
-                cell * 0.12,
-                crate::render::svg::FONT,
-            );
-        }
-        if is_right {
-            let _ = write!(
-                out,
-                "<rect class=\"heat-right\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" \
-                 fill=\"none\" stroke=\"#1b7d25\" stroke-width=\"{:.1}\"/>",
-                x0 + cell * 0.06,
-                y0 + cell * 0.06,
-                cell * 0.88,
-                cell * 0.88,
-                cell * 0.12
-            );
-        }
-        out.push_str("</g>");
-    }
-    out.push_str("</g></svg>");
-    out
+    })
 }
 
 /// The points or squares of the right first moves (or, for a `select` question, of the

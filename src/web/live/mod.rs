@@ -39,7 +39,6 @@ use axum::Router;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::convert::Infallible;
-use std::fmt::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -315,7 +314,7 @@ fn nothing_live(signed: &Signed) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::heat::{cells, target, Cell};
+    use super::heat::target;
     use super::student_side::take_answer;
     use super::*;
 
@@ -331,29 +330,6 @@ mod tests {
         assert_eq!(target(Game::Shogi, "7g7f+").as_deref(), Some("7f"));
         assert_eq!(target(Game::Go, "41"), None);
         assert_eq!(target(Game::Chess, "车"), None);
-    }
-
-    #[test]
-    fn cells_read_every_link_of_a_board() {
-        let svg = "<svg viewBox=\"0 0 100 50\" role=\"group\"><g aria-hidden=\"true\"></g>\
-                   <g class=\"points\"><a href=\"#\" class=\"pt\" data-p=\"A1\" aria-label=\"A1\">\
-                   <rect x=\"0\" y=\"0\" width=\"30\" height=\"25\"/></a>\
-                   <a href=\"#\" class=\"pt\" data-p=\"B1\" aria-label=\"B1\">\
-                   <rect x=\"30\" y=\"0\" width=\"20\" height=\"25\"/></a></g></svg>";
-        let (picture, cells, size) = cells(svg).unwrap();
-        assert!(picture.ends_with("</g>") && !picture.contains("points"));
-        assert_eq!(size, (100.0, 50.0));
-        assert_eq!(cells.len(), 2);
-        assert_eq!(
-            cells[1],
-            Cell {
-                name: "B1".into(),
-                x: 30.0,
-                y: 0.0,
-                w: 20.0,
-                h: 25.0
-            }
-        );
     }
 
     #[test]

@@ -115,6 +115,7 @@ fn student_view(
             picked: &[],
             selected: None,
             href: None,
+            heat: None,
             lang,
             title: problem.prompt.get(lang),
         })
@@ -132,6 +133,7 @@ fn student_view(
             picked: if sel.is_some() { &[] } else { &picked },
             selected: sel.as_deref(),
             href: Some(&href),
+            heat: None,
             lang,
             title: problem.prompt.get(lang),
         })

@@ -102,6 +102,7 @@ fn go_figures(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figur
             liberties: &[],
             selected: &[],
             link: None,
+            heat: None,
             lang,
             title,
         });

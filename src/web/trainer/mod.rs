@@ -343,6 +343,7 @@ pub(crate) fn board_at(
         picked: &judged.progress.picked,
         selected: selected.as_deref(),
         href: if judged.open { Some(&href) } else { None },
+        heat: None,
         lang,
         title: problem.prompt.get(lang),
     })

@@ -202,6 +202,7 @@ pub async fn worksheet(found: FoundSet) -> Response {
                     picked: &[],
                     selected: None,
                     href: None,
+                    heat: None,
                     lang,
                     title: problem.prompt.get(lang),
                 }),
