@@ -42,6 +42,7 @@ pub(crate) fn enc(s: &str) -> String {
 }
 
 /// What every page needs from the request: the language and the address.
+#[derive(Clone)]
 pub(crate) struct Req {
     pub lang: Lang,
     /// `?lang=` was given: remember it in a cookie.
