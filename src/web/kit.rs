@@ -460,12 +460,80 @@ struct MessagePage {
 pub(crate) fn store_failed(req: &Req, snap: &Snapshot, e: &ClassError) -> Response {
     eprintln!("qiyuan: classroom: {e}");
     let ui = &req.ui().class;
-    let text = match e {
-        ClassError::Unwritable(_) => ui.unwritable.clone(),
-        ClassError::NotFound => return message(req, snap, StatusCode::NOT_FOUND, &ui.not_found),
-        _ => fill(&ui.store_error, &[("error", &e.to_string())]),
+    let (status, text) = match e {
+        ClassError::Unwritable(_) => (StatusCode::SERVICE_UNAVAILABLE, ui.unwritable.clone()),
+        ClassError::NotFound => (StatusCode::NOT_FOUND, ui.not_found.clone()),
+        _ => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            fill(&ui.store_error, &[("error", &e.to_string())]),
+        ),
     };
-    message(req, snap, StatusCode::SERVICE_UNAVAILABLE, &text)
+    message(req, snap, status, &text)
+}
+
+/// A page that cannot be shown, in the asker's language: each cause answers as its page
+/// does ([`missing`], [`store_failed`], [`respond`] with a template error).
+pub(crate) enum PageError {
+    /// Nothing here: the 404 page.
+    Missing {
+        /// The request.
+        req: Req,
+        /// The content it sees.
+        snap: Snapshot,
+    },
+    /// The classroom's store failed: [`store_failed`]'s page (and a line in the log).
+    Store {
+        /// The request.
+        req: Req,
+        /// The content it sees.
+        snap: Snapshot,
+        /// What failed.
+        error: ClassError,
+    },
+    /// A template failed: 500 with the reason (and a line in the log).
+    Template {
+        /// The request.
+        req: Req,
+        /// What failed.
+        error: askama::Error,
+    },
+}
+
+impl PageError {
+    /// The 404 page of `req`.
+    pub(crate) fn missing(req: &Req, snap: &Snapshot) -> PageError {
+        PageError::Missing {
+            req: req.clone(),
+            snap: snap.clone(),
+        }
+    }
+
+    /// The store's `error`, on the page of `req`.
+    pub(crate) fn store(req: &Req, snap: &Snapshot, error: ClassError) -> PageError {
+        PageError::Store {
+            req: req.clone(),
+            snap: snap.clone(),
+            error,
+        }
+    }
+
+    /// A template's `error` on the page of `req`.
+    pub(crate) fn template(req: &Req, error: askama::Error) -> PageError {
+        PageError::Template {
+            req: req.clone(),
+            error,
+        }
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        match self {
+            PageError::Missing { req, snap } => missing(&req, &snap),
+            PageError::Store { req, snap, error } => store_failed(&req, &snap, &error),
+            PageError::Template { req, error } => respond(&req, StatusCode::OK, Err(error)),
+        }
+    }
 }
 
 /// A form that carries only the CSRF secret.

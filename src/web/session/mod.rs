@@ -8,7 +8,9 @@
 //! not told); a form without the session's CSRF secret, or sent from another site → `403`.
 
 use super::i18n::{fill, Ui};
-use super::kit::{blocking, enc, message, respond, session_token, store_failed, Chrome, Req};
+use super::kit::{
+    blocking, enc, message, respond, session_token, store_failed, Chrome, PageError, Req,
+};
 pub use super::kit::{CsrfForm, SESSION_COOKIE};
 use super::serve::Client;
 use super::small;
