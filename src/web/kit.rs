@@ -471,67 +471,83 @@ pub(crate) fn store_failed(req: &Req, snap: &Snapshot, e: &ClassError) -> Respon
     message(req, snap, status, &text)
 }
 
-/// A page that cannot be shown, in the asker's language: each cause answers as its page
-/// does ([`missing`], [`store_failed`], [`respond`] with a template error).
-pub(crate) enum PageError {
-    /// Nothing here: the 404 page.
-    Missing {
-        /// The request.
-        req: Req,
-        /// The content it sees.
-        snap: Snapshot,
-    },
+/// A page that cannot be shown: why, told in the asker's language on its page.
+pub(crate) struct PageError {
+    req: Req,
+    snap: Snapshot,
+    why: Why,
+}
+
+/// Why a page cannot be shown; each cause answers with its page and status.
+pub(crate) enum Why {
+    /// Nothing here: the 404 page ([`missing`]).
+    Missing,
     /// The classroom's store failed: [`store_failed`]'s page (and a line in the log).
-    Store {
-        /// The request.
-        req: Req,
-        /// The content it sees.
-        snap: Snapshot,
-        /// What failed.
-        error: ClassError,
-    },
-    /// A template failed: 500 with the reason (and a line in the log).
-    Template {
-        /// The request.
-        req: Req,
-        /// What failed.
-        error: askama::Error,
-    },
+    Store(ClassError),
+    /// A template failed: 500 with the reason (and a line in the log), as [`respond`] answers.
+    Template(askama::Error),
+    /// The account may not do this (a student on a teacher's page, or the other way): the
+    /// classroom's 403 page.
+    Forbidden,
+    /// A form's CSRF secret is wrong: the classroom's 403 page, saying so.
+    BadForm,
+    /// No such class, student, lesson or number (or not this teacher's): the classroom's 404
+    /// page.
+    NoClass,
+    /// A student sends events faster than the classroom counts them: the classroom's 429 page.
+    TooFast,
 }
 
 impl PageError {
-    /// The 404 page of `req`.
-    pub(crate) fn missing(req: &Req, snap: &Snapshot) -> PageError {
-        PageError::Missing {
+    /// `why`, told on the page of `req`.
+    pub(crate) fn new(req: &Req, snap: &Snapshot, why: Why) -> PageError {
+        PageError {
             req: req.clone(),
             snap: snap.clone(),
+            why,
         }
+    }
+
+    /// The 404 page of `req`.
+    pub(crate) fn missing(req: &Req, snap: &Snapshot) -> PageError {
+        PageError::new(req, snap, Why::Missing)
     }
 
     /// The store's `error`, on the page of `req`.
     pub(crate) fn store(req: &Req, snap: &Snapshot, error: ClassError) -> PageError {
-        PageError::Store {
-            req: req.clone(),
-            snap: snap.clone(),
-            error,
-        }
+        PageError::new(req, snap, Why::Store(error))
     }
 
     /// A template's `error` on the page of `req`.
-    pub(crate) fn template(req: &Req, error: askama::Error) -> PageError {
-        PageError::Template {
-            req: req.clone(),
-            error,
-        }
+    pub(crate) fn template(req: &Req, snap: &Snapshot, error: askama::Error) -> PageError {
+        PageError::new(req, snap, Why::Template(error))
+    }
+}
+
+/// For the handlers that answer a [`Response`] and use `?` on a [`PageError`].
+impl From<PageError> for Response {
+    fn from(e: PageError) -> Response {
+        e.into_response()
     }
 }
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
-        match self {
-            PageError::Missing { req, snap } => missing(&req, &snap),
-            PageError::Store { req, snap, error } => store_failed(&req, &snap, &error),
-            PageError::Template { req, error } => respond(&req, StatusCode::OK, Err(error)),
+        let PageError { req, snap, why } = self;
+        let ui = &req.ui().class;
+        match why {
+            Why::Missing => missing(&req, &snap),
+            Why::Store(error) => store_failed(&req, &snap, &error),
+            Why::Template(error) => respond(&req, StatusCode::OK, Err(error)),
+            Why::Forbidden => message(&req, &snap, StatusCode::FORBIDDEN, &ui.forbidden),
+            Why::BadForm => message(&req, &snap, StatusCode::FORBIDDEN, &ui.bad_form),
+            Why::NoClass => message(&req, &snap, StatusCode::NOT_FOUND, &ui.not_found),
+            Why::TooFast => message(
+                &req,
+                &snap,
+                StatusCode::TOO_MANY_REQUESTS,
+                &ui.events_too_fast,
+            ),
         }
     }
 }

@@ -265,20 +265,18 @@ pub(crate) async fn logout(
     signed: Signed,
     headers: HeaderMap,
     Form(form): Form<CsrfForm>,
-) -> Response {
-    if let Err(r) = signed.check(&form.csrf) {
-        return r;
-    }
+) -> Result<Response, PageError> {
+    signed.check(&form.csrf)?;
     if let Some(token) = session_token(&headers) {
         let hash = password::token_hash(&token);
-        if let Err(e) = blocking(&signed.room.store, move |s| s.close_session(&hash)).await {
-            return store_failed(&signed.req, &signed.snap, &e);
-        }
+        blocking(&signed.room.store, move |s| s.close_session(&hash))
+            .await
+            .map_err(|e| signed.refuse(Why::Store(e)))?;
     }
     let mut r = Redirect::to("/").into_response();
     r.headers_mut().append(
         header::SET_COOKIE,
         HeaderValue::from_static("qiyuan-session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
     );
-    r
+    Ok(r)
 }

@@ -125,7 +125,7 @@ pub async fn page(
         (None, None) => status(shelf.game, set, problem, &judged, req.lang)
             .map(|status| (board(shelf.game, set, problem, &judged, req.lang), status)),
     };
-    let (board_svg, status_html) = shown.map_err(|e| PageError::template(req, e))?;
+    let (board_svg, status_html) = shown.map_err(|e| PageError::template(req, snap, e))?;
     let label = fill(&ui.problem, &[("n", &(index + 1).to_string())]);
     let game = shelf.game;
     let page = ProblemPage {
