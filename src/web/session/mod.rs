@@ -8,9 +8,7 @@
 //! not told); a form without the session's CSRF secret, or sent from another site → `403`.
 
 use super::i18n::{fill, Ui};
-use super::kit::{
-    blocking, enc, message, respond, session_token, store_failed, Chrome, PageError, Req, Why,
-};
+use super::kit::{blocking, enc, message, respond, session_token, Chrome, PageError, Req, Why};
 pub use super::kit::{CsrfForm, SESSION_COOKIE};
 use super::serve::Client;
 use super::small;
