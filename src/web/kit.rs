@@ -473,7 +473,8 @@ pub(crate) fn store_failed(req: &Req, snap: &Snapshot, e: &ClassError) -> Respon
 
 /// A page that cannot be shown: why, told in the asker's language on its page.
 pub(crate) struct PageError {
-    req: Req,
+    /// Boxed: errors stay small.
+    req: Box<Req>,
     snap: Snapshot,
     why: Why,
 }
@@ -502,7 +503,7 @@ impl PageError {
     /// `why`, told on the page of `req`.
     pub(crate) fn new(req: &Req, snap: &Snapshot, why: Why) -> PageError {
         PageError {
-            req: req.clone(),
+            req: Box::new(req.clone()),
             snap: snap.clone(),
             why,
         }

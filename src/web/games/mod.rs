@@ -539,7 +539,8 @@ impl IntoResponse for NotCreated {
 /// asker's language, with its status (and `Retry-After` when the client asks too much).
 pub(super) struct NoTable {
     state: AppState,
-    req: Req,
+    /// Boxed: errors stay small.
+    req: Box<Req>,
     why: NotCreated,
 }
 
@@ -547,7 +548,7 @@ impl NoTable {
     fn new(state: &AppState, req: &Req, why: impl Into<NotCreated>) -> NoTable {
         NoTable {
             state: state.clone(),
-            req: req.clone(),
+            req: Box::new(req.clone()),
             why: why.into(),
         }
     }

@@ -30,8 +30,9 @@ struct ListPage<'a> {
 /// status.
 pub(super) struct OnList {
     state: AppState,
-    req: Req,
-    error: RecordsError,
+    /// Boxed, like `error`: errors stay small.
+    req: Box<Req>,
+    error: Box<RecordsError>,
 }
 
 impl OnList {
@@ -39,8 +40,8 @@ impl OnList {
     pub(super) fn new(state: &AppState, req: &Req, error: RecordsError) -> OnList {
         OnList {
             state: state.clone(),
-            req: req.clone(),
-            error,
+            req: Box::new(req.clone()),
+            error: Box::new(error),
         }
     }
 }

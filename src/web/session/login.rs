@@ -112,10 +112,10 @@ pub(crate) enum LoginRefused {
     Form {
         /// The server's state.
         state: AppState,
-        /// The request.
-        req: Req,
-        /// What was typed (without the password), shown again.
-        form: LoginForm,
+        /// The request (boxed: errors stay small).
+        req: Box<Req>,
+        /// What was typed (without the password), shown again (boxed: errors stay small).
+        form: Box<LoginForm>,
         /// Why.
         why: NotIn,
     },
@@ -145,8 +145,8 @@ impl LoginRefused {
     fn form(state: &AppState, req: &Req, form: LoginForm, why: NotIn) -> LoginRefused {
         LoginRefused::Form {
             state: state.clone(),
-            req: req.clone(),
-            form,
+            req: Box::new(req.clone()),
+            form: Box::new(form),
             why,
         }
     }
@@ -160,7 +160,7 @@ impl IntoResponse for LoginRefused {
                 req,
                 form,
                 why,
-            } => refused_form(&state, &req, form, why),
+            } => refused_form(&state, &req, *form, why),
             LoginRefused::Store(e) => e.into_response(),
         }
     }
