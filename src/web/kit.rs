@@ -42,6 +42,7 @@ pub(crate) fn enc(s: &str) -> String {
 }
 
 /// What every page needs from the request: the language and the address.
+#[derive(Clone)]
 pub(crate) struct Req {
     pub lang: Lang,
     /// `?lang=` was given: remember it in a cookie.
@@ -459,12 +460,97 @@ struct MessagePage {
 pub(crate) fn store_failed(req: &Req, snap: &Snapshot, e: &ClassError) -> Response {
     eprintln!("qiyuan: classroom: {e}");
     let ui = &req.ui().class;
-    let text = match e {
-        ClassError::Unwritable(_) => ui.unwritable.clone(),
-        ClassError::NotFound => return message(req, snap, StatusCode::NOT_FOUND, &ui.not_found),
-        _ => fill(&ui.store_error, &[("error", &e.to_string())]),
+    let (status, text) = match e {
+        ClassError::Unwritable(_) => (StatusCode::SERVICE_UNAVAILABLE, ui.unwritable.clone()),
+        ClassError::NotFound => (StatusCode::NOT_FOUND, ui.not_found.clone()),
+        _ => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            fill(&ui.store_error, &[("error", &e.to_string())]),
+        ),
     };
-    message(req, snap, StatusCode::SERVICE_UNAVAILABLE, &text)
+    message(req, snap, status, &text)
+}
+
+/// A page that cannot be shown: why, told in the asker's language on its page.
+pub(crate) struct PageError {
+    /// Boxed: errors stay small.
+    req: Box<Req>,
+    snap: Snapshot,
+    why: Why,
+}
+
+/// Why a page cannot be shown; each cause answers with its page and status.
+pub(crate) enum Why {
+    /// Nothing here: the 404 page ([`missing`]).
+    Missing,
+    /// The classroom's store failed: [`store_failed`]'s page (and a line in the log).
+    Store(ClassError),
+    /// A template failed: 500 with the reason (and a line in the log), as [`respond`] answers.
+    Template(askama::Error),
+    /// The account may not do this (a student on a teacher's page, or the other way): the
+    /// classroom's 403 page.
+    Forbidden,
+    /// A form's CSRF secret is wrong: the classroom's 403 page, saying so.
+    BadForm,
+    /// No such class, student, lesson or number (or not this teacher's): the classroom's 404
+    /// page.
+    NoClass,
+    /// A student sends events faster than the classroom counts them: the classroom's 429 page.
+    TooFast,
+}
+
+impl PageError {
+    /// `why`, told on the page of `req`.
+    pub(crate) fn new(req: &Req, snap: &Snapshot, why: Why) -> PageError {
+        PageError {
+            req: Box::new(req.clone()),
+            snap: snap.clone(),
+            why,
+        }
+    }
+
+    /// The 404 page of `req`.
+    pub(crate) fn missing(req: &Req, snap: &Snapshot) -> PageError {
+        PageError::new(req, snap, Why::Missing)
+    }
+
+    /// The store's `error`, on the page of `req`.
+    pub(crate) fn store(req: &Req, snap: &Snapshot, error: ClassError) -> PageError {
+        PageError::new(req, snap, Why::Store(error))
+    }
+
+    /// A template's `error` on the page of `req`.
+    pub(crate) fn template(req: &Req, snap: &Snapshot, error: askama::Error) -> PageError {
+        PageError::new(req, snap, Why::Template(error))
+    }
+}
+
+/// For the handlers that answer a [`Response`] and use `?` on a [`PageError`].
+impl From<PageError> for Response {
+    fn from(e: PageError) -> Response {
+        e.into_response()
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        let PageError { req, snap, why } = self;
+        let ui = &req.ui().class;
+        match why {
+            Why::Missing => missing(&req, &snap),
+            Why::Store(error) => store_failed(&req, &snap, &error),
+            Why::Template(error) => respond(&req, StatusCode::OK, Err(error)),
+            Why::Forbidden => message(&req, &snap, StatusCode::FORBIDDEN, &ui.forbidden),
+            Why::BadForm => message(&req, &snap, StatusCode::FORBIDDEN, &ui.bad_form),
+            Why::NoClass => message(&req, &snap, StatusCode::NOT_FOUND, &ui.not_found),
+            Why::TooFast => message(
+                &req,
+                &snap,
+                StatusCode::TOO_MANY_REQUESTS,
+                &ui.events_too_fast,
+            ),
+        }
+    }
 }
 
 /// A form that carries only the CSRF secret.

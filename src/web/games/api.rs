@@ -133,23 +133,19 @@ pub async fn api_create(
     client: Client,
     req: Req,
     Json(request): Json<CreateRequest>,
-) -> Response {
-    match create(&state, client, &request, req.account.as_ref()).await {
-        Ok((entry, side, token)) => {
-            let body = Created {
-                id: entry.id.clone(),
-                url: table_href(&entry.id),
-                token: token.clone(),
-                side: side.word(),
-            };
-            with_cookie(
-                (StatusCode::CREATED, Json(body)).into_response(),
-                &entry.id,
-                &token,
-            )
-        }
-        Err(e) => e.response(),
-    }
+) -> Result<Response, NotCreated> {
+    let (entry, side, token) = create(&state, client, &request, req.account.as_ref()).await?;
+    let body = Created {
+        id: entry.id.clone(),
+        url: table_href(&entry.id),
+        token: token.clone(),
+        side: side.word(),
+    };
+    Ok(with_cookie(
+        (StatusCode::CREATED, Json(body)).into_response(),
+        &entry.id,
+        &token,
+    ))
 }
 
 /// `POST /api/games/{id}/join` → `{"token", "side"}`; a third player gets 409 and watches.
@@ -157,24 +153,22 @@ pub async fn api_join(
     State(state): State<AppState>,
     client: Client,
     Path(id): Path<String>,
-) -> Response {
+) -> Result<Response, LobbyError> {
     #[derive(Serialize)]
     struct Joined {
         token: String,
         side: &'static str,
     }
-    match state.lobby().join_by(&id, client.0) {
-        Ok((entry, side, token)) => with_cookie(
-            Json(Joined {
-                token: token.clone(),
-                side: side.word(),
-            })
-            .into_response(),
-            &entry.id,
-            &token,
-        ),
-        Err(e) => lobby_refusal(&e),
-    }
+    let (entry, side, token) = state.lobby().join_by(&id, client.0)?;
+    Ok(with_cookie(
+        Json(Joined {
+            token: token.clone(),
+            side: side.word(),
+        })
+        .into_response(),
+        &entry.id,
+        &token,
+    ))
 }
 
 /// `POST /api/games/{id}/moves` with `{"token", "move"}`.
@@ -197,22 +191,17 @@ pub async fn api_move(
     Path(id): Path<String>,
     headers: HeaderMap,
     Json(request): Json<MoveRequest>,
-) -> Response {
-    let entry = match look_up(&state, client, &id, &headers, request.token.as_deref()) {
-        Ok(e) => e,
-        Err(e) => return lobby_refusal(&e),
-    };
-    let Some(token) = request.token.or_else(|| cookie_token(&headers, &entry.id)) else {
-        return refusal(StatusCode::FORBIDDEN, &LobbyError::NotAPlayer);
-    };
-    match act(&entry, &token, &request.play).await {
-        Ok((side, reply)) => Json(Moved {
-            state: game_state(&entry, Some(side)),
-            reply,
-        })
-        .into_response(),
-        Err(e) => act_refusal(&e),
-    }
+) -> Result<impl IntoResponse, ApiError> {
+    let entry = look_up(&state, client, &id, &headers, request.token.as_deref())?;
+    let token = request
+        .token
+        .or_else(|| cookie_token(&headers, &entry.id))
+        .ok_or(LobbyError::NotAPlayer)?;
+    let (side, reply) = act(&entry, &token, &request.play).await?;
+    Ok(Json(Moved {
+        state: game_state(&entry, Some(side)),
+        reply,
+    }))
 }
 
 /// `GET /api/games/{id}`.
@@ -222,7 +211,7 @@ pub async fn api_state(
     Path(id): Path<String>,
     headers: HeaderMap,
     Query(query): Query<ViewQuery>,
-) -> Response {
+) -> Result<impl IntoResponse, ApiError> {
     #[derive(Serialize)]
     struct Viewed {
         #[serde(flatten)]
@@ -232,10 +221,7 @@ pub async fn api_state(
         #[serde(skip_serializing_if = "Option::is_none")]
         side: Option<String>,
     }
-    let entry = match look_up(&state, client, &id, &headers, None) {
-        Ok(e) => e,
-        Err(e) => return lobby_refusal(&e),
-    };
+    let entry = look_up(&state, client, &id, &headers, None)?;
     let you = cookie_token(&headers, &entry.id).and_then(|t| entry.side_of(&t));
     let now = game_state(&entry, you);
     let (svg, side) = if query.view.is_some() {
@@ -245,22 +231,17 @@ pub async fn api_state(
             .and_then(Lang::parse)
             .unwrap_or(Lang::Zh);
         let view = View::read(&query, lang);
-        match render_table(&entry, you, &view, None, None) {
-            Ok((svg, side)) => (Some(svg), Some(side)),
-            Err(e) => {
-                eprintln!("qiyuan: template error in /api/games/{id}: {e}");
-                return (StatusCode::INTERNAL_SERVER_ERROR, "template error").into_response();
-            }
-        }
+        let (svg, side) = render_table(&entry, you, &view, None, None)
+            .map_err(|error| ApiError::Template { id, error })?;
+        (Some(svg), Some(side))
     } else {
         (None, None)
     };
-    Json(Viewed {
+    Ok(Json(Viewed {
         state: now,
         svg,
         side,
-    })
-    .into_response()
+    }))
 }
 
 /// `GET /api/games/{id}/events`: `text/event-stream`, a `state` event with the game's state
@@ -271,11 +252,8 @@ pub async fn api_events(
     client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Response {
-    let entry = match look_up(&state, client, &id, &headers, None) {
-        Ok(e) => e,
-        Err(e) => return lobby_refusal(&e),
-    };
+) -> Result<Response, LobbyError> {
+    let entry = look_up(&state, client, &id, &headers, None)?;
     let receiver = entry.watch();
     let deadline = tokio::time::Instant::now() + STREAM_LIFETIME;
     // (entry, receiver, first event sent, ended)
@@ -313,7 +291,7 @@ pub async fn api_events(
             Some((Ok::<Event, Infallible>(event), (entry, rx, true, over)))
         },
     );
-    Sse::new(stream)
+    Ok(Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-        .into_response()
+        .into_response())
 }

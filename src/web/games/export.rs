@@ -84,35 +84,17 @@ pub async fn api_record(
     Path(id): Path<String>,
     headers: HeaderMap,
     Query(query): Query<RecordQuery>,
-) -> Response {
-    let entry = match look_up(&state, client, &id, &headers, None) {
-        Ok(e) => e,
-        Err(e) => return lobby_refusal(&e),
-    };
+) -> Result<Response, ApiError> {
+    let entry = look_up(&state, client, &id, &headers, None)?;
     let game = entry.table().game();
     let format = match query.format.as_deref() {
         None => Format::of_game(game),
-        Some(f) => match record_formats(game)
+        Some(f) => *record_formats(game)
             .iter()
             .find(|x| x.extension() == f.to_ascii_lowercase())
-        {
-            Some(x) => *x,
-            None => {
-                return refusal(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    &BadRequest::Format(f.chars().take(10).collect()),
-                )
-            }
-        },
+            .ok_or_else(|| BadRequest::Format(f.chars().take(10).collect()))?,
     };
-    match record_text(&entry, format) {
-        Ok(text) => {
-            let file = format!("qiyuan-{}-{}.{}", game.slug(), entry.id, format.extension());
-            download(text, format, &file)
-        }
-        Err(e) => {
-            eprintln!("qiyuan: the record of game {id} cannot be written: {e}");
-            (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response()
-        }
-    }
+    let text = record_text(&entry, format).map_err(|error| ApiError::Record { id, error })?;
+    let file = format!("qiyuan-{}-{}.{}", game.slug(), entry.id, format.extension());
+    Ok(download(text, format, &file))
 }

@@ -339,8 +339,87 @@ fn with_retry_after(mut response: Response, e: &LobbyError) -> Response {
     response
 }
 
-fn lobby_refusal(e: &LobbyError) -> Response {
-    with_retry_after(refusal(lobby_status(e), e), e)
+/// A lobby's refusal in the JSON API: `{"reason"}` with its status, and `Retry-After` when
+/// the client asks too much.
+impl IntoResponse for LobbyError {
+    fn into_response(self) -> Response {
+        with_retry_after(refusal(lobby_status(&self), &self), &self)
+    }
+}
+
+/// A refused action in the JSON API: `{"reason"}` with 403, 409 or 422.
+impl IntoResponse for ActError {
+    fn into_response(self) -> Response {
+        refusal(act_status(&self), &self)
+    }
+}
+
+/// A request that cannot be read, in the JSON API: `{"reason"}` with 422.
+impl IntoResponse for BadRequest {
+    fn into_response(self) -> Response {
+        refusal(StatusCode::UNPROCESSABLE_ENTITY, &self)
+    }
+}
+
+/// Why a request of the games' JSON API failed; each answers as its cause does.
+pub(super) enum ApiError {
+    /// The lobby refused: no such game, full, too many (see [`LobbyError`]).
+    Lobby(LobbyError),
+    /// The action was refused.
+    Act(ActError),
+    /// The request cannot be read.
+    Bad(BadRequest),
+    /// The table's HTML for `?view=1` of game `id` failed: 500 `template error` (and a line
+    /// in the log).
+    Template {
+        /// The game's code, for the log.
+        id: String,
+        /// What failed.
+        error: askama::Error,
+    },
+    /// The record of game `id` cannot be written: 500 with the reason (and a line in the log).
+    Record {
+        /// The game's code, for the log.
+        id: String,
+        /// What failed.
+        error: RecordError,
+    },
+}
+
+impl From<LobbyError> for ApiError {
+    fn from(e: LobbyError) -> ApiError {
+        ApiError::Lobby(e)
+    }
+}
+
+impl From<ActError> for ApiError {
+    fn from(e: ActError) -> ApiError {
+        ApiError::Act(e)
+    }
+}
+
+impl From<BadRequest> for ApiError {
+    fn from(e: BadRequest) -> ApiError {
+        ApiError::Bad(e)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        match self {
+            ApiError::Lobby(e) => e.into_response(),
+            ApiError::Act(e) => e.into_response(),
+            ApiError::Bad(e) => e.into_response(),
+            ApiError::Template { id, error } => {
+                eprintln!("qiyuan: template error in /api/games/{id}: {error}");
+                (StatusCode::INTERNAL_SERVER_ERROR, "template error").into_response()
+            }
+            ApiError::Record { id, error } => {
+                eprintln!("qiyuan: the record of game {id} cannot be written: {error}");
+                (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()).into_response()
+            }
+        }
+    }
 }
 
 /// The game `id` for `client`, whose seat token (if any) is the cookie's or `token`.
@@ -416,10 +495,18 @@ fn table_href(id: &str) -> String {
     format!("/play/{id}")
 }
 
-/// Why a game was not created.
+/// Why a game was not created (or found, or joined).
 enum NotCreated {
+    /// The request cannot be read.
     Bad(BadRequest),
+    /// The lobby refused.
     Lobby(LobbyError),
+}
+
+impl From<LobbyError> for NotCreated {
+    fn from(e: LobbyError) -> NotCreated {
+        NotCreated::Lobby(e)
+    }
 }
 
 impl NotCreated {
@@ -436,11 +523,44 @@ impl NotCreated {
             NotCreated::Lobby(e) => lobby_status(e),
         }
     }
+}
 
-    fn response(&self) -> Response {
+/// In the JSON API: the refusal of its cause.
+impl IntoResponse for NotCreated {
+    fn into_response(self) -> Response {
         match self {
-            NotCreated::Bad(e) => refusal(StatusCode::UNPROCESSABLE_ENTITY, e),
-            NotCreated::Lobby(e) => lobby_refusal(e),
+            NotCreated::Bad(e) => e.into_response(),
+            NotCreated::Lobby(e) => e.into_response(),
+        }
+    }
+}
+
+/// A game not created, found or joined, told on the new-game page (`/play`) in the
+/// asker's language, with its status (and `Retry-After` when the client asks too much).
+pub(super) struct NoTable {
+    state: AppState,
+    /// Boxed: errors stay small.
+    req: Box<Req>,
+    why: NotCreated,
+}
+
+impl NoTable {
+    fn new(state: &AppState, req: &Req, why: impl Into<NotCreated>) -> NoTable {
+        NoTable {
+            state: state.clone(),
+            req: Box::new(req.clone()),
+            why: why.into(),
+        }
+    }
+}
+
+impl IntoResponse for NoTable {
+    fn into_response(self) -> Response {
+        let NoTable { state, req, why } = self;
+        let page = table::new_game_page(&state, &req, why.status(), why.explain(req.lang));
+        match &why {
+            NotCreated::Lobby(l) => with_retry_after(page, l),
+            NotCreated::Bad(_) => page,
         }
     }
 }
@@ -518,10 +638,11 @@ async fn act(
     Ok((side, reply))
 }
 
-fn act_refusal(e: &ActError) -> Response {
+/// The status of a refused action: 403, 409 or 422.
+fn act_status(e: &ActError) -> StatusCode {
     match e {
-        ActError::NotAPlayer => refusal(StatusCode::FORBIDDEN, e),
-        ActError::Moved => refusal(StatusCode::CONFLICT, e),
-        ActError::Refused(_) => refusal(StatusCode::UNPROCESSABLE_ENTITY, e),
+        ActError::NotAPlayer => StatusCode::FORBIDDEN,
+        ActError::Moved => StatusCode::CONFLICT,
+        ActError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }

@@ -517,13 +517,6 @@ fn table_page(
     respond(req, status, html)
 }
 
-fn missing_game(state: &AppState, req: &Req, e: &LobbyError) -> Response {
-    with_retry_after(
-        new_game_page(state, req, lobby_status(e), e.explain(req.lang)),
-        e,
-    )
-}
-
 /// `GET /play/{id}`.
 pub async fn page(
     State(state): State<AppState>,
@@ -531,13 +524,11 @@ pub async fn page(
     req: Req,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Response {
-    let entry = match look_up(&state, client, &id, &headers, None) {
-        Ok(e) => e,
-        Err(e) => return missing_game(&state, &req, &e),
-    };
+) -> Result<Response, NoTable> {
+    let entry =
+        look_up(&state, client, &id, &headers, None).map_err(|e| NoTable::new(&state, &req, e))?;
     let you = cookie_token(&headers, &entry.id).and_then(|t| entry.side_of(&t));
-    table_page(&state, &req, &entry, you, StatusCode::OK, None)
+    Ok(table_page(&state, &req, &entry, you, StatusCode::OK, None))
 }
 
 /// The form of a move: `move=D4`.
@@ -556,24 +547,19 @@ pub async fn act_form(
     Path(id): Path<String>,
     headers: HeaderMap,
     Form(form): Form<MoveForm>,
-) -> Response {
-    let entry = match look_up(&state, client, &id, &headers, None) {
-        Ok(e) => e,
-        Err(e) => return missing_game(&state, &req, &e),
-    };
+) -> Result<Response, NoTable> {
+    let entry =
+        look_up(&state, client, &id, &headers, None).map_err(|e| NoTable::new(&state, &req, e))?;
     let token = cookie_token(&headers, &entry.id).unwrap_or_default();
-    match act(&entry, &token, &form.play).await {
+    Ok(match act(&entry, &token, &form.play).await {
         Ok(_) => Redirect::to(&table_href(&entry.id)).into_response(),
+        // The table again, the refusal on it.
         Err(e) => {
             let you = entry.side_of(&token);
-            let status = match e {
-                ActError::NotAPlayer => StatusCode::FORBIDDEN,
-                ActError::Moved => StatusCode::CONFLICT,
-                ActError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            };
+            let status = act_status(&e);
             table_page(&state, &req, &entry, you, status, Some(e.explain(req.lang)))
         }
-    }
+    })
 }
 
 /// `POST /play/{id}/join`: take the free seat, then the page.
@@ -582,11 +568,12 @@ pub async fn join_form(
     client: Client,
     req: Req,
     Path(id): Path<String>,
-) -> Response {
+) -> Result<Response, NoTable> {
     join_page(&state, client, &req, &id)
 }
 
-fn join_page(state: &AppState, client: Client, req: &Req, id: &str) -> Response {
+fn join_page(state: &AppState, client: Client, req: &Req, id: &str) -> Result<Response, NoTable> {
+    let refused = |e| NoTable::new(state, req, e);
     match state.lobby().join_by(id, client.0) {
         Ok((entry, _, token)) if req.account.is_some() => {
             let (state, account, code) = (state.clone(), req.account.clone(), entry.id.clone());
@@ -601,22 +588,24 @@ fn join_page(state: &AppState, client: Client, req: &Req, id: &str) -> Response 
                 )
                 .await
             });
-            with_cookie(
+            Ok(with_cookie(
                 Redirect::to(&table_href(&entry.id)).into_response(),
                 &entry.id,
                 &token,
-            )
+            ))
         }
-        Ok((entry, _, token)) => with_cookie(
+        Ok((entry, _, token)) => Ok(with_cookie(
             Redirect::to(&table_href(&entry.id)).into_response(),
             &entry.id,
             &token,
-        ),
-        Err(LobbyError::Full) => match state.lobby().get(id) {
-            Ok(entry) => Redirect::to(&table_href(&entry.id)).into_response(),
-            Err(e) => missing_game(state, req, &e),
-        },
-        Err(e) => missing_game(state, req, &e),
+        )),
+        // A third player watches.
+        Err(LobbyError::Full) => state
+            .lobby()
+            .get(id)
+            .map(|entry| Redirect::to(&table_href(&entry.id)).into_response())
+            .map_err(refused),
+        Err(e) => Err(refused(e)),
     }
 }
 
@@ -634,7 +623,7 @@ pub async fn join_code(
     client: Client,
     req: Req,
     Form(form): Form<JoinForm>,
-) -> Response {
+) -> Result<Response, NoTable> {
     let code: String = form.code.trim().chars().take(20).collect();
     join_page(&state, client, &req, &code)
 }
@@ -645,21 +634,15 @@ pub async fn create_form(
     client: Client,
     req: Req,
     Form(form): Form<CreateRequest>,
-) -> Response {
-    match create(&state, client, &form, req.account.as_ref()).await {
-        Ok((entry, _, token)) => with_cookie(
-            Redirect::to(&table_href(&entry.id)).into_response(),
-            &entry.id,
-            &token,
-        ),
-        Err(e) => {
-            let page = new_game_page(&state, &req, e.status(), e.explain(req.lang));
-            match &e {
-                NotCreated::Lobby(l) => with_retry_after(page, l),
-                NotCreated::Bad(_) => page,
-            }
-        }
-    }
+) -> Result<Response, NoTable> {
+    let (entry, _, token) = create(&state, client, &form, req.account.as_ref())
+        .await
+        .map_err(|e| NoTable::new(&state, &req, e))?;
+    Ok(with_cookie(
+        Redirect::to(&table_href(&entry.id)).into_response(),
+        &entry.id,
+        &token,
+    ))
 }
 
 struct NewForm {
@@ -682,7 +665,12 @@ struct NewGamePage {
     shogi_handicaps: Vec<(&'static str, String)>,
 }
 
-fn new_game_page(state: &AppState, req: &Req, status: StatusCode, error: String) -> Response {
+pub(super) fn new_game_page(
+    state: &AppState,
+    req: &Req,
+    status: StatusCode,
+    error: String,
+) -> Response {
     let snap = &state.snapshot();
     let ui = req.ui();
     let lang = req.lang;

@@ -81,7 +81,7 @@ where
 pub(crate) async fn student_events(State(state): State<AppState>, signed: Signed) -> Response {
     let (student, class) = match signed.student() {
         Ok(x) => x,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let board = state.live().board(class);
     board.arrive(student);
@@ -104,7 +104,7 @@ pub(crate) async fn teacher_events(
 ) -> Response {
     let class = match signed.own_class(id).await {
         Ok(c) => c,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let board = state.live().board(class.id);
     let rx = board.counts.subscribe();

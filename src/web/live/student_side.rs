@@ -37,7 +37,7 @@ struct LiveStudent {
 pub(crate) async fn student_page(State(state): State<AppState>, signed: Signed) -> Response {
     let (student, class) = match signed.student() {
         Ok(x) => x,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let board = state.live().board(class);
     board.arrive(student);
@@ -263,11 +263,11 @@ pub(crate) async fn answer(
     Form(form): Form<AnswerForm>,
 ) -> Response {
     if let Err(r) = signed.check(&form.csrf) {
-        return r;
+        return r.into_response();
     }
     let (student, class) = match signed.student() {
         Ok(x) => x,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let ui = &signed.req.ui().live;
     let board = state.live().board(class);

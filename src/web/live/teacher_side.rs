@@ -102,7 +102,7 @@ pub(crate) async fn teacher_page(
 ) -> Response {
     let class = match signed.own_class(id).await {
         Ok(c) => c,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let lang = signed.req.lang;
     let board = state.live().board(class.id);

@@ -1,7 +1,7 @@
 //! Printing a record: Go figures and score sheets.
 
 use super::drawing::{draw, play_noted, Shown};
-use super::uploads::{list_page, open_blocking};
+use super::uploads::{open_blocking, OnList};
 use super::view::{game_param, heading, tag_lines};
 use super::*;
 use crate::content::drawing::{self, DrawAsk};
@@ -191,12 +191,11 @@ pub(crate) async fn print(
     State(state): State<AppState>,
     req: Req,
     Path(id): Path<String>,
-) -> Response {
+) -> Result<Response, OnList> {
     let game = game_param(&req);
-    let opened = match open_blocking(&state, &id, game).await {
-        Ok(o) => o,
-        Err(e) => return list_page(&state, &req, e.status(), &e.explain(req.lang)),
-    };
+    let opened = open_blocking(&state, &id, game)
+        .await
+        .map_err(|e| OnList::new(&state, &req, e))?;
     let record = &opened.record;
     let g = record.start.game();
     let ui = &req.ui().record;
@@ -242,7 +241,7 @@ pub(crate) async fn print(
         figures,
     }
     .render();
-    respond(&req, StatusCode::OK, html)
+    Ok(respond(&req, StatusCode::OK, html))
 }
 
 /// A printed figure's heading: "Figure 2 (moves 51–100)".

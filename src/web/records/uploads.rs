@@ -26,7 +26,34 @@ struct ListPage<'a> {
     formats: Vec<Format>,
 }
 
-pub(super) fn list_page(state: &AppState, req: &Req, status: StatusCode, error: &str) -> Response {
+/// A records error told on the list page (`/records`), in the asker's language, with its
+/// status.
+pub(super) struct OnList {
+    state: AppState,
+    /// Boxed, like `error`: errors stay small.
+    req: Box<Req>,
+    error: Box<RecordsError>,
+}
+
+impl OnList {
+    /// `error`, to be told on the list page of `req`.
+    pub(super) fn new(state: &AppState, req: &Req, error: RecordsError) -> OnList {
+        OnList {
+            state: state.clone(),
+            req: Box::new(req.clone()),
+            error: Box::new(error),
+        }
+    }
+}
+
+impl IntoResponse for OnList {
+    fn into_response(self) -> Response {
+        let OnList { state, req, error } = self;
+        list_page(&state, &req, error.status(), &error.explain(req.lang))
+    }
+}
+
+fn list_page(state: &AppState, req: &Req, status: StatusCode, error: &str) -> Response {
     let ui = &req.ui().record;
     let query = req
         .param("q")
@@ -187,23 +214,21 @@ async fn read_upload(
 ///
 /// The record is read on a blocking thread (never on the async workers), and refused with
 /// 413 when its records take more than [`RecordLimits::upload_memory`].
-pub(crate) async fn upload(State(state): State<AppState>, req: Req, request: Request) -> Response {
-    let opened = match read_upload(&state, request).await {
-        Ok((name, bytes)) => {
-            let limit = state.records().limits.upload_memory;
-            tokio::task::spawn_blocking(move || open_upload(name, &bytes, limit))
-                .await
-                .unwrap_or(Err(RecordsError::ReaderStopped))
-        }
-        Err(e) => Err(e),
-    };
-    match opened {
-        Ok((name, games)) => {
-            let id = state.records().keep(&name, games);
-            Redirect::to(&format!("/records/{id}")).into_response()
-        }
-        Err(e) => list_page(&state, &req, e.status(), &e.explain(req.lang)),
-    }
+pub(crate) async fn upload(
+    State(state): State<AppState>,
+    req: Req,
+    request: Request,
+) -> Result<Redirect, OnList> {
+    let (name, bytes) = read_upload(&state, request)
+        .await
+        .map_err(|e| OnList::new(&state, &req, e))?;
+    let limit = state.records().limits.upload_memory;
+    let (name, games) = tokio::task::spawn_blocking(move || open_upload(name, &bytes, limit))
+        .await
+        .unwrap_or(Err(RecordsError::ReaderStopped))
+        .map_err(|e| OnList::new(&state, &req, e))?;
+    let id = state.records().keep(&name, games);
+    Ok(Redirect::to(&format!("/records/{id}")))
 }
 
 /// [`Records::open`] on a blocking thread: a record of the library is read from its file and

@@ -2,7 +2,7 @@
 //! downloading.
 
 use super::drawing::{draw, play_noted, replay};
-use super::uploads::{list_page, open_blocking};
+use super::uploads::{open_blocking, OnList};
 use super::*;
 use crate::content::drawing::{self, Choice, DrawAsk};
 
@@ -396,17 +396,16 @@ pub(crate) async fn page(
     State(state): State<AppState>,
     req: Req,
     Path(id): Path<String>,
-) -> Response {
+) -> Result<Response, OnList> {
     let game = game_param(&req);
-    let opened = match open_blocking(&state, &id, game).await {
-        Ok(o) => o,
-        Err(e) => return list_page(&state, &req, e.status(), &e.explain(req.lang)),
-    };
+    let opened = open_blocking(&state, &id, game)
+        .await
+        .map_err(|e| OnList::new(&state, &req, e))?;
     let asked = req.param("at").unwrap_or("");
     let at = opened.record.place(&asked.parse().unwrap_or_default());
     if asked != at.spelling() {
         let here = Here { id: &id, game };
-        return Redirect::to(&here.href(&at, &[])).into_response();
+        return Ok(Redirect::to(&here.href(&at, &[])).into_response());
     }
     let short = |k: &str| {
         req.param(k)
@@ -421,7 +420,7 @@ pub(crate) async fn page(
         refused: None,
     };
     let html = render_record(&req, &state, &id, game, &opened, &ask);
-    respond(&req, StatusCode::OK, html)
+    Ok(respond(&req, StatusCode::OK, html))
 }
 
 pub(super) fn game_param(req: &Req) -> usize {
@@ -449,7 +448,7 @@ pub(crate) async fn try_move(
     req: Req,
     Path(id): Path<String>,
     Form(form): Form<TryForm>,
-) -> Response {
+) -> Result<Redirect, Refused> {
     let game = game_param(&req);
     let lang = req.lang;
     let mv = form.mv.trim().chars().take(32).collect::<String>();
@@ -469,37 +468,65 @@ pub(crate) async fn try_move(
         let to = record.add_move(&at, &name).ok_or(RecordsError::NoPlace)?;
         Ok((to, step_count(&record.moves) - before))
     });
-    match tried {
-        Ok((new_id, to)) => {
-            let here = Here { id: &new_id, game };
-            Redirect::to(&here.href(&to, &[])).into_response()
+    let (new_id, to) = tried.map_err(|e| Refused::new(&state, &req, &id, game, &asked, e))?;
+    let here = Here { id: &new_id, game };
+    Ok(Redirect::to(&here.href(&to, &[])))
+}
+
+/// An edit of a record refused: the record page at the place asked with the reason said and
+/// its status, or the list page when the record is gone.
+pub(super) struct Refused {
+    state: AppState,
+    req: Req,
+    id: String,
+    game: usize,
+    asked: At,
+    error: RecordsError,
+}
+
+impl Refused {
+    /// `error`, refusing an edit of game `game` of record `id` at `asked`.
+    fn new(
+        state: &AppState,
+        req: &Req,
+        id: &str,
+        game: usize,
+        asked: &At,
+        error: RecordsError,
+    ) -> Refused {
+        Refused {
+            state: state.clone(),
+            req: req.clone(),
+            id: id.to_string(),
+            game,
+            asked: asked.clone(),
+            error,
         }
-        Err(e) => refused_page(&state, &req, &id, game, &asked, &e),
+    }
+
+    /// The record page at `asked` with `error` said.
+    fn page(&self) -> Result<Response, OnList> {
+        let (state, req) = (&self.state, &self.req);
+        let opened = state
+            .records()
+            .open(&self.id, self.game)
+            .map_err(|gone| OnList::new(state, req, gone))?;
+        let ask = Ask {
+            at: opened.record.place(&self.asked),
+            sel: None,
+            to: None,
+            try_move: None,
+            refused: Some(self.error.explain(req.lang)),
+        };
+        let html = render_record(req, state, &self.id, self.game, &opened, &ask);
+        Ok(respond(req, self.error.status(), html))
     }
 }
 
-/// The record page at `asked` with `e` said, or the list page when the record is gone.
-fn refused_page(
-    state: &AppState,
-    req: &Req,
-    id: &str,
-    game: usize,
-    asked: &At,
-    e: &RecordsError,
-) -> Response {
-    let opened = match state.records().open(id, game) {
-        Ok(o) => o,
-        Err(gone) => return list_page(state, req, gone.status(), &gone.explain(req.lang)),
-    };
-    let ask = Ask {
-        at: opened.record.place(asked),
-        sel: None,
-        to: None,
-        try_move: None,
-        refused: Some(e.explain(req.lang)),
-    };
-    let html = render_record(req, state, id, game, &opened, &ask);
-    respond(req, e.status(), html)
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        self.page().into_response()
+    }
 }
 
 /// The form that deletes a variation: its place.
@@ -517,7 +544,7 @@ pub(crate) async fn delete(
     req: Req,
     Path(id): Path<String>,
     Form(form): Form<PlaceForm>,
-) -> Response {
+) -> Result<Redirect, Refused> {
     let game = game_param(&req);
     let asked: At = form.at.parse().unwrap_or_default();
     let deleted = state.records().edit(&id, game, |record| {
@@ -525,12 +552,34 @@ pub(crate) async fn delete(
         let back = record.delete_variation(&at).ok_or(RecordsError::MainLine)?;
         Ok((back, 0))
     });
-    match deleted {
-        Ok((new_id, back)) => {
-            let here = Here { id: &new_id, game };
-            Redirect::to(&here.href(&back, &[])).into_response()
+    let (new_id, back) = deleted.map_err(|e| Refused::new(&state, &req, &id, game, &asked, e))?;
+    let here = Here { id: &new_id, game };
+    Ok(Redirect::to(&here.href(&back, &[])))
+}
+
+/// Why a record cannot be downloaded, told as plain text.
+pub(super) enum NoDownload {
+    /// The record cannot be opened: its status, the reason in `lang`.
+    Open {
+        /// The asker's language.
+        lang: Lang,
+        /// Why.
+        error: RecordsError,
+    },
+    /// The record cannot be written in the format: 422 with the reason.
+    Write(RecordError),
+}
+
+impl IntoResponse for NoDownload {
+    fn into_response(self) -> Response {
+        match self {
+            NoDownload::Open { lang, error } => {
+                (error.status(), error.explain(lang)).into_response()
+            }
+            NoDownload::Write(e) => {
+                (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()).into_response()
+            }
         }
-        Err(e) => refused_page(&state, &req, &id, game, &asked, &e),
     }
 }
 
@@ -540,12 +589,12 @@ pub(crate) async fn download_record(
     State(state): State<AppState>,
     req: Req,
     Path(id): Path<String>,
-) -> Response {
+) -> Result<Response, NoDownload> {
     let game = game_param(&req);
-    let opened = match open_blocking(&state, &id, game).await {
-        Ok(o) => o,
-        Err(e) => return (e.status(), e.explain(req.lang)).into_response(),
-    };
+    let lang = req.lang;
+    let opened = open_blocking(&state, &id, game)
+        .await
+        .map_err(|error| NoDownload::Open { lang, error })?;
     let g = opened.record.start.game();
     let asked = req.param("format").unwrap_or("").to_ascii_lowercase();
     let format = record_formats(g)
@@ -574,8 +623,6 @@ pub(crate) async fn download_record(
     } else {
         format!("{stem}.{}", format.extension())
     };
-    match record::write(&opened.record, format) {
-        Ok(text) => download(text, format, &file),
-        Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()).into_response(),
-    }
+    let text = record::write(&opened.record, format).map_err(NoDownload::Write)?;
+    Ok(download(text, format, &file))
 }

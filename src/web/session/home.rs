@@ -132,23 +132,29 @@ struct MePage {
 }
 
 /// `GET /me`: a student's home: their homework, what is due and how far they are.
-pub(crate) async fn me(signed: Signed) -> Response {
-    let (student, class_id) = match signed.account.role {
-        Role::Student(s, c) => (s, c),
-        Role::Teacher(_) => return Redirect::to("/teacher").into_response(),
-    };
-    let loaded = blocking(&signed.room.store, move |s| {
+pub(crate) async fn me(signed: Signed) -> Result<Response, PageError> {
+    match signed.account.role {
+        Role::Student(student, class_id) => home(&signed, student, class_id).await,
+        // A teacher's home is the classes.
+        Role::Teacher(_) => Ok(Redirect::to("/teacher").into_response()),
+    }
+}
+
+/// The home of `student` of class `class_id`.
+async fn home(
+    signed: &Signed,
+    student: StudentId,
+    class_id: ClassId,
+) -> Result<Response, PageError> {
+    let (class, assignments, history) = blocking(&signed.room.store, move |s| {
         Ok((
             s.class(class_id)?,
             s.assignments(class_id)?,
             s.student_history(student)?,
         ))
     })
-    .await;
-    let (class, assignments, history) = match loaded {
-        Ok(x) => x,
-        Err(e) => return store_failed(&signed.req, &signed.snap, &e),
-    };
+    .await
+    .map_err(|e| PageError::store(&signed.req, &signed.snap, e))?;
     let summaries = class::progress::summarize(&history.tries);
     // Homework counts only what the server judged, never the browser's merged progress.
     let homework_summaries = class::progress::for_homework(&history.tries);
@@ -194,5 +200,5 @@ pub(crate) async fn me(signed: Signed) -> Response {
         solved: summaries.values().filter(|s| s.status.solved()).count(),
         lessons: finished.len(),
     };
-    respond(&signed.req, StatusCode::OK, page.render())
+    Ok(respond(&signed.req, StatusCode::OK, page.render()))
 }

@@ -2,6 +2,7 @@
 //! session's start and end.
 
 use super::*;
+use crate::class::throttle::Reservation;
 
 /// `GET /login`.
 pub(crate) async fn login_page(State(state): State<AppState>, req: Req) -> Response {
@@ -105,6 +106,111 @@ async fn start_session(room: &Classroom, role: Role, name: String, next: String)
     }
 }
 
+/// A login refused: the login form again with why and what was typed, or the store's page.
+pub(crate) enum LoginRefused {
+    /// The login form again, saying why, with its status.
+    Form {
+        /// The server's state.
+        state: AppState,
+        /// The request (boxed: errors stay small).
+        req: Box<Req>,
+        /// What was typed (without the password), shown again (boxed: errors stay small).
+        form: Box<LoginForm>,
+        /// Why.
+        why: NotIn,
+    },
+    /// The store failed (the try is not counted): [`PageError`]'s page.
+    Store(PageError),
+}
+
+/// Why a login form is shown again.
+pub(crate) enum NotIn {
+    /// The server has no classroom: 404.
+    NoClassroom,
+    /// A form from another site: 403.
+    BadForm,
+    /// The limits of tries were met: 429.
+    TooMany,
+    /// A wrong class, name or picture code (the same answer for each): 401.
+    WrongLogin,
+    /// A wrong teacher's name or password: 401.
+    WrongPassword,
+    /// The password could not be checked (not a wrong password): 503 with `Retry-After: 1`
+    /// when the server is busy or hashing failed, 500 when the stored hash is malformed.
+    Unchecked(password::PasswordError),
+}
+
+impl LoginRefused {
+    /// The login form of `req` again, with `form` and `why`.
+    fn form(state: &AppState, req: &Req, form: LoginForm, why: NotIn) -> LoginRefused {
+        LoginRefused::Form {
+            state: state.clone(),
+            req: Box::new(req.clone()),
+            form: Box::new(form),
+            why,
+        }
+    }
+}
+
+impl IntoResponse for LoginRefused {
+    fn into_response(self) -> Response {
+        match self {
+            LoginRefused::Form {
+                state,
+                req,
+                form,
+                why,
+            } => refused_form(&state, &req, *form, why),
+            LoginRefused::Store(e) => e.into_response(),
+        }
+    }
+}
+
+/// The login form again, saying `why` with its status.
+fn refused_form(state: &AppState, req: &Req, form: LoginForm, why: NotIn) -> Response {
+    let ui = &req.ui().class;
+    let (status, text) = match &why {
+        NotIn::NoClassroom => (StatusCode::NOT_FOUND, ui.no_classroom.clone()),
+        NotIn::BadForm => (StatusCode::FORBIDDEN, ui.bad_form.clone()),
+        NotIn::TooMany => (StatusCode::TOO_MANY_REQUESTS, ui.too_many.clone()),
+        NotIn::WrongLogin => (StatusCode::UNAUTHORIZED, ui.wrong_login.clone()),
+        NotIn::WrongPassword => (StatusCode::UNAUTHORIZED, ui.wrong_password.clone()),
+        NotIn::Unchecked(e) => match e {
+            password::PasswordError::Busy => (StatusCode::SERVICE_UNAVAILABLE, ui.busy.clone()),
+            password::PasswordError::Hashing(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                fill(&ui.check_failed, &[("error", &e.to_string())]),
+            ),
+            password::PasswordError::Malformed(_) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                fill(&ui.check_failed, &[("error", &e.to_string())]),
+            ),
+        },
+    };
+    let mut r = login_form(state, req, &text, status, form);
+    if matches!(why, NotIn::Unchecked(_)) && status == StatusCode::SERVICE_UNAVAILABLE {
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    r
+}
+
+/// What the store found, with the reservation; or the store's error, the reservation
+/// refunded (the try is not counted).
+fn or_refund<T>(
+    room: &Classroom,
+    reserved: Reservation,
+    found: Result<T, ClassError>,
+) -> Result<(T, Reservation), ClassError> {
+    match found {
+        Ok(t) => Ok((t, reserved)),
+        Err(e) => {
+            room.limiter.refund(reserved);
+            Err(e)
+        }
+    }
+}
+
 /// `POST /login/student`: class code, name and picture code. A wrong class, a wrong name and
 /// a wrong code get the same answer; eight failures for one name in ten minutes lock it for
 /// the rest of the ten minutes.
@@ -114,13 +220,13 @@ pub(crate) async fn login_student(
     Client(peer): Client,
     headers: HeaderMap,
     Form(form): Form<LoginForm>,
-) -> Response {
-    let ui = &req.ui().class;
+) -> Result<Response, LoginRefused> {
+    let refused = |form, why| LoginRefused::form(&state, &req, form, why);
     let Some(room) = state.classroom_arc() else {
-        return login_form(&state, &req, &ui.no_classroom, StatusCode::NOT_FOUND, form);
+        return Err(refused(form, NotIn::NoClassroom));
     };
     if cross_site(&headers) {
-        return login_form(&state, &req, &ui.bad_form, StatusCode::FORBIDDEN, form);
+        return Err(refused(form, NotIn::BadForm));
     }
     let typed = if form.code.trim().is_empty() {
         format!("{} {} {}", form.p1, form.p2, form.p3)
@@ -132,19 +238,13 @@ pub(crate) async fn login_student(
         form.class.trim().to_lowercase(),
         form.name.trim().to_lowercase()
     );
-    let reserved = match room.limiter.reserve(Kind::Student, &key, peer) {
-        Ok(r) => r,
-        Err(_) => return too_many(&state, &req, form),
+    let Ok(reserved) = room.limiter.reserve(Kind::Student, &key, peer) else {
+        return Err(refused(form, NotIn::TooMany));
     };
     let (class_code, name) = (form.class.clone(), form.name.clone());
     let found = blocking(&room.store, move |s| s.student_login(&class_code, &name)).await;
-    let student = match found {
-        Ok(s) => s,
-        Err(e) => {
-            room.limiter.refund(reserved);
-            return store_failed(&req, &state.snapshot(), &e);
-        }
-    };
+    let (student, reserved) = or_refund(&room, reserved, found)
+        .map_err(|e| LoginRefused::Store(PageError::store(&req, &state.snapshot(), e)))?;
     let code = PictureCode::parse(&typed);
     match student {
         Some(st) if code == Some(st.code) => {
@@ -153,17 +253,11 @@ pub(crate) async fn login_student(
                 Some(form.next.as_str()).filter(|n| !n.is_empty()),
                 "/me?merge=1",
             );
-            start_session(&room, Role::Student(st.id, st.class), st.name, next).await
+            Ok(start_session(&room, Role::Student(st.id, st.class), st.name, next).await)
         }
         _ => {
             room.limiter.failed(reserved);
-            login_form(
-                &state,
-                &req,
-                &ui.wrong_login,
-                StatusCode::UNAUTHORIZED,
-                form,
-            )
+            Err(refused(form, NotIn::WrongLogin))
         }
     }
 }
@@ -176,18 +270,17 @@ pub(crate) async fn login_teacher(
     Client(peer): Client,
     headers: HeaderMap,
     Form(mut form): Form<LoginForm>,
-) -> Response {
-    let ui = &req.ui().class;
+) -> Result<Response, LoginRefused> {
+    let refused = |form, why| LoginRefused::form(&state, &req, form, why);
     let Some(room) = state.classroom_arc() else {
-        return login_form(&state, &req, &ui.no_classroom, StatusCode::NOT_FOUND, form);
+        return Err(refused(form, NotIn::NoClassroom));
     };
     if cross_site(&headers) {
-        return login_form(&state, &req, &ui.bad_form, StatusCode::FORBIDDEN, form);
+        return Err(refused(form, NotIn::BadForm));
     }
     let key = form.name.trim().to_lowercase();
-    let reserved = match room.limiter.reserve(Kind::Teacher, &key, peer) {
-        Ok(r) => r,
-        Err(_) => return too_many(&state, &req, form),
+    let Ok(reserved) = room.limiter.reserve(Kind::Teacher, &key, peer) else {
+        return Err(refused(form, NotIn::TooMany));
     };
     let password = std::mem::take(&mut form.password);
     let name = form.name.clone();
@@ -198,13 +291,8 @@ pub(crate) async fn login_teacher(
         })
     })
     .await;
-    let (teacher, hash) = match found {
-        Ok(found) => found,
-        Err(e) => {
-            room.limiter.refund(reserved);
-            return store_failed(&req, &state.snapshot(), &e);
-        }
-    };
+    let ((teacher, hash), reserved) = or_refund(&room, reserved, found)
+        .map_err(|e| LoginRefused::Store(PageError::store(&req, &state.snapshot(), e)))?;
     match (room.hashing.check(password, hash).await, teacher) {
         (Ok(true), Some(t)) => {
             room.limiter.succeeded(reserved);
@@ -212,52 +300,19 @@ pub(crate) async fn login_teacher(
                 Some(form.next.as_str()).filter(|n| !n.is_empty()),
                 "/teacher",
             );
-            start_session(&room, Role::Teacher(t.id), t.name, next).await
+            Ok(start_session(&room, Role::Teacher(t.id), t.name, next).await)
         }
         (Ok(_), _) => {
             room.limiter.failed(reserved);
-            login_form(
-                &state,
-                &req,
-                &ui.wrong_password,
-                StatusCode::UNAUTHORIZED,
-                form,
-            )
+            Err(refused(form, NotIn::WrongPassword))
         }
         (Err(e), _) => {
             // Not a wrong password: not counted, and told as what it is.
             room.limiter.refund(reserved);
             eprintln!("qiyuan: a teacher's password could not be checked: {e}");
-            let (status, text) = match e {
-                password::PasswordError::Busy => (StatusCode::SERVICE_UNAVAILABLE, ui.busy.clone()),
-                password::PasswordError::Hashing(_) => (
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    fill(&ui.check_failed, &[("error", &e.to_string())]),
-                ),
-                password::PasswordError::Malformed(_) => (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    fill(&ui.check_failed, &[("error", &e.to_string())]),
-                ),
-            };
-            let mut r = login_form(&state, &req, &text, status, form);
-            if status == StatusCode::SERVICE_UNAVAILABLE {
-                r.headers_mut()
-                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            }
-            r
+            Err(refused(form, NotIn::Unchecked(e)))
         }
     }
-}
-
-/// The answer to a login refused by the limits (429), whichever limit it met.
-fn too_many(state: &AppState, req: &Req, form: LoginForm) -> Response {
-    login_form(
-        state,
-        req,
-        &req.ui().class.too_many,
-        StatusCode::TOO_MANY_REQUESTS,
-        form,
-    )
 }
 
 /// `POST /logout`.
@@ -265,20 +320,18 @@ pub(crate) async fn logout(
     signed: Signed,
     headers: HeaderMap,
     Form(form): Form<CsrfForm>,
-) -> Response {
-    if let Err(r) = signed.check(&form.csrf) {
-        return r;
-    }
+) -> Result<Response, PageError> {
+    signed.check(&form.csrf)?;
     if let Some(token) = session_token(&headers) {
         let hash = password::token_hash(&token);
-        if let Err(e) = blocking(&signed.room.store, move |s| s.close_session(&hash)).await {
-            return store_failed(&signed.req, &signed.snap, &e);
-        }
+        blocking(&signed.room.store, move |s| s.close_session(&hash))
+            .await
+            .map_err(|e| signed.refuse(Why::Store(e)))?;
     }
     let mut r = Redirect::to("/").into_response();
     r.headers_mut().append(
         header::SET_COOKIE,
         HeaderValue::from_static("qiyuan-session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
     );
-    r
+    Ok(r)
 }

@@ -8,7 +8,7 @@
 //! not told); a form without the session's CSRF secret, or sent from another site → `403`.
 
 use super::i18n::{fill, Ui};
-use super::kit::{blocking, enc, message, respond, session_token, store_failed, Chrome, Req};
+use super::kit::{blocking, enc, message, respond, session_token, Chrome, PageError, Req, Why};
 pub use super::kit::{CsrfForm, SESSION_COOKIE};
 use super::serve::Client;
 use super::small;
@@ -156,53 +156,42 @@ pub(crate) struct Signed {
 }
 
 impl Signed {
+    /// `why`, told on this request's page.
+    pub fn refuse(&self, why: Why) -> PageError {
+        PageError::new(&self.req, &self.snap, why)
+    }
+
     /// The teacher's id, or a 403.
-    pub fn teacher(&self) -> Result<class::TeacherId, Response> {
-        self.account.teacher().ok_or_else(|| self.forbidden())
+    pub fn teacher(&self) -> Result<class::TeacherId, PageError> {
+        self.account
+            .teacher()
+            .ok_or_else(|| self.refuse(Why::Forbidden))
     }
 
     /// The student and their class, or a 403.
-    pub fn student(&self) -> Result<(StudentId, ClassId), Response> {
-        self.account.student().ok_or_else(|| self.forbidden())
-    }
-
-    /// The 403 page.
-    pub fn forbidden(&self) -> Response {
-        message(
-            &self.req,
-            &self.snap,
-            StatusCode::FORBIDDEN,
-            &self.req.ui().class.forbidden,
-        )
+    pub fn student(&self) -> Result<(StudentId, ClassId), PageError> {
+        self.account
+            .student()
+            .ok_or_else(|| self.refuse(Why::Forbidden))
     }
 
     /// Checks a form's CSRF secret, or answers 403.
-    pub fn check(&self, csrf: &str) -> Result<(), Response> {
+    pub fn check(&self, csrf: &str) -> Result<(), PageError> {
         if same_secret(csrf, &self.account.csrf) {
             Ok(())
         } else {
-            Err(message(
-                &self.req,
-                &self.snap,
-                StatusCode::FORBIDDEN,
-                &self.req.ui().class.bad_form,
-            ))
+            Err(self.refuse(Why::BadForm))
         }
     }
 
     /// This teacher's class `id`, or 403 (a student) / 404 (not theirs, deleted, none).
-    pub async fn own_class(&self, id: i64) -> Result<Class, Response> {
+    pub async fn own_class(&self, id: i64) -> Result<Class, PageError> {
         let teacher = self.teacher()?;
         let found = blocking(&self.room.store, move |s| s.class(ClassId(id))).await;
         match found {
             Ok(Some(c)) if c.teacher == teacher => Ok(c),
-            Ok(_) => Err(message(
-                &self.req,
-                &self.snap,
-                StatusCode::NOT_FOUND,
-                &self.req.ui().class.not_found,
-            )),
-            Err(e) => Err(store_failed(&self.req, &self.snap, &e)),
+            Ok(_) => Err(self.refuse(Why::NoClass)),
+            Err(e) => Err(self.refuse(Why::Store(e))),
         }
     }
 }

@@ -118,32 +118,18 @@ pub struct ReadForm {
 
 /// `POST /me/read`: the lesson's "I have read it" button; counted with the events
 /// ([`class::throttle::EVENTS_PER_WINDOW`] a minute, 429 beyond).
-pub(crate) async fn read_form(signed: Signed, Form(form): Form<ReadForm>) -> Response {
-    if let Err(r) = signed.check(&form.csrf) {
-        return r;
-    }
-    let (student, _) = match signed.student() {
-        Ok(s) => s,
-        Err(r) => return r,
-    };
-    let Some(task) = Task::parse(&format!("{}/lessons/{}", form.game, form.slug))
+pub(crate) async fn read_form(
+    signed: Signed,
+    Form(form): Form<ReadForm>,
+) -> Result<Response, PageError> {
+    signed.check(&form.csrf)?;
+    let (student, _) = signed.student()?;
+    let task = Task::parse(&format!("{}/lessons/{}", form.game, form.slug))
         .filter(|t| view_task(&signed.snap, t, signed.req.lang).exists)
-    else {
-        return message(
-            &signed.req,
-            &signed.snap,
-            StatusCode::NOT_FOUND,
-            &signed.req.ui().class.not_found,
-        );
-    };
+        .ok_or_else(|| signed.refuse(Why::NoClass))?;
     // The same budget as the script's events: a lesson read is one.
     if !signed.room.events.allow(student.0) {
-        return message(
-            &signed.req,
-            &signed.snap,
-            StatusCode::TOO_MANY_REQUESTS,
-            &signed.req.ui().class.events_too_fast,
-        );
+        return Err(signed.refuse(Why::TooFast));
     }
     let r = Reading {
         student,
@@ -152,10 +138,10 @@ pub(crate) async fn read_form(signed: Signed, Form(form): Form<ReadForm>) -> Res
         mark: LessonMark::Finished,
         at: class::now(),
     };
-    match blocking(&signed.room.store, move |s| s.record_reading(&r)).await {
-        Ok(()) => Redirect::to(&format!("/{}?read=1", task.path())).into_response(),
-        Err(e) => store_failed(&signed.req, &signed.snap, &e),
-    }
+    blocking(&signed.room.store, move |s| s.record_reading(&r))
+        .await
+        .map_err(|e| signed.refuse(Why::Store(e)))?;
+    Ok(Redirect::to(&format!("/{}?read=1", task.path())).into_response())
 }
 
 /// One problem's progress as this browser kept it before the student logged in.

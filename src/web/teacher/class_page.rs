@@ -10,7 +10,7 @@ pub(super) struct Loaded {
     pub(super) history: History,
 }
 
-pub(super) async fn load(signed: &Signed, class: ClassId) -> Result<Loaded, Response> {
+pub(super) async fn load(signed: &Signed, class: ClassId) -> Result<Loaded, PageError> {
     blocking(&signed.room.store, move |s| {
         Ok(Loaded {
             students: s.students(class)?,
@@ -19,7 +19,7 @@ pub(super) async fn load(signed: &Signed, class: ClassId) -> Result<Loaded, Resp
         })
     })
     .await
-    .map_err(|e| store_failed(&signed.req, &signed.snap, &e))
+    .map_err(|e| signed.refuse(Why::Store(e)))
 }
 
 /// One column of the grid: a problem or a lesson of a homework.
@@ -242,11 +242,13 @@ struct ClassPage {
 
 /// The class page, rendered from what the store holds (also used by the benchmark's
 /// measure through the route).
-async fn class_page(signed: &Signed, class: Class, status: StatusCode, notice: Notice) -> Response {
-    let loaded = match load(signed, class.id).await {
-        Ok(l) => l,
-        Err(r) => return r,
-    };
+async fn class_page(
+    signed: &Signed,
+    class: Class,
+    status: StatusCode,
+    notice: Notice,
+) -> Result<Response, PageError> {
+    let loaded = load(signed, class.id).await?;
     let (snap, lang, t) = (&signed.snap, signed.req.lang, tui(signed));
     let summaries = progress::for_homework(&loaded.history.tries);
     let g = grid(snap, class.id, &loaded, &summaries, lang);
@@ -376,15 +378,12 @@ async fn class_page(signed: &Signed, class: Class, status: StatusCode, notice: N
         columns,
         rows,
     };
-    respond(&signed.req, status, page.render())
+    Ok(respond(&signed.req, status, page.render()))
 }
 
 /// `GET /teacher/classes/{id}`: the class page.
-pub(crate) async fn class(signed: Signed, Path(id): Path<String>) -> Response {
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
+pub(crate) async fn class(signed: Signed, Path(id): Path<String>) -> Result<Response, PageError> {
+    let class = own(&signed, &id).await?;
     let t = tui(&signed);
     let ok = match (signed.req.param("ok"), signed.req.param("n")) {
         (Some("added"), Some(n)) if n.parse::<usize>().is_ok() => fill(&t.added, &[("n", n)]),
@@ -419,14 +418,9 @@ pub(crate) async fn add_students(
     signed: Signed,
     Path(id): Path<String>,
     Form(form): Form<RosterForm>,
-) -> Response {
-    if let Err(r) = signed.check(&form.csrf) {
-        return r;
-    }
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
+) -> Result<Response, PageError> {
+    signed.check(&form.csrf)?;
+    let class = own(&signed, &id).await?;
     let added = match Roster::parse(&form.names) {
         Ok(roster) => {
             let id = class.id;
@@ -435,11 +429,11 @@ pub(crate) async fn add_students(
         Err(e) => Err(e),
     };
     match added {
-        Ok(list) => redirect(&format!(
+        Ok(list) => Ok(redirect(&format!(
             "{}?ok=added&n={}",
             class_href(class.id),
             list.len()
-        )),
+        ))),
         Err(e) => match why(tui(&signed), &e) {
             Some(text) => {
                 let notice = Notice {
@@ -449,7 +443,7 @@ pub(crate) async fn add_students(
                 };
                 class_page(&signed, class, StatusCode::UNPROCESSABLE_ENTITY, notice).await
             }
-            None => store_failed(&signed.req, &signed.snap, &e),
+            None => Err(signed.refuse(Why::Store(e))),
         },
     }
 }
@@ -498,19 +492,14 @@ pub(crate) async fn give_homework(
     signed: Signed,
     Path(id): Path<String>,
     Form(fields): Form<Vec<(String, String)>>,
-) -> Response {
+) -> Result<Response, PageError> {
     let csrf = fields
         .iter()
         .find(|(k, _)| k == "csrf")
         .map(|(_, v)| v.as_str())
         .unwrap_or("");
-    if let Err(r) = signed.check(csrf) {
-        return r;
-    }
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
+    signed.check(csrf)?;
+    let class = own(&signed, &id).await?;
     let mut notice = homework_fields(&fields);
     let checked = homework_tasks(&signed.snap, &notice).and_then(|tasks| {
         if !notice.hw_due.is_empty() {
@@ -530,13 +519,13 @@ pub(crate) async fn give_homework(
         Err(e) => Err(e),
     };
     match given {
-        Ok(_) => redirect(&format!("{}?ok=given", class_href(class.id))),
+        Ok(_) => Ok(redirect(&format!("{}?ok=given", class_href(class.id)))),
         Err(e) => match why(tui(&signed), &e) {
             Some(text) => {
                 notice.homework_error = fill(&tui(&signed).homework_refused, &[("why", &text)]);
                 class_page(&signed, class, StatusCode::UNPROCESSABLE_ENTITY, notice).await
             }
-            None => store_failed(&signed.req, &signed.snap, &e),
+            None => Err(signed.refuse(Why::Store(e))),
         },
     }
 }
@@ -546,21 +535,13 @@ pub(crate) async fn take_back(
     signed: Signed,
     Path((id, aid)): Path<(String, String)>,
     Form(form): Form<CsrfForm>,
-) -> Response {
-    if let Err(r) = signed.check(&form.csrf) {
-        return r;
-    }
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    let aid = match id_of(&signed, &aid) {
-        Ok(a) => AssignmentId(a),
-        Err(r) => return r,
-    };
+) -> Result<Response, PageError> {
+    signed.check(&form.csrf)?;
+    let class = own(&signed, &id).await?;
+    let aid = AssignmentId(id_of(&signed, &aid)?);
     let cid = class.id;
     match blocking(&signed.room.store, move |s| s.unassign(cid, aid)).await {
-        Ok(()) => redirect(&format!("{}?ok=taken-back", class_href(class.id))),
-        Err(e) => store_failed(&signed.req, &signed.snap, &e),
+        Ok(()) => Ok(redirect(&format!("{}?ok=taken-back", class_href(class.id)))),
+        Err(e) => Err(signed.refuse(Why::Store(e))),
     }
 }

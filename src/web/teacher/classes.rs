@@ -20,15 +20,16 @@ struct HomePage {
     name: String,
 }
 
-async fn home_page(signed: &Signed, status: StatusCode, error: String, name: String) -> Response {
-    let teacher = match signed.teacher() {
-        Ok(t) => t,
-        Err(r) => return r,
-    };
-    let classes = match blocking(&signed.room.store, move |s| s.classes(teacher)).await {
-        Ok(c) => c,
-        Err(e) => return store_failed(&signed.req, &signed.snap, &e),
-    };
+async fn home_page(
+    signed: &Signed,
+    status: StatusCode,
+    error: String,
+    name: String,
+) -> Result<Response, PageError> {
+    let teacher = signed.teacher()?;
+    let classes = blocking(&signed.room.store, move |s| s.classes(teacher))
+        .await
+        .map_err(|e| signed.refuse(Why::Store(e)))?;
     let t = tui(signed);
     let page = HomePage {
         chrome: Chrome::new(&signed.req, &signed.snap, t.title.clone()),
@@ -46,11 +47,11 @@ async fn home_page(signed: &Signed, status: StatusCode, error: String, name: Str
         error,
         name,
     };
-    respond(&signed.req, status, page.render())
+    Ok(respond(&signed.req, status, page.render()))
 }
 
 /// `GET /teacher`: the teacher's classes, newest first, and the form to make one.
-pub(crate) async fn home(signed: Signed) -> Response {
+pub(crate) async fn home(signed: Signed) -> Result<Response, PageError> {
     home_page(&signed, StatusCode::OK, String::new(), String::new()).await
 }
 
@@ -64,24 +65,22 @@ pub struct NewClassForm {
 }
 
 /// `POST /teacher/classes`: makes a class, then opens it.
-pub(crate) async fn create_class(signed: Signed, Form(form): Form<NewClassForm>) -> Response {
-    if let Err(r) = signed.check(&form.csrf) {
-        return r;
-    }
-    let teacher = match signed.teacher() {
-        Ok(t) => t,
-        Err(r) => return r,
-    };
+pub(crate) async fn create_class(
+    signed: Signed,
+    Form(form): Form<NewClassForm>,
+) -> Result<Response, PageError> {
+    signed.check(&form.csrf)?;
+    let teacher = signed.teacher()?;
     let name = form.name.trim().to_string();
     let made = {
         let name = name.clone();
         blocking(&signed.room.store, move |s| s.create_class(teacher, &name)).await
     };
     match made {
-        Ok(c) => redirect(&class_href(c.id)),
+        Ok(c) => Ok(redirect(&class_href(c.id))),
         Err(e) => match why(tui(&signed), &e) {
             Some(text) => home_page(&signed, StatusCode::UNPROCESSABLE_ENTITY, text, name).await,
-            None => store_failed(&signed.req, &signed.snap, &e),
+            None => Err(signed.refuse(Why::Store(e))),
         },
     }
 }
@@ -97,11 +96,11 @@ struct DeletePage {
 }
 
 /// `GET /teacher/classes/{id}/delete`: are you sure? (a page, so it works without a script).
-pub(crate) async fn delete_confirm(signed: Signed, Path(id): Path<String>) -> Response {
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
+pub(crate) async fn delete_confirm(
+    signed: Signed,
+    Path(id): Path<String>,
+) -> Result<Response, PageError> {
+    let class = own(&signed, &id).await?;
     let t = tui(&signed);
     let title = fill(&t.delete_title, &[("name", &class.name)]);
     let page = DeletePage {
@@ -111,7 +110,7 @@ pub(crate) async fn delete_confirm(signed: Signed, Path(id): Path<String>) -> Re
         id: class.id.0,
         title,
     };
-    respond(&signed.req, StatusCode::OK, page.render())
+    Ok(respond(&signed.req, StatusCode::OK, page.render()))
 }
 
 /// `POST /teacher/classes/{id}/delete`: deletes the class (its history stays in the store).
@@ -119,21 +118,16 @@ pub(crate) async fn delete_class(
     signed: Signed,
     Path(id): Path<String>,
     Form(form): Form<CsrfForm>,
-) -> Response {
-    if let Err(r) = signed.check(&form.csrf) {
-        return r;
-    }
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
+) -> Result<Response, PageError> {
+    signed.check(&form.csrf)?;
+    let class = own(&signed, &id).await?;
     let teacher = class.teacher;
     match blocking(&signed.room.store, move |s| {
         s.delete_class(teacher, class.id)
     })
     .await
     {
-        Ok(()) => redirect("/teacher"),
-        Err(e) => store_failed(&signed.req, &signed.snap, &e),
+        Ok(()) => Ok(redirect("/teacher")),
+        Err(e) => Err(signed.refuse(Why::Store(e))),
     }
 }

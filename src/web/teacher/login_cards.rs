@@ -36,16 +36,16 @@ fn login_address(headers: &HeaderMap) -> String {
 }
 
 /// `GET /teacher/classes/{id}/cards`: A4 login cards, eight a page.
-pub(crate) async fn cards(signed: Signed, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
+pub(crate) async fn cards(
+    signed: Signed,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, PageError> {
+    let class = own(&signed, &id).await?;
     let cid = class.id;
-    let students = match blocking(&signed.room.store, move |s| s.students(cid)).await {
-        Ok(s) => s,
-        Err(e) => return store_failed(&signed.req, &signed.snap, &e),
-    };
+    let students = blocking(&signed.room.store, move |s| s.students(cid))
+        .await
+        .map_err(|e| signed.refuse(Why::Store(e)))?;
     let t = tui(&signed);
     let cards: Vec<Card> = students
         .into_iter()
@@ -79,5 +79,5 @@ pub(crate) async fn cards(signed: Signed, headers: HeaderMap, Path(id): Path<Str
         address: login_address(&headers),
         sheets,
     };
-    respond(&signed.req, StatusCode::OK, page.render())
+    Ok(respond(&signed.req, StatusCode::OK, page.render()))
 }

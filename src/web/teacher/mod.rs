@@ -6,7 +6,7 @@
 //! `/login` (401 for `.csv` and `.svg`), a student → 403, another teacher's class → 404.
 
 use super::i18n::{fill, TeacherUi};
-use super::kit::{blocking, message, store_failed, CsrfForm};
+use super::kit::{blocking, CsrfForm, PageError, Why};
 use super::kit::{respond, Chrome};
 use super::session::{view_task, Signed};
 use super::small;
@@ -88,21 +88,12 @@ fn tui(signed: &Signed) -> &'static TeacherUi {
 }
 
 /// A number from the address, or the 404 page.
-fn id_of(signed: &Signed, s: &str) -> Result<i64, Response> {
-    s.parse().map_err(|_| not_found(signed))
-}
-
-fn not_found(signed: &Signed) -> Response {
-    message(
-        &signed.req,
-        &signed.snap,
-        StatusCode::NOT_FOUND,
-        &signed.req.ui().class.not_found,
-    )
+fn id_of(signed: &Signed, s: &str) -> Result<i64, PageError> {
+    s.parse().map_err(|_| signed.refuse(Why::NoClass))
 }
 
 /// The class the address names, if it is this teacher's.
-async fn own(signed: &Signed, id: &str) -> Result<Class, Response> {
+async fn own(signed: &Signed, id: &str) -> Result<Class, PageError> {
     let id = id_of(signed, id)?;
     signed.own_class(id).await
 }

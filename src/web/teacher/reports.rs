@@ -62,15 +62,12 @@ pub(crate) fn activity_svg(days: &[(String, usize)], t: &TeacherUi) -> String {
 }
 
 /// `GET /teacher/classes/{id}/activity.svg`.
-pub(crate) async fn activity(signed: Signed, Path(id): Path<String>) -> Response {
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    let loaded = match load(&signed, class.id).await {
-        Ok(l) => l,
-        Err(r) => return r,
-    };
+pub(crate) async fn activity(
+    signed: Signed,
+    Path(id): Path<String>,
+) -> Result<Response, PageError> {
+    let class = own(&signed, &id).await?;
+    let loaded = load(&signed, class.id).await?;
     let now = class::now();
     let days = tries_per_day(&loaded.history.tries, now - now.rem_euclid(DAY));
     let mut r = activity_svg(&days, tui(&signed)).into_response();
@@ -80,7 +77,7 @@ pub(crate) async fn activity(signed: Signed, Path(id): Path<String>) -> Response
     );
     r.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    r
+    Ok(r)
 }
 
 /// One CSV cell: quoted when it holds a comma, a quote or a line break; a cell a
@@ -142,15 +139,12 @@ fn csv_response(file: &str, body: String) -> Response {
 }
 
 /// `GET /teacher/classes/{id}/attempts.csv`: every try of the class.
-pub(crate) async fn attempts_csv(signed: Signed, Path(id): Path<String>) -> Response {
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    let loaded = match load(&signed, class.id).await {
-        Ok(l) => l,
-        Err(r) => return r,
-    };
+pub(crate) async fn attempts_csv(
+    signed: Signed,
+    Path(id): Path<String>,
+) -> Result<Response, PageError> {
+    let class = own(&signed, &id).await?;
+    let loaded = load(&signed, class.id).await?;
     let names: HashMap<StudentId, &str> = loaded
         .students
         .iter()
@@ -183,19 +177,19 @@ pub(crate) async fn attempts_csv(signed: Signed, Path(id): Path<String>) -> Resp
             iso(tr.at),
         ]);
     }
-    csv_response(&format!("class-{}-attempts.csv", class.id.0), csv(&rows))
+    Ok(csv_response(
+        &format!("class-{}-attempts.csv", class.id.0),
+        csv(&rows),
+    ))
 }
 
 /// `GET /teacher/classes/{id}/grid.csv`: the grid, a status slug a cell.
-pub(crate) async fn grid_csv(signed: Signed, Path(id): Path<String>) -> Response {
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    let loaded = match load(&signed, class.id).await {
-        Ok(l) => l,
-        Err(r) => return r,
-    };
+pub(crate) async fn grid_csv(
+    signed: Signed,
+    Path(id): Path<String>,
+) -> Result<Response, PageError> {
+    let class = own(&signed, &id).await?;
+    let loaded = load(&signed, class.id).await?;
     let summaries = progress::for_homework(&loaded.history.tries);
     let g = grid(&signed.snap, class.id, &loaded, &summaries, signed.req.lang);
     let mut header = vec!["student".to_string()];
@@ -213,5 +207,8 @@ pub(crate) async fn grid_csv(signed: Signed, Path(id): Path<String>) -> Response
     let mut solved = vec!["solved".to_string()];
     solved.extend(g.columns.iter().map(|c| c.solved.to_string()));
     rows.push(solved);
-    csv_response(&format!("class-{}-grid.csv", class.id.0), csv(&rows))
+    Ok(csv_response(
+        &format!("class-{}-grid.csv", class.id.0),
+        csv(&rows),
+    ))
 }

@@ -125,24 +125,20 @@ fn summary_notes(t: &TeacherUi, s: &Summary) -> Vec<String> {
 
 /// `GET /teacher/classes/{id}/students/{sid}`: every try of one student, by problem, with
 /// the moves drawn; lessons opened and finished; games.
-pub(crate) async fn student(signed: Signed, Path((id, sid)): Path<(String, String)>) -> Response {
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    let sid = match id_of(&signed, &sid) {
-        Ok(s) => StudentId(s),
-        Err(r) => return r,
-    };
-    let loaded = blocking(&signed.room.store, move |s| {
+pub(crate) async fn student(
+    signed: Signed,
+    Path((id, sid)): Path<(String, String)>,
+) -> Result<Response, PageError> {
+    let class = own(&signed, &id).await?;
+    let sid = StudentId(id_of(&signed, &sid)?);
+    let (student, history) = blocking(&signed.room.store, move |s| {
         Ok((s.student(sid)?, s.student_history(sid)?))
     })
-    .await;
-    let (student, history) = match loaded {
-        Ok((Some(st), h)) if st.class == class.id => (st, h),
-        Ok(_) => return not_found(&signed),
-        Err(e) => return store_failed(&signed.req, &signed.snap, &e),
-    };
+    .await
+    .map_err(|e| signed.refuse(Why::Store(e)))?;
+    let student = student
+        .filter(|st| st.class == class.id)
+        .ok_or_else(|| signed.refuse(Why::NoClass))?;
     let (snap, lang, t, ui) = (&signed.snap, signed.req.lang, tui(&signed), signed.req.ui());
     let summaries = progress::summarize(&history.tries);
     // Problems in the order first tried.
@@ -245,7 +241,7 @@ pub(crate) async fn student(signed: Signed, Path((id, sid)): Path<(String, Strin
         lessons,
         games,
     };
-    respond(&signed.req, StatusCode::OK, page.render())
+    Ok(respond(&signed.req, StatusCode::OK, page.render()))
 }
 
 struct SolverRow {
@@ -274,19 +270,12 @@ struct ProblemPage {
 pub(crate) async fn problem(
     signed: Signed,
     Path((id, game, set, pid)): Path<(String, String, String, String)>,
-) -> Response {
-    let class = match own(&signed, &id).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    let task = match Task::parse(&format!("{game}/problems/{set}/{pid}")) {
-        Some(t) if view_task(&signed.snap, &t, Lang::Zh).exists => t,
-        _ => return not_found(&signed),
-    };
-    let loaded = match load(&signed, class.id).await {
-        Ok(l) => l,
-        Err(r) => return r,
-    };
+) -> Result<Response, PageError> {
+    let class = own(&signed, &id).await?;
+    let task = Task::parse(&format!("{game}/problems/{set}/{pid}"))
+        .filter(|t| view_task(&signed.snap, t, Lang::Zh).exists)
+        .ok_or_else(|| signed.refuse(Why::NoClass))?;
+    let loaded = load(&signed, class.id).await?;
     let (snap, lang, t) = (&signed.snap, signed.req.lang, tui(&signed));
     let tries: Vec<class::Try> = loaded
         .history
@@ -357,5 +346,5 @@ pub(crate) async fn problem(
         solvers,
         wrong,
     };
-    respond(&signed.req, StatusCode::OK, page.render())
+    Ok(respond(&signed.req, StatusCode::OK, page.render()))
 }

@@ -2,7 +2,7 @@
 //! the problem page. The same code serves links (no script) and `POST /api/attempt`.
 
 use super::i18n::{fill, Ui};
-use super::kit::{enc, missing, respond, At, Chrome, FoundSet, Item, ProblemAt, Req};
+use super::kit::{enc, respond, At, Chrome, FoundSet, Item, PageError, ProblemAt, Req};
 use super::urls;
 use super::AppState;
 use crate::content::go::WhyLine;

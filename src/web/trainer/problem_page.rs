@@ -34,16 +34,47 @@ struct ProblemPage {
     next: Option<String>,
 }
 
+/// Why a problem page cannot be shown.
+pub(super) enum ProblemError {
+    /// No such problem, the classroom's store failed, or a template failed.
+    Page(PageError),
+    /// The move was not judged.
+    NotJudged(NotJudged),
+}
+
+impl From<PageError> for ProblemError {
+    fn from(e: PageError) -> ProblemError {
+        ProblemError::Page(e)
+    }
+}
+
+impl From<NotJudged> for ProblemError {
+    fn from(e: NotJudged) -> ProblemError {
+        ProblemError::NotJudged(e)
+    }
+}
+
+impl IntoResponse for ProblemError {
+    fn into_response(self) -> Response {
+        match self {
+            ProblemError::Page(e) => e.into_response(),
+            ProblemError::NotJudged(e) => e.into_response(),
+        }
+    }
+}
+
 /// `GET /{game}/problems/{set}/{id}?m=…&p=…&sel=…&play=…`.
 pub async fn page(
     State(app): State<AppState>,
     found: FoundSet,
     At(ProblemAt { id, .. }): At<ProblemAt>,
-) -> Response {
+) -> Result<Response, ProblemError> {
     let (req, snap, shelf, set) = (&found.req, &found.snap, found.shelf(), found.set());
-    let Some(index) = set.problems.iter().position(|p| p.id == id) else {
-        return missing(&req, &snap);
-    };
+    let index = set
+        .problems
+        .iter()
+        .position(|p| p.id == id)
+        .ok_or_else(|| PageError::missing(req, snap))?;
     let problem = &set.problems[index];
     let ui = req.ui();
     let (progress, input) = from_address(req);
@@ -52,11 +83,9 @@ pub async fn page(
         input.played(progress.selected.as_deref()),
     );
     let at = (shelf.game, set.slug.as_str(), problem.id.as_str());
-    let judged = match judge_off_async(&snap.library, at, progress, input).await {
-        Ok(Some(judged)) => judged,
-        Ok(None) => return missing(&req, &snap),
-        Err(e) => return e.into_response(),
-    };
+    let judged = judge_off_async(&snap.library, at, progress, input)
+        .await?
+        .ok_or_else(|| PageError::missing(req, snap))?;
     if req.account.is_some() {
         let key = (shelf.game, set.slug.as_str(), problem.id.as_str());
         let kept = match &judged.verdict {
@@ -79,9 +108,7 @@ pub async fn page(
             }
             kept => kept,
         };
-        if let Err(e) = kept {
-            return crate::web::kit::store_failed(&req, &snap, &e);
-        }
+        kept.map_err(|e| PageError::store(req, snap, e))?;
     }
     let why_step = req.param("why").and_then(|s| s.parse().ok());
     let shown = match (why_step, req.param("solution").and_then(|s| s.parse().ok())) {
@@ -98,10 +125,7 @@ pub async fn page(
         (None, None) => status(shelf.game, set, problem, &judged, req.lang)
             .map(|status| (board(shelf.game, set, problem, &judged, req.lang), status)),
     };
-    let (board_svg, status_html) = match shown {
-        Ok(shown) => shown,
-        Err(e) => return respond(&req, StatusCode::OK, Err(e)),
-    };
+    let (board_svg, status_html) = shown.map_err(|e| PageError::template(req, snap, e))?;
     let label = fill(&ui.problem, &[("n", &(index + 1).to_string())]);
     let game = shelf.game;
     let page = ProblemPage {
@@ -151,7 +175,7 @@ pub async fn page(
             .get(index + 1)
             .map(|p| problem_href(game, set, p)),
     };
-    respond(&req, StatusCode::OK, page.render())
+    Ok(respond(req, StatusCode::OK, page.render()))
 }
 
 /// One problem on a worksheet.
