@@ -5,7 +5,7 @@ use crate::rules::chess;
 
 impl Drawable for chess::Position {
     fn draw(&self, d: &DrawAsk<chess::Played>) -> String {
-        draw_pieces::<crate::content::chess::Chess>(self, d)
+        draw_at_table::<crate::content::chess::Chess>(self, d)
     }
     fn checked(&self) -> bool {
         self.is_check()

@@ -805,8 +805,8 @@ pub trait Drawable: Rules {
     }
 }
 
-/// Draws a chess or shogi position with the shared board-game code.
-fn draw_pieces<G: PieceGame>(pos: &G::Pos, d: &DrawAsk<<G::Pos as Rules>::Move>) -> String {
+/// Draws a chess or shogi position at a table, through `content::drawing`.
+fn draw_at_table<G: PieceGame>(pos: &G::Pos, d: &DrawAsk<<G::Pos as Rules>::Move>) -> String {
     let ask = crate::content::drawing::DrawAsk {
         markup: &[],
         comment: "",

@@ -6,7 +6,7 @@ use crate::rules::shogi;
 
 impl Drawable for shogi::Position {
     fn draw(&self, d: &DrawAsk<shogi::Played>) -> String {
-        draw_pieces::<crate::content::shogi::Shogi>(self, d)
+        draw_at_table::<crate::content::shogi::Shogi>(self, d)
     }
     fn checked(&self) -> bool {
         self.is_check()
