@@ -1,10 +1,11 @@
 //! Text written in both languages: what every learner reads exists in 简体中文 and English.
 
 use crate::lang::Lang;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-/// The same words in Chinese and English: `{ zh = "…", en = "…" }` in TOML.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+/// The same words in Chinese and English: `{ zh = "…", en = "…" }` in TOML,
+/// `{"zh": …, "en": …}` in JSON.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Text {
     /// 简体中文.
@@ -14,6 +15,14 @@ pub struct Text {
 }
 
 impl Text {
+    /// `zh` and `en`.
+    pub fn new(zh: impl Into<String>, en: impl Into<String>) -> Text {
+        Text {
+            zh: zh.into(),
+            en: en.into(),
+        }
+    }
+
     /// The text in `lang`.
     pub fn get(&self, lang: Lang) -> &str {
         match lang {

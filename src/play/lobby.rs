@@ -7,6 +7,7 @@ use super::engine::Engine;
 use super::table::{open, timeout_text, Action, BadStart, Match, Phase, Refused, Seat};
 use super::throttle::{client_of, Buckets, Rate};
 use super::{Finish, Level, Reason, Side, Start};
+use crate::base::Text;
 use crate::lang::Lang;
 use crate::rules::Explain;
 use std::collections::HashMap;
@@ -742,16 +743,15 @@ impl Lobby {
             let unstarted = !entry.begun.load(Ordering::Relaxed) && idle >= self.limits.unstarted;
             if !over && (idle >= self.limits.idle || unstarted) {
                 let text = if unstarted {
-                    [
+                    Text::new(
                         "没有人加入或走棋，对局已结束（无人开始）。".to_string(),
                         "Nobody joined or moved: the game was ended as abandoned.".to_string(),
-                    ]
+                    )
                 } else {
-                    [
-                        "很久没有人走棋，对局已结束（无人继续）。".to_string(),
-                        "Nobody moved for a long time: the game was ended as abandoned."
-                            .to_string(),
-                    ]
+                    Text::new(
+                        "很久没有人走棋，对局已结束（无人继续）。",
+                        "Nobody moved for a long time: the game was ended as abandoned.",
+                    )
                 };
                 entry.table().end_by(
                     Finish {

@@ -92,9 +92,11 @@ impl Playable for go::Position {
 
     fn toggle_dead(&self, dead: &mut Vec<String>, point: &str) -> Result<(), Refused> {
         let size = self.size();
-        let p = go::Point::parse(point, size).map_err(|e| Refused::Illegal {
-            zh: format!("{point} 不是棋盘上的点：{e}"),
-            en: format!("{point} is not a point of the board: {e}"),
+        let p = go::Point::parse(point, size).map_err(|e| {
+            Refused::Illegal(Text::new(
+                format!("{point} 不是棋盘上的点：{e}"),
+                format!("{point} is not a point of the board: {e}"),
+            ))
         })?;
         let board = self.board();
         if board.get(p).is_none() {
@@ -151,8 +153,8 @@ impl Playable for go::Position {
                 winner: score.outcome.winner().map(Self::side),
                 reason: Reason::Count { points },
             },
-            text: [score.explain(Lang::Zh), score.explain(Lang::En)],
-            result: [score.outcome.text(Lang::Zh), score.outcome.text(Lang::En)],
+            text: Text::from_fn(|l| score.explain(l)),
+            result: Text::from_fn(|l| score.outcome.text(l)),
         })
     }
 

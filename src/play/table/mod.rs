@@ -4,7 +4,7 @@
 
 use super::computer::{self, Computer};
 use super::{Finish, Level, Reason, Side, Start};
-use crate::base::GamePosition;
+use crate::base::{GamePosition, Text};
 use crate::content::board_game::PieceGame;
 use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
@@ -67,12 +67,7 @@ impl Action {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Refused {
     /// The rules forbid the move; the reason in Chinese and English.
-    Illegal {
-        /// 中文.
-        zh: String,
-        /// English.
-        en: String,
-    },
+    Illegal(Text),
     /// It is the other side's turn.
     NotYourTurn,
     /// The game is over.
@@ -88,12 +83,7 @@ pub enum Refused {
     /// Go has no draw offers: an even count is a draw.
     NoDraws,
     /// Shogi: the 入玉 declaration's conditions are not met; which one.
-    CannotDeclare {
-        /// 中文.
-        zh: String,
-        /// English.
-        en: String,
-    },
+    CannotDeclare(Text),
     /// `declare` is a shogi action.
     NotShogi,
 }
@@ -103,9 +93,7 @@ impl Explain for Refused {
         let zh = lang == Lang::Zh;
         let pick = |z: &str, e: &str| if zh { z.to_string() } else { e.to_string() };
         match self {
-            Refused::Illegal { zh: z, en: e } | Refused::CannotDeclare { zh: z, en: e } => {
-                pick(z, e)
-            }
+            Refused::Illegal(why) | Refused::CannotDeclare(why) => why.get(lang).to_string(),
             Refused::NotYourTurn => pick("还没轮到你走。", "It is not your turn."),
             Refused::Over => pick("这盘棋已经结束了。", "This game is over."),
             Refused::Counting => pick(
@@ -197,9 +185,9 @@ pub struct Count {
     /// Who won and by how much.
     pub finish: Finish,
     /// The count explained, in Chinese and English.
-    pub text: [String; 2],
+    pub text: Text,
     /// The result in a sentence (`黑胜3/4子`), in Chinese and English.
-    pub result: [String; 2],
+    pub result: Text,
 }
 
 /// What each game adds to a table.
@@ -275,7 +263,7 @@ pub enum Phase {
         /// How.
         finish: Finish,
         /// Said to both players: the count or the ending explained (zh, en).
-        text: [String; 2],
+        text: Text,
     },
 }
 
@@ -338,7 +326,7 @@ impl<P: Playable> Table<P> {
         matches!(self.phase, Phase::Play).then(|| self.to_move())
     }
 
-    fn end(&mut self, finish: Finish, text: [String; 2]) {
+    fn end(&mut self, finish: Finish, text: Text) {
         self.phase = Phase::Over { finish, text };
         self.draw_offer = None;
     }
@@ -353,10 +341,9 @@ impl<P: Playable> Table<P> {
             return Err(Refused::NotYourTurn);
         }
         let before = self.position();
-        let (next, played) = before.play(text).map_err(|e| Refused::Illegal {
-            zh: e.explain(Lang::Zh),
-            en: e.explain(Lang::En),
-        })?;
+        let (next, played) = before
+            .play(text)
+            .map_err(|e| Refused::Illegal(Text::from_fn(|l| e.explain(l))))?;
         let (name, notation) = (before.move_name(&played), before.notation(&played));
         self.moves.push(name);
         self.notations.push(notation);
@@ -364,7 +351,7 @@ impl<P: Playable> Table<P> {
         self.draw_offer = None;
         let now = self.position();
         if let Some(ending) = now.ending() {
-            let text = [ending.explain(Lang::Zh), ending.explain(Lang::En)];
+            let text = Text::from_fn(|l| ending.explain(l));
             match now.finish(&ending) {
                 Some(finish) => self.end(finish, text),
                 // Play resumed after a dispute: the passes before it do not count again.
@@ -420,11 +407,11 @@ impl<P: Playable> Table<P> {
         }
         if let Some(count) = self.position().count(&self.start, dead) {
             self.dead = dead.clone();
-            let [zh, en] = count.text;
-            let [rzh, ren] = count.result;
+            let Text { zh, en } = count.text;
+            let Text { zh: rzh, en: ren } = count.result;
             self.end(
                 count.finish,
-                [format!("{rzh}\n{zh}"), format!("{ren}\n{en}")],
+                Text::new(format!("{rzh}\n{zh}"), format!("{ren}\n{en}")),
             );
         }
     }
@@ -569,18 +556,18 @@ impl<P: Playable> Table<P> {
                     winner: None,
                     reason: Reason::Agreement,
                 },
-                [
+                Text::new(
                     "双方同意和棋。".to_string(),
                     "Both players agreed to a draw.".to_string(),
-                ],
+                ),
             );
         } else if !matches!(self.seats[side.other().index()], Seat::Computer { .. }) {
             self.draw_offer = Some(side);
         } else {
-            return Err(Refused::Illegal {
-                zh: "电脑不接受和棋，请继续下。".into(),
-                en: "The computer declines the draw: play on.".into(),
-            });
+            return Err(Refused::Illegal(Text::new(
+                "电脑不接受和棋，请继续下。",
+                "The computer declines the draw: play on.",
+            )));
         }
         Ok(())
     }
@@ -633,34 +620,34 @@ pub fn side_names(game: Game) -> ([&'static str; 2], [&'static str; 2]) {
     ([first[0], second[0]], [first[1], second[1]])
 }
 
-fn resigned_text(game: Game, loser: Side) -> [String; 2] {
+fn resigned_text(game: Game, loser: Side) -> Text {
     let (zh_names, en_names) = side_names(game);
     let (l, w) = (loser.index(), loser.other().index());
-    [
+    Text::new(
         format!("{}认输，{}胜。", zh_names[l], zh_names[w]),
         format!("{} resigned; {} wins.", en_names[l], en_names[w]),
-    ]
+    )
 }
 
 /// The end of a game lost on time, in both languages.
-pub fn timeout_text(game: Game, loser: Side) -> [String; 2] {
+pub fn timeout_text(game: Game, loser: Side) -> Text {
     let (zh_names, en_names) = side_names(game);
     let (l, w) = (loser.index(), loser.other().index());
-    [
+    Text::new(
         format!("{}超时，{}胜。", zh_names[l], zh_names[w]),
         format!("{} ran out of time; {} wins.", en_names[l], en_names[w]),
-    ]
+    )
 }
 
-fn declared_text(side: Side) -> [String; 2] {
+fn declared_text(side: Side) -> Text {
     let (zh, en) = match side {
         Side::First => ("先手", "Sente"),
         Side::Second => ("后手", "Gote"),
     };
-    [
+    Text::new(
         format!("{zh}宣告入玉：条件都满足（24 点法中的 27 点规则），{zh}胜。"),
         format!("{en} declared 入玉 (entering king) and meets every condition of the 27-point rule: {en} wins."),
-    ]
+    )
 }
 
 /// What the web asks of a table to draw its board.
@@ -703,7 +690,7 @@ pub trait Match: Send + Sync + fmt::Debug {
     /// Does `action` for `side`.
     fn act(&mut self, side: Side, action: &Action) -> Result<(), Refused>;
     /// Ends the game from outside (time, abandonment).
-    fn end_by(&mut self, finish: Finish, text: [String; 2]);
+    fn end_by(&mut self, finish: Finish, text: Text);
     /// Go, while counting: the computer's dead stones from a real engine.
     fn propose_dead(&mut self, dead: Vec<String>);
     /// A job that works out the built-in computer's move, to run on a blocking thread.
@@ -745,7 +732,7 @@ impl<P: Playable + Drawable> Match for Table<P> {
     fn act(&mut self, side: Side, action: &Action) -> Result<(), Refused> {
         Table::act(self, side, action)
     }
-    fn end_by(&mut self, finish: Finish, text: [String; 2]) {
+    fn end_by(&mut self, finish: Finish, text: Text) {
         if !matches!(self.phase, Phase::Over { .. }) {
             self.end(finish, text);
         }
@@ -862,7 +849,8 @@ mod tests {
             }
         ));
         let mut t = shogi_table("9/1R2K2B1/PPPPPPPP1/9/9/9/9/9/8k b 9P 1");
-        let Err(Refused::CannotDeclare { en, zh }) = t.act(Side::First, &Action::Declare) else {
+        let Err(Refused::CannotDeclare(Text { en, zh })) = t.act(Side::First, &Action::Declare)
+        else {
             panic!("declared with 27 points");
         };
         assert!(en.contains("27 points, 28 needed"), "{en}");

@@ -49,9 +49,11 @@ fn impasse(pos: &shogi::Position) -> Result<Finish, Refused> {
         Color::Black => rank <= 3,
         Color::White => rank >= 7,
     };
-    let no = |zh: &str, en: &str| Refused::CannotDeclare {
-        zh: format!("还不能宣告入玉：{zh}"),
-        en: format!("The 入玉 declaration is not possible yet: {en}"),
+    let no = |zh: &str, en: &str| {
+        Refused::CannotDeclare(Text::new(
+            format!("还不能宣告入玉：{zh}"),
+            format!("The 入玉 declaration is not possible yet: {en}"),
+        ))
     };
     let king = pos.king_square(me);
     if !king.is_some_and(|k| in_camp(k.rank)) {

@@ -43,7 +43,7 @@ pub struct GameState {
     pub engine: Option<String>,
     /// What the players are told about the game: the engine failed, or every engine was in
     /// use, and the built-in computer plays.
-    pub notice: Option<Both>,
+    pub notice: Option<Text>,
 }
 
 /// The end of a game in the state.
@@ -54,7 +54,7 @@ pub struct ResultState {
     /// Why it ended, with the margin of a count.
     pub reason: Reason,
     /// The ending explained.
-    pub text: Both,
+    pub text: Text,
 }
 
 /// One seat in the state.
@@ -77,10 +77,7 @@ fn state_of(entry: &Entry, table: &dyn Match, you: Option<Side>) -> GameState {
             Some(ResultState {
                 winner: finish.winner.map(Side::word),
                 reason: finish.reason,
-                text: Both {
-                    zh: text[0].clone(),
-                    en: text[1].clone(),
-                },
+                text: text.clone(),
             }),
             Vec::new(),
             [false; 2],

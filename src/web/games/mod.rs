@@ -9,7 +9,7 @@ use super::kit::{enc, respond, Chrome, Req};
 use super::serve::Client;
 use super::small;
 use super::AppState;
-use crate::base::{ClockStyle, StartFieldError};
+use crate::base::{ClockStyle, StartFieldError, Text};
 use crate::content::{Action as Click, Game};
 use crate::lang::Lang;
 use crate::play::clock::{ClockState, TimeControl};
@@ -283,34 +283,16 @@ impl CreateRequest {
     }
 }
 
-/// `{"zh": …, "en": …}`: a message in both languages.
-#[derive(Debug, Serialize)]
-pub struct Both {
-    /// 中文.
-    pub zh: String,
-    /// English.
-    pub en: String,
-}
-
-impl Both {
-    fn of(e: &impl Explain) -> Both {
-        Both {
-            zh: e.explain(Lang::Zh),
-            en: e.explain(Lang::En),
-        }
-    }
-}
-
 /// A refusal: `{"reason": {"zh", "en"}}` with its status.
 fn refusal(status: StatusCode, e: &impl Explain) -> Response {
     #[derive(Serialize)]
     struct Reason {
-        reason: Both,
+        reason: Text,
     }
     (
         status,
         Json(Reason {
-            reason: Both::of(e),
+            reason: Text::from_fn(|l| e.explain(l)),
         }),
     )
         .into_response()
@@ -437,7 +419,7 @@ fn look_up(
 }
 
 /// A notice in both languages, from the locales.
-fn notice_text(notice: Notice) -> Both {
+fn notice_text(notice: Notice) -> Text {
     let text = |lang| {
         let play = &Ui::get(lang).play;
         match notice {
@@ -445,7 +427,7 @@ fn notice_text(notice: Notice) -> Both {
             Notice::EnginesBusy => play.engines_busy.clone(),
         }
     };
-    Both {
+    Text {
         zh: text(Lang::Zh),
         en: text(Lang::En),
     }
@@ -628,10 +610,12 @@ async fn act(
     text: &str,
 ) -> Result<(Side, Option<String>), ActError> {
     if text.len() > 64 {
-        return Err(ActError::Refused(crate::play::table::Refused::Illegal {
-            zh: "这不是一步棋：太长了。".into(),
-            en: "That is not a move: it is too long.".into(),
-        }));
+        return Err(ActError::Refused(crate::play::table::Refused::Illegal(
+            crate::base::Text::new(
+                "这不是一步棋：太长了。",
+                "That is not a move: it is too long.",
+            ),
+        )));
     }
     let side = entry.act(token, &Action::parse(text))?;
     let reply = computer_moves(entry).await.pop();

@@ -201,7 +201,7 @@ pub(super) fn render_table(
     let mut explanation = String::new();
     match phase {
         Phase::Over { text, .. } => {
-            let t = if lang == Lang::Zh { &text[0] } else { &text[1] };
+            let t = text.get(lang);
             let mut lines = t.splitn(2, '\n');
             result = lines.next().unwrap_or("").to_string();
             explanation = lines.next().unwrap_or("").to_string();
@@ -322,7 +322,7 @@ pub(super) fn render_table(
         _ => String::new(),
     };
     if let Some(n) = entry.notice() {
-        let Both { zh, en } = notice_text(n);
+        let Text { zh, en } = notice_text(n);
         notice = format!("{} {notice}", if lang == Lang::Zh { zh } else { en });
     }
     let confirm = confirm.filter(|_| clickable).map(|m| {
