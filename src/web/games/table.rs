@@ -652,6 +652,8 @@ struct NewForm {
     engine: String,
     first: String,
     second: String,
+    /// The clock adds an increment after each move (else byo-yomi periods).
+    increment: bool,
 }
 
 #[derive(Template)]
@@ -689,6 +691,7 @@ pub(super) fn new_game_page(
                     .unwrap_or_default(),
                 first: side_name(g, Side::First, lang),
                 second: side_name(g, Side::Second, lang),
+                increment: g.kind().clock == ClockStyle::Increment,
             })
             .collect(),
         levels: ui.play.level_names.clone(),
