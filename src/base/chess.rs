@@ -1,6 +1,8 @@
 //! Chess (国际象棋) as the layers above the rules see it.
 
-use super::kind::{square_landing, ClockStyle, Fields, GameKind, Protocol, StartFieldError};
+use super::kind::{
+    square_landing, typed, ClockStyle, Fields, GameKind, Protocol, StartField, StartFieldError,
+};
 use super::position::{position_of, BadStart, GamePosition};
 use super::{Game, Side, Start};
 use crate::rules::chess;
@@ -29,6 +31,14 @@ pub static KIND: GameKind = GameKind {
     programs: &["stockfish"],
     position: position_of::<chess::Position>,
     lands_on: square_landing,
+    start_fields: &[StartField {
+        name: "fen",
+        label: [
+            "从某个局面开始：FEN（可不填）",
+            "Start from a position: FEN (optional)",
+        ],
+        choices: typed,
+    }],
     standard_start,
     start_from_fields,
 };

@@ -1,8 +1,11 @@
 //! Go (围棋) as the layers above the rules see it.
 
-use super::kind::{number_field, ClockStyle, Fields, GameKind, Protocol, StartFieldError};
+use super::kind::{
+    even_game, number_field, ClockStyle, Fields, GameKind, Protocol, StartField, StartFieldError,
+};
 use super::position::{position_of, BadStart, GamePosition};
 use super::{Game, Side, Start};
+use crate::lang::Lang;
 use crate::rules::go;
 
 /// Go's descriptor.
@@ -29,6 +32,23 @@ pub static KIND: GameKind = GameKind {
     programs: &["gnugo", "pachi"],
     position: position_of::<go::Position>,
     lands_on,
+    start_fields: &[
+        StartField {
+            name: "size",
+            label: ["棋盘", "Board"],
+            choices: sizes,
+        },
+        StartField {
+            name: "rules",
+            label: ["规则", "Rules"],
+            choices: scorings,
+        },
+        StartField {
+            name: "handicap",
+            label: ["让子", "Handicap"],
+            choices: handicaps,
+        },
+    ],
     standard_start,
     start_from_fields,
 };
@@ -41,6 +61,40 @@ fn lands_on(played: &str) -> Option<String> {
         && b[0].is_ascii_alphabetic()
         && b[1..].iter().all(u8::is_ascii_digit))
     .then(|| played.to_string())
+}
+
+/// 9×9 (the first, for a beginner), 13×13 and 19×19.
+fn sizes(_: Lang) -> Vec<(String, String)> {
+    [9, 13, 19]
+        .map(|n| (n.to_string(), format!("{n} × {n}")))
+        .to_vec()
+}
+
+/// Area counting (the first) or territory counting, with their komi.
+fn scorings(lang: Lang) -> Vec<(String, String)> {
+    let (chinese, japanese) = match lang {
+        Lang::Zh => ("中国规则：数子，贴 3¾ 子", "日本规则：数目，贴 6½ 目"),
+        Lang::En => (
+            "Chinese: area counting, komi 3¾ stones",
+            "Japanese: territory counting, komi 6½ points",
+        ),
+    };
+    vec![
+        ("chinese".to_string(), chinese.to_string()),
+        ("japanese".to_string(), japanese.to_string()),
+    ]
+}
+
+/// An even game, then 2 to 9 stones.
+fn handicaps(lang: Lang) -> Vec<(String, String)> {
+    let (_, even) = even_game(lang);
+    let stones = |n: u8| match lang {
+        Lang::Zh => format!("{n} 子"),
+        Lang::En => format!("{n} stones"),
+    };
+    std::iter::once(("0".to_string(), even))
+        .chain((2..=9).map(|n| (n.to_string(), stones(n))))
+        .collect()
 }
 
 fn standard_start() -> Start {

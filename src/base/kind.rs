@@ -54,6 +54,37 @@ pub enum StartFieldError {
     Handicap(String),
 }
 
+/// A field of the new-game form that sets where a game starts (a board size, a handicap,
+/// a FEN), as the form shows it; [`GameKind::start_from_fields`] reads what it sends.
+#[derive(Debug)]
+pub struct StartField {
+    /// The field's name in the form.
+    pub name: &'static str,
+    /// Its label: `[zh, en]`.
+    pub label: [&'static str; 2],
+    /// Its choices in a language, each a value and its label, the first chosen; none for a
+    /// text field.
+    pub choices: fn(Lang) -> Vec<(String, String)>,
+}
+
+impl StartField {
+    /// The label in `lang`.
+    pub fn label(&self, lang: Lang) -> &'static str {
+        self.label[lang_index(lang)]
+    }
+}
+
+/// No choices: a text field.
+pub fn typed(_: Lang) -> Vec<(String, String)> {
+    Vec::new()
+}
+
+/// The first choice of a handicap field: an even game.
+pub fn even_game(lang: Lang) -> (String, String) {
+    let text = ["分先（不让子）", "None (an even game)"][lang_index(lang)];
+    (String::new(), text.to_string())
+}
+
 /// A game, as the layers above the rules see it.
 ///
 /// ```
@@ -114,6 +145,8 @@ pub struct GameKind {
     /// The point or square a move (a canonical name) lands on, for a heat map of answers;
     /// none for a pass or a count.
     pub lands_on: fn(&str) -> Option<String>,
+    /// The new-game form's fields for the start, in order.
+    pub start_fields: &'static [StartField],
     /// The game's usual start (an even game on the usual board).
     pub standard_start: fn() -> Start,
     /// The start a form asks for (size, handicap, rules, komi, FEN, SFEN … as the game has

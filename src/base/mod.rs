@@ -17,7 +17,7 @@ mod text;
 
 pub use finish::{Finish, Reason};
 pub use game::Game;
-pub use kind::{number_field, ClockStyle, Fields, GameKind, Protocol, StartFieldError};
+pub use kind::{number_field, ClockStyle, Fields, GameKind, Protocol, StartField, StartFieldError};
 pub use position::{position_of, AnyPosition, BadStart, GamePosition};
 pub use side::Side;
 pub use start::{ShogiHandicap, Start};

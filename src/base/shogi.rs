@@ -1,8 +1,12 @@
 //! Shogi (将棋) as the layers above the rules see it.
 
-use super::kind::{square_landing, ClockStyle, Fields, GameKind, Protocol, StartFieldError};
+use super::kind::{
+    even_game, square_landing, typed, ClockStyle, Fields, GameKind, Protocol, StartField,
+    StartFieldError,
+};
 use super::position::{position_of, BadStart, GamePosition};
 use super::{Game, ShogiHandicap, Side, Start};
+use crate::lang::Lang;
 use crate::rules::shogi;
 
 /// Shogi's descriptor.
@@ -29,9 +33,35 @@ pub static KIND: GameKind = GameKind {
     programs: &["fairy-stockfish"],
     position: position_of::<shogi::Position>,
     lands_on: square_landing,
+    start_fields: &[
+        StartField {
+            name: "handicap",
+            label: ["驹落（让子）", "Handicap (駒落ち)"],
+            choices: handicaps,
+        },
+        StartField {
+            name: "sfen",
+            label: [
+                "从某个局面开始：SFEN（可不填）",
+                "Start from a position: SFEN (optional)",
+            ],
+            choices: typed,
+        },
+    ],
     standard_start,
     start_from_fields,
 };
+
+/// An even game, then the usual 駒落ち.
+fn handicaps(lang: Lang) -> Vec<(String, String)> {
+    std::iter::once(even_game(lang))
+        .chain(
+            ShogiHandicap::ALL
+                .into_iter()
+                .map(|h| (h.slug().to_string(), h.name(lang))),
+        )
+        .collect()
+}
 
 fn standard_start() -> Start {
     Start::Shogi {

@@ -15,7 +15,7 @@ use crate::lang::Lang;
 use crate::play::clock::{ClockState, TimeControl};
 use crate::play::lobby::{ActError, Entry, LobbyError, NewGame, Notice, Opponent};
 use crate::play::table::{Action, BoardAsk, Match, Phase, Seat};
-use crate::play::{Level, Reason, ShogiHandicap, Side};
+use crate::play::{Level, Reason, Side};
 use crate::record::{self, Format, Record, RecordError};
 use crate::rules::Explain;
 use askama::Template;

@@ -654,6 +654,16 @@ struct NewForm {
     second: String,
     /// The clock adds an increment after each move (else byo-yomi periods).
     increment: bool,
+    /// The fields that set where the game starts.
+    fields: Vec<FormField>,
+}
+
+/// A field of the new-game form that sets where a game starts.
+struct FormField {
+    name: &'static str,
+    label: &'static str,
+    /// Each a value and its label, the first chosen; none for a text field.
+    choices: Vec<(String, String)>,
 }
 
 #[derive(Template)]
@@ -663,8 +673,6 @@ struct NewGamePage {
     error: String,
     forms: Vec<NewForm>,
     levels: Vec<String>,
-    go_handicaps: Vec<(u8, String)>,
-    shogi_handicaps: Vec<(&'static str, String)>,
 }
 
 pub(super) fn new_game_page(
@@ -692,16 +700,19 @@ pub(super) fn new_game_page(
                 first: side_name(g, Side::First, lang),
                 second: side_name(g, Side::Second, lang),
                 increment: g.kind().clock == ClockStyle::Increment,
+                fields: g
+                    .kind()
+                    .start_fields
+                    .iter()
+                    .map(|f| FormField {
+                        name: f.name,
+                        label: f.label(lang),
+                        choices: (f.choices)(lang),
+                    })
+                    .collect(),
             })
             .collect(),
         levels: ui.play.level_names.clone(),
-        go_handicaps: (2..=9)
-            .map(|n| (n, fill(&ui.play.stones, &[("n", &n.to_string())])))
-            .collect(),
-        shogi_handicaps: ShogiHandicap::ALL
-            .into_iter()
-            .map(|h| (h.slug(), h.name(lang)))
-            .collect(),
     };
     respond(req, status, page.render())
 }
