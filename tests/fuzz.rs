@@ -83,6 +83,7 @@ const TARGETS: &[&str] = &[
     "record-kif",
     "game",
     "engine-reply",
+    "xiangqi",
 ];
 
 /// Runs one input through `target`; `Err` says which property broke.
@@ -176,7 +177,36 @@ fn run(target: &str, input: &[u8]) -> Result<(), String> {
                 let _ = qiyuan::play::engine::parse_bestmove(line);
             }
         }
+        "xiangqi" => xiangqi_line(&text)?,
         other => return Err(format!("no target {other}")),
+    }
+    Ok(())
+}
+
+/// A xiangqi position and a line of moves: the first line a FEN (or the start when it is
+/// not one), each other line a move in ICCS, WXF or Chinese notation. A refused move is
+/// explained in both languages and changes nothing; every position reached writes a FEN
+/// that reads back to itself.
+fn xiangqi_line(text: &str) -> Result<(), String> {
+    use qiyuan::lang::Lang;
+    use qiyuan::rules::xiangqi;
+    let mut lines = text.lines();
+    let mut pos = xiangqi::Position::from_fen(lines.next().unwrap_or(""))
+        .unwrap_or_else(|_| xiangqi::Position::start());
+    for mv in lines.take(400) {
+        match pos.play(mv) {
+            Ok((next, _)) => pos = next,
+            Err(why) => {
+                if why.explain(Lang::Zh).is_empty() || why.explain(Lang::En).is_empty() {
+                    return Err(format!("the move {mv:?} is refused without a reason"));
+                }
+            }
+        }
+        let fen = pos.fen();
+        match xiangqi::Position::from_fen(&fen) {
+            Ok(back) if back.fen() == fen => {}
+            _ => return Err(format!("the FEN {fen} does not read back")),
+        }
     }
     Ok(())
 }
@@ -469,6 +499,23 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             ] {
                 out.push(seed.as_bytes().to_vec());
             }
+        }
+        "xiangqi" => {
+            // The CCPD endgames and kills in the repository: a FEN, then the book's moves
+            // in traditional Chinese notation, a line each.
+            let tsv = std::fs::read_to_string(repo.join("tests/data/xiangqi/ccpd.tsv"))
+                .expect("tests/data/xiangqi/ccpd.tsv");
+            for row in tsv.lines().take(40) {
+                let mut fields = row.split('\t').skip(1);
+                let fen = fields.next().unwrap_or("");
+                let moves = fields.next().unwrap_or("").split(' ').take(30);
+                let text: Vec<&str> = std::iter::once(fen).chain(moves).collect();
+                out.push(text.join("\n").into_bytes());
+            }
+            out.push(
+                b"start\nh2e2\nC8=5\n\xe7\x82\xae\xe4\xba\x8c\xe5\xb9\xb3\xe4\xba\x94\nh0g2"
+                    .to_vec(),
+            );
         }
         "engine-reply" => {
             for seed in [
