@@ -46,7 +46,7 @@ trait Dyn: Send + Sync + fmt::Debug {
     fn game(&self) -> Game;
     fn turn(&self) -> Side;
     fn play(&self, text: &str, lang: Lang) -> Result<(AnyPosition, String), String>;
-    fn notation(&self, text: &str) -> Option<String>;
+    fn play_noted(&self, text: &str) -> Option<(AnyPosition, String)>;
     fn legal_moves(&self) -> Vec<String>;
     fn over(&self) -> bool;
     fn boxed(&self) -> Box<dyn Dyn>;
@@ -68,9 +68,10 @@ impl<P: GamePosition> Dyn for P {
         Ok((AnyPosition(Box::new(next)), name))
     }
 
-    fn notation(&self, text: &str) -> Option<String> {
-        let (_, played) = Rules::play(self, text).ok()?;
-        Some(Rules::notation(self, &played))
+    fn play_noted(&self, text: &str) -> Option<(AnyPosition, String)> {
+        let (next, played) = Rules::play(self, text).ok()?;
+        let notation = Rules::notation(self, &played);
+        Some((AnyPosition(Box::new(next)), notation))
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -135,9 +136,10 @@ impl AnyPosition {
         self.0.play(text, lang)
     }
 
-    /// The move `text` as learners read it here (`Nf3`, `☗７六歩`), if it is legal.
-    pub fn notation(&self, text: &str) -> Option<String> {
-        self.0.notation(text)
+    /// Plays `text`: the position after it and the move as learners read it (`Nf3`), if the
+    /// move is legal.
+    pub fn play_noted(&self, text: &str) -> Option<(AnyPosition, String)> {
+        self.0.play_noted(text)
     }
 
     /// The canonical names of the legal moves.

@@ -25,13 +25,6 @@ pub(super) fn replay(record: &Record, moves: &[String]) -> Result<Shown, String>
     Ok(Shown { board, last })
 }
 
-/// Plays `mv` on `board`: the next position and the move as learners read it.
-pub(super) fn play_noted(board: &AnyPosition, mv: &str) -> Option<(AnyPosition, String)> {
-    let notation = board.notation(mv)?;
-    let (next, _) = board.play(mv, Lang::En).ok()?;
-    Some((next, notation))
-}
-
 /// Draws a shown position.
 pub(super) fn draw(shown: &Shown, ask: DrawAsk) -> String {
     let before = shown.last.as_ref().map(|(b, mv)| (b, mv.as_str()));

@@ -1,6 +1,6 @@
 //! Printing a record: Go figures and score sheets.
 
-use super::drawing::{draw, play_noted, Shown};
+use super::drawing::{draw, Shown};
 use super::uploads::{open_blocking, OnList};
 use super::view::{game_param, heading, tag_lines};
 use super::*;
@@ -136,7 +136,7 @@ fn score_sheet(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figu
         let mut notes = Vec::new();
         let mut last = None;
         for step in chunk {
-            let Some((next, notation)) = play_noted(&board, &step.mv) else {
+            let Some((next, notation)) = board.play_noted(&step.mv) else {
                 break;
             };
             ply += 1;

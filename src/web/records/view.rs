@@ -1,7 +1,7 @@
 //! The record page: the tree of moves, trying one's own moves (推演), deleting a variation,
 //! downloading.
 
-use super::drawing::{draw, play_noted, replay};
+use super::drawing::{draw, replay};
 use super::uploads::{open_blocking, OnList};
 use super::*;
 use crate::content::drawing::{self, Choice, DrawAsk};
@@ -47,7 +47,7 @@ fn tree(record: &Record, here: &Here, current: &At) -> Vec<TreeItem> {
         out: &mut Vec<TreeItem>,
     ) {
         for (i, step) in line.iter().enumerate() {
-            let Some((next, notation)) = play_noted(&board, &step.mv) else {
+            let Some((next, notation)) = board.play_noted(&step.mv) else {
                 return;
             };
             let at = At {
