@@ -3,7 +3,8 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use qiyuan::content::{life_check, source, Library};
+use qiyuan::content::go::life_check;
+use qiyuan::content::{source, Library};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -112,7 +113,7 @@ enum Command {
         #[arg(long = "content", value_name = "DIR", conflicts_with = "dir")]
         content: Option<PathBuf>,
         /// The solver's budget for each line of a Go life-and-death problem, in positions.
-        #[arg(long, value_name = "N", default_value_t = qiyuan::content::life_check::CHECK_NODES)]
+        #[arg(long, value_name = "N", default_value_t = life_check::CHECK_NODES)]
         life_nodes: u64,
     },
     /// Import problems (Go, chess, shogi) into a problem set (a TOML file that `qiyuan check`
@@ -379,7 +380,7 @@ fn prove_go(mut imported: qiyuan::import::Imported, life: &LifeArgs) -> qiyuan::
     if life.life_nodes == 0 {
         return imported;
     }
-    let budget = qiyuan::content::life_check::check_budget(life.life_nodes);
+    let budget = life_check::check_budget(life.life_nodes);
     // GNU Go's owl reading, where it is installed, confirms a refutation before a learner
     // is told of it.
     let mut owl = qiyuan::play::engine::owl::Owl::discover();

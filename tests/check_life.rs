@@ -7,7 +7,7 @@
 //! takes its middle point, lives when the defender does). Budgets are node counts, so the
 //! results do not depend on the machine's speed.
 
-use qiyuan::content::life_check::{check_budget, check_life_and_death, AsWarning};
+use qiyuan::content::go::life_check::{check_budget, check_life_and_death, AsWarning};
 use qiyuan::content::{source, Diagnostic, Library};
 
 /// White's straight three A1 B1 C1 in the corner of a 19×19 board, walled in by Black.

@@ -87,12 +87,12 @@ fn self_play<P: Rules>(
 /// our territory count, with the stones GNU Go calls dead, is GNU Go's `final_score`.
 /// Returns the moves.
 fn play_out_and_count(gnugo: &mut Engine, start: &Start, first: go::Position) -> Vec<String> {
-    let Start::Go {
+    let Start::Go(qiyuan::base::go::Start {
         size,
         handicap,
         komi,
         ..
-    } = start
+    }) = start
     else {
         unreachable!("a Go start")
     };
@@ -136,12 +136,12 @@ fn play_out_and_count(gnugo: &mut Engine, start: &Start, first: go::Position) ->
 fn gnugo_plays_nine_by_nine_to_two_passes_and_counts_as_we_do() {
     let mut gnugo = installed(Game::Go, "gnugo");
     // GNU Go counts by territory (Japanese rules) unless told otherwise.
-    let start = Start::Go {
+    let start = Start::Go(qiyuan::base::go::Start {
         size: 9,
         handicap: 0,
         rules: go::Scoring::Japanese,
         komi: 6.5,
-    };
+    });
     let moves = play_out_and_count(&mut gnugo, &start, go::Position::empty(9).unwrap());
 
     // A take-back: the engine is set up again from the start and answers there.
@@ -159,12 +159,12 @@ fn gnugo_plays_a_handicap_game_on_the_same_points_as_we_do() {
     let mut gnugo = installed(Game::Go, "gnugo");
     // If GNU Go's board lacked a handicap stone, its moves or its count would differ from
     // ours. Half a point of komi, so that there is no jigo.
-    let start = Start::Go {
+    let start = Start::Go(qiyuan::base::go::Start {
         size: 9,
         handicap: 2,
         rules: go::Scoring::Japanese,
         komi: 0.5,
-    };
+    });
     let moves = play_out_and_count(&mut gnugo, &start, go::handicap_position(9, 2).unwrap());
     let stones: Vec<String> = go::handicap_points(9, 2)
         .unwrap()
@@ -198,12 +198,12 @@ fn normalise_score(score: &str) -> String {
 fn gnugo_sets_up_nine_stones_on_nineteen_by_nineteen_and_thirteen() {
     let mut gnugo = installed(Game::Go, "gnugo");
     for (size, handicap) in [(19, 9), (13, 5)] {
-        let start = Start::Go {
+        let start = Start::Go(qiyuan::base::go::Start {
             size,
             handicap,
             rules: go::Scoring::Chinese,
             komi: 0.0,
-        };
+        });
         let first = go::handicap_position(size, handicap).unwrap();
         let (moves, _, stopped) = self_play(&mut gnugo, &start, first, 4, |_| Level::MIN);
         assert_eq!(
@@ -219,9 +219,9 @@ fn stockfish_plays_forty_plies_from_a_fen() {
     let mut stockfish = installed(Game::Chess, "stockfish");
     // The Italian game after 4.c3, Black to move.
     let fen = "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/2P2N2/PP1P1PPP/RNBQK2R b KQkq - 0 4";
-    let start = Start::Chess {
+    let start = Start::Chess(qiyuan::base::chess::Start {
         fen: fen.to_string(),
-    };
+    });
     let first = chess::Position::from_fen(fen).unwrap();
     let (moves, pos, stopped) = self_play(&mut stockfish, &start, first, 40, level);
     assert!(
@@ -230,9 +230,9 @@ fn stockfish_plays_forty_plies_from_a_fen() {
     );
     assert!(moves.len() >= 10, "{moves:?}");
     // From the standard start too (sent as `startpos`).
-    let start = Start::Chess {
+    let start = Start::Chess(qiyuan::base::chess::Start {
         fen: chess::Position::start().fen(),
-    };
+    });
     let (moves, _, _) = self_play(&mut stockfish, &start, chess::Position::start(), 4, level);
     assert_eq!(moves.len(), 4);
 }
@@ -244,9 +244,9 @@ fn stockfish_plays_chess960_with_king_takes_rook_castling() {
     let fen = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1";
     let first = chess::Position::from_fen(fen).unwrap();
     assert!(first.is_chess960());
-    let start = Start::Chess {
+    let start = Start::Chess(qiyuan::base::chess::Start {
         fen: fen.to_string(),
-    };
+    });
     let (moves, pos, stopped) = self_play(&mut stockfish, &start, first, 30, level);
     assert!(
         moves.len() == 30 || pos.ending().is_some() || stopped.is_some(),
@@ -267,9 +267,9 @@ fn stockfish_plays_chess960_with_king_takes_rook_castling() {
 fn stockfish_has_no_move_when_mated() {
     let mut stockfish = installed(Game::Chess, "stockfish");
     // Fool's mate: White to move is mated.
-    let start = Start::Chess {
+    let start = Start::Chess(qiyuan::base::chess::Start {
         fen: chess::Position::start().fen(),
-    };
+    });
     let moves: Vec<String> = ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).to_vec();
     assert_eq!(
         stockfish.best_move(&start, &moves, Level::MIN),
@@ -282,10 +282,10 @@ fn stockfish_has_no_move_when_mated() {
 #[test]
 fn fairy_stockfish_plays_shogi_forty_plies_even_and_with_a_handicap() {
     let mut fairy = installed(Game::Shogi, "fairy-stockfish");
-    let start = Start::Shogi {
+    let start = Start::Shogi(qiyuan::base::shogi::Start {
         sfen: shogi::START_SFEN.to_string(),
         handicap: None,
-    };
+    });
     let (moves, pos, stopped) = self_play(&mut fairy, &start, shogi::Position::start(), 40, level);
     assert!(
         moves.len() == 40 || pos.ending().is_some() || stopped.is_some(),
@@ -294,10 +294,10 @@ fn fairy_stockfish_plays_shogi_forty_plies_even_and_with_a_handicap() {
     assert!(moves.len() >= 20, "{moves:?}");
 
     let handicap = ShogiHandicap::TwoPieces;
-    let start = Start::Shogi {
+    let start = Start::Shogi(qiyuan::base::shogi::Start {
         sfen: handicap.sfen().to_string(),
         handicap: Some(handicap),
-    };
+    });
     let first = shogi::Position::from_sfen(handicap.sfen()).unwrap();
     let (moves, pos, stopped) = self_play(&mut fairy, &start, first, 40, level);
     assert!(
@@ -310,9 +310,9 @@ fn fairy_stockfish_plays_shogi_forty_plies_even_and_with_a_handicap() {
 #[test]
 fn an_engine_of_another_game_is_refused() {
     let mut fairy = installed(Game::Shogi, "fairy-stockfish");
-    let chess_start = Start::Chess {
+    let chess_start = Start::Chess(qiyuan::base::chess::Start {
         fen: chess::Position::start().fen(),
-    };
+    });
     assert_eq!(
         fairy.best_move(&chess_start, &[], Level::MIN),
         Err(EngineError::WrongGame {
@@ -327,10 +327,10 @@ fn an_engine_of_another_game_is_refused() {
             position: Game::Chess
         })
     );
-    let start = Start::Shogi {
+    let start = Start::Shogi(qiyuan::base::shogi::Start {
         sfen: shogi::START_SFEN.to_string(),
         handicap: None,
-    };
+    });
     // An illegal move in the list is the caller's mistake, and the engine stays usable.
     let bad = fairy.best_move(&start, &["7g7e".to_string()], Level::MIN);
     assert!(matches!(bad, Err(EngineError::BadPosition(_))), "{bad:?}");
@@ -392,18 +392,18 @@ done
 }
 
 fn chess_start() -> Start {
-    Start::Chess {
+    Start::Chess(qiyuan::base::chess::Start {
         fen: chess::Position::start().fen(),
-    }
+    })
 }
 
 fn go_start() -> Start {
-    Start::Go {
+    Start::Go(qiyuan::base::go::Start {
         size: 9,
         handicap: 0,
         rules: go::Scoring::Chinese,
         komi: 7.5,
-    }
+    })
 }
 
 /// Runs `f`, and checks that it returned (a hang would not be a typed error) well within
@@ -513,10 +513,10 @@ fn an_engine_that_prints_garbage_breaks_the_protocol() {
         "while read cmd rest; do case \"$cmd\" in usi) echo usiok;; isready) echo readyok;; go) echo 'bestmove e2e4';; esac; done\n",
     );
     let mut usi = Engine::start_with(&usi, Game::Shogi, SHORT).unwrap();
-    let start = Start::Shogi {
+    let start = Start::Shogi(qiyuan::base::shogi::Start {
         sfen: shogi::START_SFEN.to_string(),
         handicap: None,
-    };
+    });
     let err = usi.best_move(&start, &[], Level::MIN).unwrap_err();
     assert!(matches!(err, EngineError::Protocol(_)), "{err}");
 }

@@ -223,24 +223,26 @@ fn game_actions(text: &str) -> Result<(), String> {
     let mut lines = text.lines();
     let first = lines.next().unwrap_or("go").trim();
     let start = match first {
-        "chess" => Start::Chess {
+        "chess" => Start::Chess(qiyuan::base::chess::Start {
             fen: chess::Position::start().fen(),
-        },
-        "shogi" => Start::Shogi {
+        }),
+        "shogi" => Start::Shogi(qiyuan::base::shogi::Start {
             sfen: shogi::Position::start().sfen(),
             handicap: None,
-        },
-        f if f.contains('/') && f.split('/').count() == 8 => Start::Chess { fen: f.to_string() },
-        f if f.contains('/') => Start::Shogi {
+        }),
+        f if f.contains('/') && f.split('/').count() == 8 => {
+            Start::Chess(qiyuan::base::chess::Start { fen: f.to_string() })
+        }
+        f if f.contains('/') => Start::Shogi(qiyuan::base::shogi::Start {
             sfen: f.to_string(),
             handicap: None,
-        },
-        _ => Start::Go {
+        }),
+        _ => Start::Go(qiyuan::base::go::Start {
             size: 9,
             handicap: 0,
             rules: qiyuan::rules::go::Scoring::Chinese,
             komi: 7.5,
-        },
+        }),
     };
     let lobby = Lobby::default();
     let new = NewGame {
@@ -289,21 +291,23 @@ fn record_round_trip(names: &[&str], input: &[u8]) -> Result<(), String> {
             }
             Err(_) => continue,
         };
-        let format = Format::from_name(name).unwrap_or(Format::Sgf);
+        let format = Format::from_name(name).unwrap_or(qiyuan::record::sgf::SGF);
         for r in &records {
             let text = match record::write(r, format) {
                 Ok(t) => t,
                 // rsshogi cannot write every start as KI2 or CSA; it says so.
-                Err(record::RecordError::BadStart { .. }) if format != Format::Kif => continue,
+                Err(record::RecordError::BadStart { .. }) if format != qiyuan::record::kif::KIF => {
+                    continue
+                }
                 Err(e) => return Err(format!("{name}: writing: {e}")),
             };
             let back = record::read(name, text.as_bytes())
                 .map_err(|e| format!("{name}: what we wrote does not read back: {e}\n{text}"))?;
             let b = &back[0];
             // CSA holds no variations; KI2 and CSA keep only the main line's comments.
-            let same = match format {
-                Format::Csa => b.main_line() == r.main_line(),
-                Format::Ki2 => b.lines() == r.lines(),
+            let same = match format.as_str() {
+                "CSA" => b.main_line() == r.main_line(),
+                "KI2" => b.lines() == r.lines(),
                 _ => b.moves == r.moves && b.comment == r.comment,
             };
             if !same || b.start != r.start || back.len() != 1 {

@@ -325,7 +325,7 @@ fn import_proves_the_books_answer_and_notes_where_the_solver_disagrees() {
         .into_iter()
         .filter(|p| ["1", "2", "3", "4", "5", "6", "533"].contains(&p.id.as_str()))
         .collect();
-    let budget = qiyuan::content::life_check::check_budget(20_000);
+    let budget = qiyuan::content::go::life_check::check_budget(20_000);
     let mut owl =
         qiyuan::play::engine::owl::Owl::discover().expect("GNU Go (apt-get install gnugo)");
     let summary = prove_life_and_death(&mut sample, budget, Some(&mut owl));
@@ -378,7 +378,7 @@ fn import_proves_the_books_answer_and_notes_where_the_solver_disagrees() {
 #[test]
 #[ignore = "reads Cho Chikun's book in ../shared/corpus: scripts/cho-checks.sh runs it"]
 fn import_searches_the_whole_corner_where_the_derived_region_refutes_the_book() {
-    use qiyuan::content::life_check::{check_budget, check_life_and_death};
+    use qiyuan::content::go::life_check::{check_budget, check_life_and_death};
     use qiyuan::import::life::prove_life_and_death;
     use qiyuan::import::Goal;
     let text = std::fs::read_to_string(common::cho_elementary()).unwrap();
@@ -419,7 +419,7 @@ fn import_searches_the_whole_corner_where_the_derived_region_refutes_the_book() 
 #[test]
 #[ignore = "reads Cho Chikun's book in ../shared/corpus: scripts/cho-checks.sh runs it"]
 fn learners_are_told_only_of_refutations_gnu_go_confirms() {
-    use qiyuan::content::life_check::check_budget;
+    use qiyuan::content::go::life_check::check_budget;
     use qiyuan::import::life::{prove_life_and_death, SecondReading};
     use qiyuan::import::Setup;
     use qiyuan::play::engine::owl::Owl;

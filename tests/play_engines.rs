@@ -113,12 +113,12 @@ async fn go_against_gnugo_to_the_count_agrees_with_gnugo() {
     assert_eq!(v["phase"], "over", "{v}");
     let moves = moves_of(&v);
     // GNU Go's own count of the same game, in a fresh process.
-    let start = Start::Go {
+    let start = Start::Go(qiyuan::base::go::Start {
         size: 9,
         handicap: 0,
         rules: go::Scoring::Japanese,
         komi: 6.5,
-    };
+    });
     let engines = Engines::discover(&[]);
     let mut gnugo = engines.start(Game::Go).unwrap();
     assert_eq!(

@@ -93,7 +93,7 @@ fn every_corpus_sgf_opens_replays_and_round_trips() {
         let what = path.display().to_string();
         let records = read_file(path).unwrap_or_else(|e| panic!("{e}"));
         for r in &records {
-            let written = round_trip(r, Format::Sgf, &what);
+            let written = round_trip(r, qiyuan::record::sgf::SGF, &what);
             // sgf-parse reads what we wrote: the same main line as it reads in the original
             // (decoded as UTF-8 text, which leaves the ASCII moves alone), and every
             // variation and comment of our tree.
@@ -151,7 +151,7 @@ fn chinese_japanese_and_korean_names_come_out_right() {
             assert_eq!(r.moves[1].comment, comment, "{file}");
         }
         // And they stay right in the UTF-8 we write.
-        let text = record::write(r, Format::Sgf).unwrap();
+        let text = record::write(r, qiyuan::record::sgf::SGF).unwrap();
         assert!(
             text.contains(&format!("PB[{black}]")) && text.contains("CA[UTF-8]"),
             "{file}"
@@ -333,7 +333,7 @@ fn every_corpus_pgn_opens_or_is_refused_with_its_reason() {
                         py["comments"].as_u64().unwrap() as usize,
                         "{what}"
                     );
-                    texts.push_str(&round_trip(g, Format::Pgn, &what));
+                    texts.push_str(&round_trip(g, qiyuan::record::pgn::PGN, &what));
                     texts.push('\n');
                 }
                 // pgn-reader reads every game we wrote to the same main line and result.
@@ -390,7 +390,7 @@ fn a_study_keeps_its_nested_variations_comments_and_nags() {
             "https://lichess.org/study/x".to_string()
         )]
     );
-    let written = round_trip(g, Format::Pgn, "study");
+    let written = round_trip(g, qiyuan::record::pgn::PGN, "study");
     assert!(
         written.contains("[SetUp \"1\"]\n[FEN \"r1bqkbnr/"),
         "{written}"
@@ -426,8 +426,11 @@ fn every_corpus_shogi_record_opens_and_round_trips_in_all_three_formats() {
         let r = &read_file(path).unwrap_or_else(|e| panic!("{e}"))[0];
         assert!(!r.moves.is_empty(), "{what}");
         // The start is 平手 in all of them.
-        assert!(matches!(&r.start, Start::Shogi { handicap: None, .. }));
-        let kif_text = round_trip(r, Format::Kif, &what);
+        assert!(matches!(
+            &r.start,
+            Start::Shogi(qiyuan::base::shogi::Start { handicap: None, .. })
+        ));
+        let kif_text = round_trip(r, qiyuan::record::kif::KIF, &what);
         // rsshogi's KIF reader reads our KIF's main line and result.
         let rs =
             kif::parse_kif_str(&kif_text).unwrap_or_else(|e| panic!("{what}: {e}\n{kif_text}"));
@@ -442,10 +445,10 @@ fn every_corpus_shogi_record_opens_and_round_trips_in_all_three_formats() {
             assert_eq!(winner, finish.winner, "{what}");
         }
         // KI2 keeps the variations; CSA has none, so only the main line goes through it.
-        let ki2 = round_trip(r, Format::Ki2, &what);
+        let ki2 = round_trip(r, qiyuan::record::kif::KI2, &what);
         let rs_ki2 = kif::parse_ki2_str(&ki2).unwrap();
         assert_eq!(rs_ki2.main_moves().count(), r.moves.len(), "{what}");
-        let csa_text = record::write(r, Format::Csa).unwrap();
+        let csa_text = record::write(r, qiyuan::record::kif::CSA).unwrap();
         let rs_csa = csa::parse_csa_str(&csa_text).unwrap();
         let csa_moves: Vec<String> = rs_csa.main_moves().map(|m| m.mv().to_usi()).collect();
         assert_eq!(csa_moves, r.main_line(), "{what}");
@@ -484,7 +487,7 @@ fn a_kif_with_comments_drops_and_promotions_round_trips() {
         r.moves[4].variations[0],
         [record::Step::new("7i8h"), record::Step::new("B*4e")]
     );
-    let written = round_trip(r, Format::Kif, "c.kif");
+    let written = round_trip(r, qiyuan::record::kif::KIF, "c.kif");
     // rsshogi reads the comments we wrote.
     let rs = rsshogi::records::formats::kif::parse_kif_str(&written).unwrap();
     let ids = rs.main_line_ids();
@@ -497,12 +500,12 @@ fn a_kif_with_comments_drops_and_promotions_round_trips() {
 #[test]
 fn played_games_download_in_formats_the_independent_readers_read() {
     // Go, 9×9 with 2 stones: White first; W+R.
-    let go_start = Start::Go {
+    let go_start = Start::Go(qiyuan::base::go::Start {
         size: 9,
         handicap: 2,
         rules: go::Scoring::Japanese,
         komi: 0.5,
-    };
+    });
     let moves: Vec<String> = ["E5", "D5", "E4", "pass"].map(String::from).into();
     let finish = Finish {
         winner: Some(Side::Second),
@@ -516,7 +519,7 @@ fn played_games_download_in_formats_the_independent_readers_read() {
         Some(finish),
     )
     .unwrap();
-    let sgf = round_trip(&g, Format::Sgf, "go game");
+    let sgf = round_trip(&g, qiyuan::record::sgf::SGF, "go game");
     let root = sgf_parse::go::parse(&sgf).unwrap().remove(0);
     assert_eq!(root.get_property("HA"), Some(&Prop::HA(2)));
     assert_eq!(root.get_property("KM"), Some(&Prop::KM(0.5)));
@@ -540,9 +543,15 @@ fn played_games_download_in_formats_the_independent_readers_read() {
         winner: Some(Side::First),
         reason: Reason::Timeout,
     };
-    let c =
-        Record::from_game(Start::Chess { fen }, &moves, ["W", "B"], None, Some(finish)).unwrap();
-    let pgn = round_trip(&c, Format::Pgn, "chess game");
+    let c = Record::from_game(
+        Start::Chess(qiyuan::base::chess::Start { fen }),
+        &moves,
+        ["W", "B"],
+        None,
+        Some(finish),
+    )
+    .unwrap();
+    let pgn = round_trip(&c, qiyuan::record::pgn::PGN, "chess game");
     assert!(
         pgn.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]")
             && pgn.contains("[Termination \"time forfeit\"]"),
@@ -554,17 +563,17 @@ fn played_games_download_in_formats_the_independent_readers_read() {
 
     // Shogi, 角落ち: Gote (the giver) moves first; Sente resigns.
     let h = ShogiHandicap::Bishop;
-    let start = Start::Shogi {
+    let start = Start::Shogi(qiyuan::base::shogi::Start {
         sfen: h.sfen().to_string(),
         handicap: Some(h),
-    };
+    });
     let moves: Vec<String> = ["3c3d", "7g7f", "8b3b"].map(String::from).into();
     let finish = Finish {
         winner: Some(Side::Second),
         reason: Reason::Resignation,
     };
     let s = Record::from_game(start, &moves, ["下手", "上手"], None, Some(finish)).unwrap();
-    let kif_text = round_trip(&s, Format::Kif, "shogi game");
+    let kif_text = round_trip(&s, qiyuan::record::kif::KIF, "shogi game");
     assert!(kif_text.contains("手合割：角落ち"), "{kif_text}");
     let rs = rsshogi::records::formats::kif::parse_kif_str(&kif_text).unwrap();
     let rs_moves: Vec<String> = rs.main_moves().map(|m| m.mv().to_usi()).collect();
@@ -577,17 +586,17 @@ fn played_games_download_in_formats_the_independent_readers_read() {
     // Any other start is written as a board (BOD) that rsshogi and we read back.
     let sfen = "4k4/9/9/9/9/9/9/9/4K4 b G2r 1".to_string();
     let bod = Record::from_game(
-        Start::Shogi {
+        Start::Shogi(qiyuan::base::shogi::Start {
             sfen: sfen.clone(),
             handicap: None,
-        },
+        }),
         &["G*5b".to_string()],
         ["", ""],
         None,
         None,
     )
     .unwrap();
-    let text = round_trip(&bod, Format::Kif, "bod");
+    let text = round_trip(&bod, qiyuan::record::kif::KIF, "bod");
     let rs = rsshogi::records::formats::kif::parse_kif_str(&text).unwrap();
     assert_eq!(
         rs.init_position_sfen()
@@ -600,9 +609,9 @@ fn played_games_download_in_formats_the_independent_readers_read() {
 
 #[test]
 fn an_illegal_move_in_a_played_game_is_refused_with_its_reason() {
-    let start = Start::Chess {
+    let start = Start::Chess(qiyuan::base::chess::Start {
         fen: qiyuan::rules::chess::Position::start().fen(),
-    };
+    });
     let moves: Vec<String> = ["e2e4", "e7e5", "e1e3"].map(String::from).into();
     let err = Record::from_game(start, &moves, ["", ""], None, None).unwrap_err();
     assert!(
@@ -678,7 +687,7 @@ fn qiyuan_convert_writes_utf8_sgf_and_converts_kif_ki2_csa() {
 fn ki2_and_csa_keep_the_main_lines_comments() {
     let text = "手合割：平手\n*序盤\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*角道を開ける\n   2 ３四歩(33)\n   3 ２六歩(27)\n*居飛車\n";
     let r = &record::read("c.kif", text.as_bytes()).unwrap()[0];
-    for format in [Format::Ki2, Format::Csa] {
+    for format in [qiyuan::record::kif::KI2, qiyuan::record::kif::CSA] {
         let written = record::write(r, format).unwrap();
         let back =
             &record::read(&format!("c.{}", format.extension()), written.as_bytes()).unwrap()[0];
@@ -739,7 +748,7 @@ fn reads_lines_as_long_as_the_limit_and_drops_them_on_a_small_stack() {
     let passes =
         read_on_a_small_stack("pairs.sgf", &common::hostile::sgf_pass_pairs(pairs)).unwrap();
     assert_eq!(passes[0].moves.len(), 2 * pairs);
-    let written = record::write(&passes[0], Format::Sgf).unwrap();
+    let written = record::write(&passes[0], qiyuan::record::sgf::SGF).unwrap();
     let back = read_on_a_small_stack("back.sgf", &written).unwrap();
     assert_eq!(back[0].moves, passes[0].moves);
     // A tree as deep as the limit, then a syntax error: sgf-parse drops the tree it built.
@@ -759,12 +768,12 @@ fn reads_lines_as_long_as_the_limit_and_drops_them_on_a_small_stack() {
 
 #[test]
 fn writes_and_reads_back_a_line_that_branches_at_every_move() {
-    let mut r = Record::new(Start::Go {
+    let mut r = Record::new(Start::Go(qiyuan::base::go::Start {
         size: 9,
         handicap: 0,
         rules: go::Scoring::Chinese,
         komi: 7.5,
-    });
+    }));
     r.moves = (0..record::MAX_PLIES - 1)
         .map(|_| {
             let mut step = record::Step::new("pass");
@@ -775,7 +784,7 @@ fn writes_and_reads_back_a_line_that_branches_at_every_move() {
     let r2 = r.clone();
     let written = std::thread::Builder::new()
         .stack_size(2 << 20)
-        .spawn(move || record::write(&r2, Format::Sgf).unwrap())
+        .spawn(move || record::write(&r2, qiyuan::record::sgf::SGF).unwrap())
         .unwrap()
         .join()
         .expect("the writer does not overflow its stack");
@@ -808,7 +817,7 @@ fn refuses_an_sgf_board_size_out_of_range_or_not_a_number() {
     );
     // A size in range is written once.
     let r = &record::read("s.sgf", b"(;GM[1]SZ[25];B[aa])").unwrap()[0];
-    let written = record::write(r, Format::Sgf).unwrap();
+    let written = record::write(r, qiyuan::record::sgf::SGF).unwrap();
     assert_eq!(written.matches("SZ[").count(), 1, "{written}");
 }
 
@@ -874,7 +883,7 @@ fn a_comment_longer_than_pgn_readers_buffer_is_read_whole() {
     let text = format!("[Result \"*\"]\n\n1. e4 {{{long}}} e5 *\n");
     let r = &record::read("long.pgn", text.as_bytes()).unwrap()[0];
     assert_eq!(r.moves[0].comment, long);
-    let written = record::write(r, Format::Pgn).unwrap();
+    let written = record::write(r, qiyuan::record::pgn::PGN).unwrap();
     let back = &record::read("back.pgn", written.as_bytes()).unwrap()[0];
     assert_eq!(back.moves, r.moves);
 }

@@ -13,7 +13,7 @@ mod common;
 
 use qiyuan::content::source::Folder;
 use qiyuan::content::{Game, Library, Puzzle, Text, Verdict};
-use qiyuan::import::kif::{self, Encoding, Format};
+use qiyuan::import::kif::{self, Encoding};
 use qiyuan::import::{sfen, write_checked, Goal, Imported, SetTarget};
 use qiyuan::rules::shogi::Position;
 use std::path::PathBuf;
@@ -179,17 +179,41 @@ fn replay(start: &str, line: &[String]) -> Position {
 fn the_five_records_parse_and_replay() {
     let dir = corpus().join("shogi/kif");
     let expected = [
-        ("csa-sjis.csa", Format::Csa, Encoding::ShiftJis, 20, vec![]),
-        ("ki2-sjis.ki2", Format::Ki2, Encoding::ShiftJis, 6, vec![]),
+        (
+            "csa-sjis.csa",
+            qiyuan::record::kif::CSA,
+            Encoding::ShiftJis,
+            20,
+            vec![],
+        ),
+        (
+            "ki2-sjis.ki2",
+            qiyuan::record::kif::KI2,
+            Encoding::ShiftJis,
+            6,
+            vec![],
+        ),
         (
             "ki2u-utf8.ki2u",
-            Format::Ki2,
+            qiyuan::record::kif::KI2,
             Encoding::Utf8,
             15,
             vec![(9, 23)],
         ),
-        ("kif-sjis.kif", Format::Kif, Encoding::ShiftJis, 6, vec![]),
-        ("kifu-utf8.kifu", Format::Kif, Encoding::Utf8, 19, vec![]),
+        (
+            "kif-sjis.kif",
+            qiyuan::record::kif::KIF,
+            Encoding::ShiftJis,
+            6,
+            vec![],
+        ),
+        (
+            "kifu-utf8.kifu",
+            qiyuan::record::kif::KIF,
+            Encoding::Utf8,
+            19,
+            vec![],
+        ),
     ];
     let mut files = Vec::new();
     for (name, format, encoding, plies, variations) in expected {

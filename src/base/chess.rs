@@ -4,8 +4,15 @@ use super::kind::{
     square_landing, typed, ClockStyle, Fields, GameKind, Protocol, StartField, StartFieldError,
 };
 use super::position::{position_of, BadStart, GamePosition};
-use super::{Game, Side, Start};
+use super::{Game, Side};
 use crate::rules::chess;
+
+/// Where a chess game starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Start {
+    /// The starting position as FEN.
+    pub fen: String,
+}
 
 /// Chess's descriptor.
 pub static KIND: GameKind = GameKind {
@@ -24,10 +31,11 @@ pub static KIND: GameKind = GameKind {
     clock: ClockStyle::Increment,
     numbers_in_pairs: true,
     numbered_figures: false,
+    lesson_fence: "chess",
     position_key: "fen",
     tagged_sets: true,
-    record_formats: &["pgn"],
     protocol: Protocol::Uci,
+    engine_skills: [0, 2, 5, 8, 12],
     programs: &["stockfish"],
     position: position_of::<chess::Position>,
     lands_on: square_landing,
@@ -43,16 +51,16 @@ pub static KIND: GameKind = GameKind {
     start_from_fields,
 };
 
-fn standard_start() -> Start {
-    Start::Chess {
+fn standard_start() -> super::Start {
+    super::Start::Chess(Start {
         fen: chess::Position::start().fen(),
-    }
+    })
 }
 
 /// `fen`, the standard start when missing.
-fn start_from_fields(fields: Fields) -> Result<Start, StartFieldError> {
+fn start_from_fields(fields: Fields) -> Result<super::Start, StartFieldError> {
     Ok(match fields("fen") {
-        Some(fen) => Start::Chess { fen: fen.into() },
+        Some(fen) => super::Start::Chess(Start { fen: fen.into() }),
         None => standard_start(),
     })
 }
@@ -68,8 +76,8 @@ impl GamePosition for chess::Position {
     }
 
     /// The start's FEN; Chess960 positions are refused.
-    fn from_start(start: &Start) -> Result<chess::Position, BadStart> {
-        let Start::Chess { fen } = start else {
+    fn from_start(start: &super::Start) -> Result<chess::Position, BadStart> {
+        let super::Start::Chess(Start { fen }) = start else {
             return Err(BadStart::Position("not a chess start".into()));
         };
         let pos = chess::Position::from_fen(fen).map_err(|e| BadStart::Position(e.to_string()))?;
@@ -77,5 +85,9 @@ impl GamePosition for chess::Position {
             return Err(BadStart::Variant("Chess960".into()));
         }
         Ok(pos)
+    }
+
+    fn engine_position(&self) -> String {
+        self.fen()
     }
 }

@@ -4,30 +4,36 @@ use super::kind::GameKind;
 use crate::lang::Lang;
 use serde::Deserialize;
 
-/// A game the trainer teaches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Game {
-    /// 围棋.
-    Go,
-    /// 国际象棋.
-    Chess,
-    /// 将棋.
-    Shogi,
+/// Makes [`Game`] from the registry, with [`Game::ALL`] and [`Game::kind`].
+macro_rules! games {
+    ($($game:ident $module:ident,)*) => {
+        /// A game the trainer teaches: one variant a line of the registry
+        /// (`for_each_game!` in `lib.rs`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Game {
+            $(
+                #[doc = concat!("The game of `", stringify!($module), "`: see its descriptor.")]
+                $game,
+            )*
+        }
+
+        impl Game {
+            /// Every game, in the order of the registry.
+            pub const ALL: [Game; [$(Game::$game),*].len()] = [$(Game::$game),*];
+
+            /// What the game is and has: its descriptor, `KIND` in its own file of `base`.
+            pub fn kind(self) -> &'static GameKind {
+                match self {
+                    $(Game::$game => &super::$module::KIND,)*
+                }
+            }
+        }
+    };
 }
 
+for_each_game!(games);
+
 impl Game {
-    /// Every game, in the order they are listed.
-    pub const ALL: [Game; 3] = [Game::Go, Game::Chess, Game::Shogi];
-
-    /// What the game is and has: the registry, one line a game.
-    pub fn kind(self) -> &'static GameKind {
-        match self {
-            Game::Go => &super::go::KIND,
-            Game::Chess => &super::chess::KIND,
-            Game::Shogi => &super::shogi::KIND,
-        }
-    }
-
     /// The name used in addresses and folders: `go`.
     pub fn slug(self) -> &'static str {
         self.kind().slug

@@ -4,9 +4,22 @@ use super::kind::{
     even_game, number_field, ClockStyle, Fields, GameKind, Protocol, StartField, StartFieldError,
 };
 use super::position::{position_of, BadStart, GamePosition};
-use super::{Game, Side, Start};
+use super::{Game, Side};
 use crate::lang::Lang;
 use crate::rules::go;
+
+/// Where a Go game starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Start {
+    /// 9, 13 or 19.
+    pub size: u8,
+    /// 0 for an even game, else 2 to 9 stones placed before White's first move.
+    pub handicap: u8,
+    /// Area (Chinese) or territory (Japanese) counting.
+    pub rules: go::Scoring,
+    /// Komi in points, given to White.
+    pub komi: f64,
+}
 
 /// Go's descriptor.
 pub static KIND: GameKind = GameKind {
@@ -25,10 +38,11 @@ pub static KIND: GameKind = GameKind {
     clock: ClockStyle::Byoyomi,
     numbers_in_pairs: false,
     numbered_figures: true,
+    lesson_fence: "goban",
     position_key: "board",
     tagged_sets: false,
-    record_formats: &["sgf"],
     protocol: Protocol::Gtp,
+    engine_skills: [0, 2, 5, 8, 12],
     programs: &["gnugo", "pachi"],
     position: position_of::<go::Position>,
     lands_on,
@@ -97,18 +111,18 @@ fn handicaps(lang: Lang) -> Vec<(String, String)> {
         .collect()
 }
 
-fn standard_start() -> Start {
-    Start::Go {
+fn standard_start() -> super::Start {
+    super::Start::Go(Start {
         size: 19,
         handicap: 0,
         rules: go::Scoring::Chinese,
         komi: go::Scoring::Chinese.default_komi(0),
-    }
+    })
 }
 
 /// `size` (9 when missing), `rules` (`chinese` when missing), `handicap` (0) and `komi`
 /// (the rules' usual komi for the handicap).
-fn start_from_fields(fields: Fields) -> Result<Start, StartFieldError> {
+fn start_from_fields(fields: Fields) -> Result<super::Start, StartFieldError> {
     let size = number_field::<u8>(fields, "size")?.unwrap_or(9);
     let rules = match fields("rules") {
         None => go::Scoring::Chinese,
@@ -116,12 +130,12 @@ fn start_from_fields(fields: Fields) -> Result<Start, StartFieldError> {
     };
     let handicap = number_field::<u8>(fields, "handicap")?.unwrap_or(0);
     let komi = number_field::<f64>(fields, "komi")?.unwrap_or_else(|| rules.default_komi(handicap));
-    Ok(Start::Go {
+    Ok(super::Start::Go(Start {
         size,
         handicap,
         rules,
         komi,
-    })
+    }))
 }
 
 impl GamePosition for go::Position {
@@ -136,8 +150,8 @@ impl GamePosition for go::Position {
 
     /// An empty board of the start's size, with its handicap stones (a handicap of one
     /// stone is an even game without komi: Black starts).
-    fn from_start(start: &Start) -> Result<go::Position, BadStart> {
-        let Start::Go { size, handicap, .. } = *start else {
+    fn from_start(start: &super::Start) -> Result<go::Position, BadStart> {
+        let super::Start::Go(Start { size, handicap, .. }) = *start else {
             return Err(BadStart::Position("not a Go start".into()));
         };
         let bad = |e: String| BadStart::Position(e);
@@ -146,5 +160,9 @@ impl GamePosition for go::Position {
         } else {
             go::handicap_position(size, handicap).map_err(|e| bad(e.to_string()))
         }
+    }
+
+    fn engine_position(&self) -> String {
+        self.board().to_text()
     }
 }

@@ -21,13 +21,9 @@ pub enum Protocol {
 }
 
 impl Protocol {
-    /// `GTP`, `UCI` or `USI`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Protocol::Gtp => "GTP",
-            Protocol::Uci => "UCI",
-            Protocol::Usi => "USI",
-        }
+    /// Its name, upper case: `GTP`, `UCI`, `USI`.
+    pub fn name(self) -> String {
+        format!("{self:?}").to_ascii_uppercase()
     }
 }
 
@@ -131,14 +127,17 @@ pub struct GameKind {
     pub numbered_figures: bool,
     /// The key a problem set writes a position under (`fen`, `sfen`; Go's sets draw the
     /// board instead).
+    /// The word that opens a lesson's diagram block of the game: ```` ```goban ````.
+    pub lesson_fence: &'static str,
     pub position_key: &'static str,
     /// Problem sets keep the source's tags (`tags = [...]`), not only as a comment.
     pub tagged_sets: bool,
-    /// The record formats a game downloads in, by slug, the usual one first (`sgf`).
-    pub record_formats: &'static [&'static str],
     /// The protocol its engines speak.
     pub protocol: Protocol,
     /// The engine programs looked for, in order.
+    /// The `Skill Level` an engine is asked for at each of our five levels (the engine's
+    /// announced range bounds it).
+    pub engine_skills: [i32; 5],
     pub programs: &'static [&'static str],
     /// The position where a start of the game begins.
     pub position: fn(&Start) -> Result<AnyPosition, BadStart>,

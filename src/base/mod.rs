@@ -4,13 +4,11 @@
 //! They sit below `content`, `record` and `play`, so that none of those needs another for
 //! them.
 
-mod chess;
+for_each_game!(game_modules);
 mod finish;
 mod game;
-mod go;
 mod kind;
 mod position;
-mod shogi;
 mod side;
 mod start;
 mod text;
@@ -19,6 +17,7 @@ pub use finish::{Finish, Reason};
 pub use game::Game;
 pub use kind::{number_field, ClockStyle, Fields, GameKind, Protocol, StartField, StartFieldError};
 pub use position::{position_of, AnyPosition, BadStart, GamePosition};
+pub use shogi::ShogiHandicap;
 pub use side::Side;
-pub use start::{ShogiHandicap, Start};
+pub use start::Start;
 pub use text::Text;

@@ -39,6 +39,21 @@ pub trait GamePosition: Rules {
 
     /// The position where `start` begins.
     fn from_start(start: &Start) -> Result<Self, BadStart>;
+
+    /// The position as engines are told it (`position fen …`, `position sfen …`): the
+    /// game's FEN or SFEN. Go, whose engines replay the moves, writes its board.
+    fn engine_position(&self) -> String;
+
+    /// A move's canonical name as the game's engines write it (the same, unless the game's
+    /// engines count the board otherwise).
+    fn to_engine_move(name: &str) -> String {
+        name.to_string()
+    }
+
+    /// A move as the game's engines write it, in the canonical name the rules read.
+    fn from_engine_move(text: &str) -> String {
+        text.to_string()
+    }
 }
 
 /// What [`AnyPosition`] asks of a position; implemented for every [`GamePosition`].
@@ -49,6 +64,9 @@ trait Dyn: Send + Sync + fmt::Debug {
     fn play_noted(&self, text: &str) -> Option<(AnyPosition, String)>;
     fn legal_moves(&self) -> Vec<String>;
     fn over(&self) -> bool;
+    fn engine_position(&self) -> String;
+    fn to_engine_move(&self, name: &str) -> String;
+    fn from_engine_move(&self, text: &str) -> String;
     fn boxed(&self) -> Box<dyn Dyn>;
     fn any(&self) -> &dyn Any;
 }
@@ -83,6 +101,18 @@ impl<P: GamePosition> Dyn for P {
 
     fn over(&self) -> bool {
         self.ending().is_some()
+    }
+
+    fn engine_position(&self) -> String {
+        GamePosition::engine_position(self)
+    }
+
+    fn to_engine_move(&self, name: &str) -> String {
+        P::to_engine_move(name)
+    }
+
+    fn from_engine_move(&self, text: &str) -> String {
+        P::from_engine_move(text)
     }
 
     fn boxed(&self) -> Box<dyn Dyn> {
@@ -150,6 +180,21 @@ impl AnyPosition {
     /// Whether the game has ended here.
     pub fn over(&self) -> bool {
         self.0.over()
+    }
+
+    /// The position as the game's engines are told it: its FEN or SFEN.
+    pub fn engine_position(&self) -> String {
+        self.0.engine_position()
+    }
+
+    /// A move's canonical name as the game's engines write it.
+    pub fn to_engine_move(&self, name: &str) -> String {
+        self.0.to_engine_move(name)
+    }
+
+    /// A move as the game's engines write it, in the canonical name the rules read.
+    pub fn from_engine_move(&self, text: &str) -> String {
+        self.0.from_engine_move(text)
     }
 
     /// The game's own position, when it is a `P`: for a game's own code.

@@ -5,9 +5,109 @@ use super::kind::{
     StartFieldError,
 };
 use super::position::{position_of, BadStart, GamePosition};
-use super::{Game, ShogiHandicap, Side, Start};
+use super::{Game, Side};
 use crate::lang::Lang;
 use crate::rules::shogi;
+use serde::{Deserialize, Serialize};
+
+/// The usual shogi handicaps (駒落ち): the giver (上手, Gote) removes pieces and moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ShogiHandicap {
+    /// 香落ち: the left lance (1a).
+    Lance,
+    /// 角落ち: the bishop.
+    Bishop,
+    /// 飛車落ち: the rook.
+    Rook,
+    /// 二枚落ち: rook and bishop.
+    TwoPieces,
+    /// 四枚落ち: rook, bishop and both lances.
+    FourPieces,
+    /// 六枚落ち: rook, bishop, both lances and both knights.
+    SixPieces,
+}
+
+impl ShogiHandicap {
+    /// Every handicap, from the smallest.
+    pub const ALL: [ShogiHandicap; 6] = [
+        ShogiHandicap::Lance,
+        ShogiHandicap::Bishop,
+        ShogiHandicap::Rook,
+        ShogiHandicap::TwoPieces,
+        ShogiHandicap::FourPieces,
+        ShogiHandicap::SixPieces,
+    ];
+
+    /// The starting position as SFEN, Gote (the giver) to move.
+    pub fn sfen(self) -> &'static str {
+        match self {
+            ShogiHandicap::Lance => {
+                "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+            }
+            ShogiHandicap::Bishop => {
+                "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+            }
+            ShogiHandicap::Rook => "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            ShogiHandicap::TwoPieces => {
+                "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+            }
+            ShogiHandicap::FourPieces => {
+                "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+            }
+            ShogiHandicap::SixPieces => "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        }
+    }
+
+    /// The name in addresses and the API: `lance`, `two-pieces`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            ShogiHandicap::Lance => "lance",
+            ShogiHandicap::Bishop => "bishop",
+            ShogiHandicap::Rook => "rook",
+            ShogiHandicap::TwoPieces => "two-pieces",
+            ShogiHandicap::FourPieces => "four-pieces",
+            ShogiHandicap::SixPieces => "six-pieces",
+        }
+    }
+
+    /// The handicap's name for learners: `香落ち（让香）`, `Lance (香落ち)`.
+    pub fn name(self, lang: crate::lang::Lang) -> String {
+        let (zh, en) = match self {
+            ShogiHandicap::Lance => ("让香", "Lance"),
+            ShogiHandicap::Bishop => ("让角", "Bishop"),
+            ShogiHandicap::Rook => ("让飞", "Rook"),
+            ShogiHandicap::TwoPieces => ("让飞角", "Rook and bishop"),
+            ShogiHandicap::FourPieces => ("让飞角双香", "Rook, bishop and lances"),
+            ShogiHandicap::SixPieces => ("让飞角双香双桂", "Rook, bishop, lances and knights"),
+        };
+        match lang {
+            crate::lang::Lang::Zh => format!("{}（{zh}）", self.kif_name()),
+            crate::lang::Lang::En => format!("{en} ({})", self.kif_name()),
+        }
+    }
+
+    /// The name KIF files use (`手合割`): `香落ち`, `二枚落ち`.
+    pub fn kif_name(self) -> &'static str {
+        match self {
+            ShogiHandicap::Lance => "香落ち",
+            ShogiHandicap::Bishop => "角落ち",
+            ShogiHandicap::Rook => "飛車落ち",
+            ShogiHandicap::TwoPieces => "二枚落ち",
+            ShogiHandicap::FourPieces => "四枚落ち",
+            ShogiHandicap::SixPieces => "六枚落ち",
+        }
+    }
+}
+
+/// Where a shogi game starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Start {
+    /// The starting position as SFEN.
+    pub sfen: String,
+    /// The handicap this SFEN is, if it is one of the usual ones.
+    pub handicap: Option<ShogiHandicap>,
+}
 
 /// Shogi's descriptor.
 pub static KIND: GameKind = GameKind {
@@ -26,10 +126,11 @@ pub static KIND: GameKind = GameKind {
     clock: ClockStyle::Byoyomi,
     numbers_in_pairs: false,
     numbered_figures: false,
+    lesson_fence: "shogi",
     position_key: "sfen",
     tagged_sets: false,
-    record_formats: &["kif", "ki2", "csa"],
     protocol: Protocol::Usi,
+    engine_skills: [-20, -12, -5, 2, 8],
     programs: &["fairy-stockfish"],
     position: position_of::<shogi::Position>,
     lands_on: square_landing,
@@ -63,16 +164,16 @@ fn handicaps(lang: Lang) -> Vec<(String, String)> {
         .collect()
 }
 
-fn standard_start() -> Start {
-    Start::Shogi {
+fn standard_start() -> super::Start {
+    super::Start::Shogi(Start {
         sfen: shogi::Position::start().sfen(),
         handicap: None,
-    }
+    })
 }
 
 /// `handicap` (a 駒落ち by slug or KIF name; `0` or `none` for none) and `sfen`, which wins
 /// over the handicap's position when both are given.
-fn start_from_fields(fields: Fields) -> Result<Start, StartFieldError> {
+fn start_from_fields(fields: Fields) -> Result<super::Start, StartFieldError> {
     let handicap = match fields("handicap") {
         None | Some("0") | Some("none") => None,
         Some(h) => Some(
@@ -87,7 +188,7 @@ fn start_from_fields(fields: Fields) -> Result<Start, StartFieldError> {
         (None, Some(h)) => h.sfen().to_string(),
         (None, None) => shogi::Position::start().sfen(),
     };
-    Ok(Start::Shogi { sfen, handicap })
+    Ok(super::Start::Shogi(Start { sfen, handicap }))
 }
 
 impl GamePosition for shogi::Position {
@@ -101,10 +202,14 @@ impl GamePosition for shogi::Position {
     }
 
     /// The start's SFEN.
-    fn from_start(start: &Start) -> Result<shogi::Position, BadStart> {
-        let Start::Shogi { sfen, .. } = start else {
+    fn from_start(start: &super::Start) -> Result<shogi::Position, BadStart> {
+        let super::Start::Shogi(Start { sfen, .. }) = start else {
             return Err(BadStart::Position("not a shogi start".into()));
         };
         shogi::Position::from_sfen(sfen).map_err(|e| BadStart::Position(e.to_string()))
+    }
+
+    fn engine_position(&self) -> String {
+        self.sfen()
     }
 }

@@ -17,6 +17,12 @@ pub struct Chess;
 /// A chess problem, ready to judge attempts.
 pub type ChessPuzzle = board_game::BoardPuzzle<Chess>;
 
+/// The registry's name for chess's puzzle.
+pub type Puzzle = ChessPuzzle;
+
+/// Chess's part of the content layer.
+pub(crate) const CONTENT: super::puzzle::ContentPlugin = super::board_plugin::<Chess>();
+
 /// What a chess problem asks.
 pub type ChessGoal = board_game::Goal<Ask>;
 

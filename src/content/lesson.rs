@@ -1,16 +1,22 @@
 //! Lessons: Markdown with TOML front matter and board diagrams.
 
-use super::board_game;
-use super::chess::Chess;
 use super::diagnostic::Ctx;
 use super::diagnostic::{Diagnostic, Locator};
-use super::go;
-use super::puzzle::Puzzle;
-use super::shogi::Shogi;
+use super::puzzle::plugin;
 use super::Diagram;
+use crate::base::Game;
 use crate::lang::Lang;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use serde::Deserialize;
+
+/// The game whose diagram a fenced block's info string (`chess id=start`) opens: its first
+/// word is the game's lesson fence (`goban`, `chess` …).
+fn fenced_game(info: &str) -> Option<Game> {
+    let fence = info.split_whitespace().next()?;
+    Game::ALL
+        .into_iter()
+        .find(|g| g.kind().lesson_fence == fence)
+}
 
 /// One language version of a lesson.
 #[derive(Clone, Debug)]
@@ -93,7 +99,7 @@ pub(crate) fn parse(path: &str, text: &str, lang: Lang) -> (Option<LessonText>, 
     let mut segments = Vec::new();
     let mut diagrams = Vec::new();
     let mut events: Vec<Event> = Vec::new();
-    let mut in_diagram: Option<(String, Option<String>, usize, String)> = None;
+    let mut in_diagram: Option<(Game, Option<String>, usize, String)> = None;
     // For each open link or image: whether its address was refused.
     let mut refused: Vec<bool> = Vec::new();
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
@@ -107,19 +113,14 @@ pub(crate) fn parse(path: &str, text: &str, lang: Lang) -> (Option<LessonText>, 
                     code.push_str(&t);
                 }
                 Event::End(TagEnd::CodeBlock) => {
-                    let (kind, id, start, code) = in_diagram.take().unwrap();
+                    let Some((game, id, start, code)) = in_diagram.take() else {
+                        continue;
+                    };
                     let ctx = Ctx {
                         loc: &loc,
                         base: body_start + start,
                     };
-                    let result = match kind.as_str() {
-                        "goban" => go::diagram(&ctx, &code, id, lang).map(|d| d.wrap(Puzzle::from)),
-                        "chess" => board_game::diagram::<Chess>(&ctx, &code, id, lang)
-                            .map(|d| d.wrap(Puzzle::from)),
-                        "shogi" => board_game::diagram::<Shogi>(&ctx, &code, id, lang)
-                            .map(|d| d.wrap(Puzzle::from)),
-                        _ => unreachable!("only known kinds start a diagram"),
-                    };
+                    let result = (plugin(game).diagram)(&ctx, &code, id, lang);
                     match result {
                         Ok(d) => {
                             flush(&mut events, &mut segments);
@@ -135,16 +136,11 @@ pub(crate) fn parse(path: &str, text: &str, lang: Lang) -> (Option<LessonText>, 
         }
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(ref info)))
-                if matches!(
-                    info.split_whitespace().next(),
-                    Some("goban" | "chess" | "shogi")
-                ) =>
+                if fenced_game(info).is_some() =>
             {
-                let kind = info
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
+                let Some(game) = fenced_game(info) else {
+                    continue;
+                };
                 let mut id = None;
                 for word in info.split_whitespace().skip(1) {
                     match word.strip_prefix("id=") {
@@ -155,7 +151,7 @@ pub(crate) fn parse(path: &str, text: &str, lang: Lang) -> (Option<LessonText>, 
                         )),
                     }
                 }
-                in_diagram = Some((kind, id, range.start, String::new()));
+                in_diagram = Some((game, id, range.start, String::new()));
             }
             // Raw HTML is shown as text, never interpreted.
             Event::Html(h) | Event::InlineHtml(h) => events.push(Event::Text(h)),

@@ -5,19 +5,16 @@
 //! reported at once.
 
 pub mod board_game;
-pub mod chess;
+for_each_game!(game_modules);
 mod diagnostic;
 pub mod drawing;
-pub mod go;
 mod lesson;
-pub mod life_check;
 mod lines;
 mod marks;
 mod problem;
 pub mod proofs;
 mod puzzle;
 pub mod sensei;
-pub mod shogi;
 pub mod source;
 mod task;
 #[cfg(test)]
@@ -460,7 +457,7 @@ fn read_file(path: &str, text: &str, store: &ProofStore, mode: Proving) -> FileR
         pending: PendingProofs::default(),
         file: None,
     };
-    let set = load_set(game, slug, path, text, &mut proofs);
+    let set = (puzzle::plugin(game).load_set)(slug, path, text, &mut proofs);
     FileRead::Read(game, Read::Set(set, proofs.pending))
 }
 
@@ -572,23 +569,20 @@ struct SetSpec {
     order: i64,
 }
 
-fn load_set(
-    game: Game,
-    slug: &str,
-    path: &str,
-    text: &str,
-    proofs: &mut LoadProofs,
-) -> Result<ProblemSet, Vec<Diagnostic>> {
-    match game {
-        Game::Go => load_set_of(slug, path, text, proofs, go::problem_id, |ctx, spec, _| {
-            go::problem(ctx, spec).map(|p| p.map(Puzzle::from))
-        }),
-        Game::Chess => load_board_set(slug, path, text, proofs, Puzzle::Chess),
-        Game::Shogi => load_board_set(slug, path, text, proofs, Puzzle::Shogi),
+/// The content plugin of a board game: its sets and diagrams read by [`board_game`].
+pub(crate) const fn board_plugin<G: board_game::PieceGame>() -> puzzle::ContentPlugin
+where
+    Puzzle: From<BoardPuzzle<G>>,
+{
+    puzzle::ContentPlugin {
+        load_set: |slug, path, text, proofs| load_board_set(slug, path, text, proofs, Puzzle::from),
+        diagram: |ctx, body, id, lang| {
+            board_game::diagram::<G>(ctx, body, id, lang).map(|d| d.wrap(Puzzle::from))
+        },
     }
 }
 
-/// Reads a set of chess or shogi problems (`wrap` makes each a [`Puzzle`]).
+/// Reads a set of a board game's problems (`wrap` makes each a [`Puzzle`]).
 fn load_board_set<G: board_game::PieceGame>(
     slug: &str,
     path: &str,

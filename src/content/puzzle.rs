@@ -1,13 +1,13 @@
-//! The games' puzzles listed: the one enum of every game's kind of puzzle ([`Puzzle`]), the
-//! problem and problem set that hold it, and the wrapping of a game's own problems into it.
-//! The game modules sit below and never name it.
+//! The games' puzzles listed: the one enum of every game's kind of puzzle ([`Puzzle`]) and
+//! each game's content plugin, both from the registry of games; the problem and problem set
+//! that hold a puzzle, and the wrapping of a game's own problems into it.
 
-use super::chess::ChessPuzzle;
-use super::go::GoPuzzle;
+use super::diagnostic::{Ctx, Diagnostic};
 use super::problem::{GamePuzzle, ProblemOf, Tasked};
-use super::shogi::ShogiPuzzle;
+use super::proofs::LoadProofs;
 use super::Diagram;
-use crate::base::Text;
+use crate::base::{Game, Text};
+use crate::lang::Lang;
 
 /// One problem of a set, with any game's puzzle.
 pub type Problem = ProblemOf<Puzzle>;
@@ -44,48 +44,58 @@ impl ProblemSet {
     }
 }
 
-/// The game-specific part of a problem: one puzzle of one game behind [`GamePuzzle`].
-#[derive(Clone, Debug)]
-#[allow(clippy::large_enum_variant)] // problems are built once, at load, and never moved
-pub enum Puzzle {
-    /// A Go problem.
-    Go(GoPuzzle),
-    /// A chess problem.
-    Chess(ChessPuzzle),
-    /// A shogi problem.
-    Shogi(ShogiPuzzle),
+/// What the content layer needs of a game, filled in the game's own folder as `CONTENT`
+/// beside `Puzzle`, its kind of puzzle.
+pub(crate) struct ContentPlugin {
+    /// Reads a problem set: slug, path, text.
+    pub load_set: fn(&str, &str, &str, &mut LoadProofs) -> Result<ProblemSet, Vec<Diagnostic>>,
+    /// Reads a lesson's diagram block (fenced with the descriptor's `lesson_fence`).
+    pub diagram: fn(&Ctx, &str, Option<String>, Lang) -> Result<Diagram, Diagnostic>,
 }
 
-impl std::ops::Deref for Puzzle {
-    type Target = dyn GamePuzzle;
-
-    /// The one dispatch over the games: everything else is asked of [`GamePuzzle`].
-    fn deref(&self) -> &(dyn GamePuzzle + 'static) {
-        match self {
-            Puzzle::Go(p) => p,
-            Puzzle::Chess(p) => p,
-            Puzzle::Shogi(p) => p,
+/// Makes [`Puzzle`] and the content registry from the registry of games.
+macro_rules! puzzles {
+    ($($game:ident $module:ident,)*) => {
+        /// The game-specific part of a problem: one puzzle of one game behind
+        /// [`GamePuzzle`], a variant a game.
+        #[derive(Clone, Debug)]
+        #[allow(clippy::large_enum_variant)] // problems are built once, at load, and never moved
+        pub enum Puzzle {
+            $(
+                #[doc = concat!("A puzzle of `", stringify!($module), "`.")]
+                $game(super::$module::Puzzle),
+            )*
         }
-    }
+
+        impl std::ops::Deref for Puzzle {
+            type Target = dyn GamePuzzle;
+
+            /// The one dispatch over the games: everything else is asked of [`GamePuzzle`].
+            fn deref(&self) -> &(dyn GamePuzzle + 'static) {
+                match self {
+                    $(Puzzle::$game(p) => p,)*
+                }
+            }
+        }
+
+        $(
+            impl From<super::$module::Puzzle> for Puzzle {
+                fn from(puzzle: super::$module::Puzzle) -> Puzzle {
+                    Puzzle::$game(puzzle)
+                }
+            }
+        )*
+
+        /// The content layer's part of `game`: the registry's entry of its folder.
+        pub(crate) fn plugin(game: Game) -> &'static ContentPlugin {
+            match game {
+                $(Game::$game => &super::$module::CONTENT,)*
+            }
+        }
+    };
 }
 
-impl From<GoPuzzle> for Puzzle {
-    fn from(puzzle: GoPuzzle) -> Puzzle {
-        Puzzle::Go(puzzle)
-    }
-}
-
-impl From<ChessPuzzle> for Puzzle {
-    fn from(puzzle: ChessPuzzle) -> Puzzle {
-        Puzzle::Chess(puzzle)
-    }
-}
-
-impl From<ShogiPuzzle> for Puzzle {
-    fn from(puzzle: ShogiPuzzle) -> Puzzle {
-        Puzzle::Shogi(puzzle)
-    }
-}
+for_each_game!(puzzles);
 
 impl<P> Tasked<P> {
     /// The diagram, each task (made a [`Puzzle`] by `wrap`) in its frame.

@@ -16,6 +16,12 @@ pub struct Shogi;
 /// A shogi problem, ready to judge attempts.
 pub type ShogiPuzzle = board_game::BoardPuzzle<Shogi>;
 
+/// The registry's name for shogi's puzzle.
+pub type Puzzle = ShogiPuzzle;
+
+/// Shogi's part of the content layer.
+pub(crate) const CONTENT: super::puzzle::ContentPlugin = super::board_plugin::<Shogi>();
+
 /// What a shogi problem asks (`Mate(n)`: tsume in `n` plies, every attacking move a check).
 pub type ShogiGoal = board_game::Goal<Ask>;
 

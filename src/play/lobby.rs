@@ -790,9 +790,9 @@ mod tests {
 
     fn chess() -> NewGame {
         NewGame {
-            start: Start::Chess {
+            start: Start::Chess(crate::base::chess::Start {
                 fen: crate::rules::chess::Position::start().fen(),
-            },
+            }),
             opponent: Opponent::Human,
             side: Side::First,
             clock: None,

@@ -1,28 +1,21 @@
-//! The record file formats: each format's data and reader and writer in one [`FormatKind`],
-//! filled in the format's own file; [`Format::kind`] is the registry.
+//! The record file formats: each format's data, reader and writer in one [`FormatKind`],
+//! filled in the format's own file; each game lists the formats of its records in its own
+//! file here (`FORMATS`), and [`Format::all`] gathers them through the registry of games.
 
 use super::library::Summary;
 use super::{Record, RecordError};
 use crate::base::Game;
+use std::fmt;
 
-/// A record file format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Smart Game Format (Go).
-    Sgf,
-    /// Portable Game Notation (chess).
-    Pgn,
-    /// KIF (shogi, 柿木形式).
-    Kif,
-    /// KI2 (shogi, moves as players write them).
-    Ki2,
-    /// CSA (shogi, コンピュータ将棋協会).
-    Csa,
-}
+/// A record file format of one game: SGF for Go, PGN for chess, KIF for shogi …
+#[derive(Clone, Copy)]
+pub struct Format(&'static FormatKind);
 
 /// What a record format is and does.
 #[derive(Debug)]
 pub struct FormatKind {
+    /// The game whose records it holds.
+    pub game: Game,
     /// The format's name: `SGF`.
     pub name: &'static str,
     /// The file extensions that name it, lower case, the usual one first: `kif`, `kifu`.
@@ -32,6 +25,9 @@ pub struct FormatKind {
     /// For a format whose files hold many games: what goes between them when several are
     /// written.
     pub many_games: Option<&'static str>,
+    /// Whether a file with one of the extensions is of this format, from its first bytes,
+    /// when two games' formats share an extension (a PGN of chess or of another game).
+    pub claims: fn(&[u8]) -> bool,
     /// Every game of a file (name, raw bytes, in any encoding the format allows).
     pub read: fn(&str, &[u8], Format) -> Result<Vec<Record>, RecordError>,
     /// A record as UTF-8 text (its game already checked to use the format).
@@ -40,82 +36,116 @@ pub struct FormatKind {
     pub summarize: fn(&[u8]) -> Vec<Summary>,
 }
 
-impl Format {
-    /// Every format.
-    pub const ALL: [Format; 5] = [
-        Format::Sgf,
-        Format::Pgn,
-        Format::Kif,
-        Format::Ki2,
-        Format::Csa,
-    ];
+/// Makes [`FORMATS`] from the registry of games.
+macro_rules! formats {
+    ($($game:ident $module:ident,)*) => {
+        /// Every game's formats, in the order of the registry.
+        static FORMATS: &[&[Format]] = &[$(super::$module::FORMATS,)*];
+    };
+}
 
-    /// What the format is and does: the registry, one line a format.
-    pub fn kind(self) -> &'static FormatKind {
-        match self {
-            Format::Sgf => &super::sgf::FORMAT,
-            Format::Pgn => &super::pgn::FORMAT,
-            Format::Kif => &super::kif::KIF,
-            Format::Ki2 => &super::kif::KI2,
-            Format::Csa => &super::kif::CSA,
-        }
+for_each_game!(formats);
+
+impl Format {
+    /// The format `kind` describes.
+    pub const fn new(kind: &'static FormatKind) -> Format {
+        Format(kind)
     }
 
-    /// The format a file name's extension names (`.sgf`, `.pgn`, `.kif`/`.kifu`,
-    /// `.ki2`/`.ki2u`, `.csa`).
+    /// Every format of every game, in the order of the registry.
+    pub fn all() -> impl Iterator<Item = Format> {
+        FORMATS.iter().flat_map(|formats| formats.iter().copied())
+    }
+
+    /// What the format is and does.
+    pub fn kind(self) -> &'static FormatKind {
+        self.0
+    }
+
+    /// The first format a file name's extension names (`.sgf`, `.pgn`, `.kif`/`.kifu`,
+    /// `.ki2`/`.ki2u`, `.csa`); [`Format::for_file`] also looks at the file when games
+    /// share an extension.
     ///
     /// ```
-    /// use qiyuan::record::Format;
-    /// assert_eq!(Format::from_name("game.KIFU"), Some(Format::Kif));
+    /// use qiyuan::record::{kif, Format};
+    /// assert_eq!(Format::from_name("game.KIFU"), Some(kif::KIF));
     /// assert_eq!(Format::from_name("game.txt"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<Format> {
-        let extension = name.rsplit_once('.')?.1.to_ascii_lowercase();
-        Format::ALL
-            .into_iter()
-            .find(|f| f.kind().extensions.contains(&extension.as_str()))
+        Format::named(name).next()
     }
 
-    /// The format its usual extension names: `sgf`, `kif`.
-    pub fn from_slug(slug: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.extension() == slug)
+    /// The format of a file: the one its extension names, or, when several games' formats
+    /// share it, the first that claims the bytes (else the first so named).
+    pub fn for_file(name: &str, bytes: &[u8]) -> Option<Format> {
+        let first = Format::from_name(name)?;
+        Some(
+            Format::named(name)
+                .find(|f| (f.0.claims)(bytes))
+                .unwrap_or(first),
+        )
     }
 
-    /// The game whose records the format holds (the first game that lists it).
+    /// The formats a file name's extension names.
+    fn named(name: &str) -> impl Iterator<Item = Format> {
+        let extension = name
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
+        Format::all().filter(move |f| f.0.extensions.contains(&extension.as_str()))
+    }
+
+    /// `game`'s format that its usual extension names: `sgf`, `kif`.
+    pub fn from_slug(game: Game, slug: &str) -> Option<Format> {
+        Format::of(game).into_iter().find(|f| f.extension() == slug)
+    }
+
+    /// The game whose records the format holds.
     pub fn game(self) -> Game {
-        Game::ALL
-            .into_iter()
-            .find(|g| g.kind().record_formats.contains(&self.extension()))
-            .unwrap_or(Game::ALL[0])
+        self.0.game
     }
 
     /// The usual file extension, without the dot.
     pub fn extension(self) -> &'static str {
-        self.kind().extensions[0]
+        self.0.extensions[0]
     }
 
     /// The format's name: `SGF`, `PGN`, `KIF`, `KI2`, `CSA`.
     pub fn as_str(self) -> &'static str {
-        self.kind().name
+        self.0.name
     }
 
     /// The media type of a download: `application/x-go-sgf; charset=utf-8`.
     pub fn mime(self) -> &'static str {
-        self.kind().mime
+        self.0.mime
     }
 
     /// The formats `game`'s records are written in, the usual one first.
     pub fn of(game: Game) -> Vec<Format> {
-        game.kind()
-            .record_formats
-            .iter()
-            .filter_map(|slug| Format::from_slug(slug))
-            .collect()
+        Format::all().filter(|f| f.game() == game).collect()
     }
 
-    /// The format a played game downloads as: SGF for Go, PGN for chess, KIF for shogi.
+    /// The format a played game downloads as: the usual one of its game (SGF for Go, PGN
+    /// for chess, KIF for shogi).
     pub fn of_game(game: Game) -> Format {
-        Format::of(game)[0]
+        Format::all()
+            .find(|f| f.game() == game)
+            .unwrap_or_else(|| Format::all().next().expect("the registry has a format"))
+    }
+}
+
+/// Formats are the same when they are one [`FormatKind`].
+impl PartialEq for Format {
+    fn eq(&self, other: &Format) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Format {}
+
+impl fmt::Debug for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.0.name, self.0.game.slug())
     }
 }
 
@@ -124,16 +154,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_game_writes_in_formats_that_exist_and_name_it() {
+    fn every_game_has_formats_that_name_it() {
         for game in Game::ALL {
             let formats = Format::of(game);
-            assert_eq!(formats.len(), game.kind().record_formats.len());
+            assert!(!formats.is_empty(), "{game:?} has no record format");
             for f in formats {
                 assert_eq!(f.game(), game);
+                assert_eq!(Format::from_slug(game, f.extension()), Some(f));
             }
         }
-        for f in Format::ALL {
-            assert!(Format::of(f.game()).contains(&f));
-        }
+        assert_eq!(Format::of_game(Game::Go).as_str(), "SGF");
     }
 }

@@ -14,11 +14,11 @@
 //! ```
 //! use qiyuan::play::{Finish, Reason, Side, Start};
 //! use qiyuan::record::{self, Format, Record};
-//! let start = Start::Chess { fen: qiyuan::rules::chess::Position::start().fen() };
+//! let start = Start::Chess(crate::base::chess::Start { fen: qiyuan::rules::chess::Position::start().fen() });
 //! let moves: Vec<String> = ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).into();
 //! let finish = Finish { winner: Some(Side::Second), reason: Reason::Checkmate };
 //! let game = Record::from_game(start, &moves, ["Fool", "Scholar"], Some("2026.12.01"), Some(finish)).unwrap();
-//! let pgn = record::write(&game, Format::Pgn).unwrap();
+//! let pgn = record::write(&game, record::pgn::PGN).unwrap();
 //! assert!(pgn.contains("1. f3 e5 2. g4 Qh4# 0-1"));
 //! let back = record::read("fool.pgn", pgn.as_bytes()).unwrap();
 //! assert_eq!(back[0].main_line(), moves);
@@ -26,6 +26,7 @@
 //! ```
 
 mod format;
+for_each_game!(game_modules);
 pub mod kif;
 pub mod library;
 pub mod path;
@@ -294,7 +295,7 @@ impl std::error::Error for RecordError {}
 /// Reads every game of the record file `name` (its extension gives the format) from its raw
 /// bytes, in whatever encoding the format allows.
 pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
-    let format = Format::from_name(name).ok_or_else(|| RecordError::UnknownFormat {
+    let format = Format::for_file(name, bytes).ok_or_else(|| RecordError::UnknownFormat {
         name: name.to_string(),
     })?;
     let records = (format.kind().read)(name, bytes, format)?;
@@ -329,11 +330,11 @@ pub struct Converted {
 /// one `game` chosen (from 1) or the only one for KIF, KI2 and CSA.
 ///
 /// ```
-/// use qiyuan::record::{convert, Format};
+/// use qiyuan::record::{self, convert};
 /// let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
-/// let csa = convert("g.kif", kif.as_bytes(), Format::Csa, None).unwrap();
+/// let csa = convert("g.kif", kif.as_bytes(), record::kif::CSA, None).unwrap();
 /// assert!(csa.text.contains("+7776FU") && csa.text.contains("-3334FU"));
-/// assert!(convert("g.kif", kif.as_bytes(), Format::Pgn, None).is_err());
+/// assert!(convert("g.kif", kif.as_bytes(), record::pgn::PGN, None).is_err());
 /// ```
 pub fn convert(
     name: &str,
@@ -555,12 +556,12 @@ mod tests {
     use crate::rules::go;
 
     fn go9() -> Start {
-        Start::Go {
+        Start::Go(crate::base::go::Start {
             size: 9,
             handicap: 0,
             rules: go::Scoring::Chinese,
             komi: 7.5,
-        }
+        })
     }
 
     #[test]
@@ -601,9 +602,9 @@ mod tests {
     fn writing_in_another_games_format_is_refused() {
         let r = Record::new(go9());
         assert_eq!(
-            write(&r, Format::Pgn),
+            write(&r, pgn::PGN),
             Err(RecordError::WrongGame {
-                format: Format::Pgn,
+                format: pgn::PGN,
                 game: Game::Go
             })
         );

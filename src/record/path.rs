@@ -11,7 +11,7 @@
 //! use qiyuan::record::path::Path;
 //! use qiyuan::record::{Record, Step};
 //! use qiyuan::play::Start;
-//! let mut record = Record::new(Start::Go { size: 9, handicap: 0, rules: qiyuan::rules::go::Scoring::Chinese, komi: 7.5 });
+//! let mut record = Record::new(Start::Go(crate::base::go::Start { size: 9, handicap: 0, rules: qiyuan::rules::go::Scoring::Chinese, komi: 7.5 }));
 //! let mut second = Step::new("E5");
 //! second.variations.push(vec![Step::new("C3"), Step::new("C4")]);
 //! record.moves = vec![Step::new("D4"), second];
@@ -337,12 +337,12 @@ mod tests {
 
     /// 1 D4, 2 E5 (or 2 C3 3 C4 (or 3 F6)), 3 F5.
     fn tree() -> Record {
-        let mut r = Record::new(Start::Go {
+        let mut r = Record::new(Start::Go(crate::base::go::Start {
             size: 9,
             handicap: 0,
             rules: crate::rules::go::Scoring::Chinese,
             komi: 7.5,
-        });
+        }));
         let mut c4 = Step::new("C4");
         c4.variations.push(vec![Step::new("F6")]);
         let mut e5 = Step::new("E5");

@@ -203,7 +203,7 @@ impl Visitor for GameReader {
             _ => 2,
         };
         record_tags.extra.sort_by_key(|(n, _)| roster(n));
-        let mut record = Record::new(Start::Chess { fen: board.fen() });
+        let mut record = Record::new(Start::Chess(crate::base::chess::Start { fen: board.fen() }));
         record.tags = record_tags;
         ControlFlow::Continue(Movetext {
             record,
@@ -402,9 +402,9 @@ fn result_text(finish: Option<&Finish>) -> &'static str {
 
 /// Writes a chess record as PGN.
 pub fn write(record: &Record) -> Result<String, RecordError> {
-    let Start::Chess { fen } = &record.start else {
+    let Start::Chess(crate::base::chess::Start { fen }) = &record.start else {
         return Err(RecordError::WrongGame {
-            format: super::Format::Pgn,
+            format: PGN,
             game: record.start.game(),
         });
     };
@@ -536,11 +536,43 @@ fn wrap(tokens: &[String], width: usize) -> String {
 }
 
 /// PGN: chess records, many games a file, a blank line between them.
-pub(crate) static FORMAT: super::FormatKind = super::FormatKind {
+/// Whether a PGN file is of chess: unless a `[Variant]` tag names another game than
+/// standard chess, or a `[Game]` tag another game than chess, in the first few kilobytes
+/// (a PGN of Chinese chess says `[Game "Chinese Chess"]`).
+fn is_chess(bytes: &[u8]) -> bool {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).to_ascii_lowercase();
+    let tag = |name: &str| {
+        head.lines().find_map(|l| {
+            let rest = l.trim().strip_prefix('[')?.strip_prefix(name)?;
+            Some(
+                rest.trim()
+                    .trim_end_matches(']')
+                    .trim()
+                    .trim_matches('"')
+                    .to_string(),
+            )
+        })
+    };
+    let variant_is_chess = tag("variant").is_none_or(|v| {
+        matches!(
+            v.as_str(),
+            "" | "standard" | "chess" | "from position" | "normal"
+        )
+    });
+    let game_is_chess = tag("game").is_none_or(|g| g.is_empty() || g == "chess");
+    variant_is_chess && game_is_chess
+}
+
+/// PGN, chess's record format.
+pub const PGN: super::Format = super::Format::new(&FORMAT);
+
+static FORMAT: super::FormatKind = super::FormatKind {
+    game: crate::base::Game::Chess,
     name: "PGN",
     extensions: &["pgn"],
     mime: "application/x-chess-pgn; charset=utf-8",
     many_games: Some("\n"),
+    claims: is_chess,
     read: |name, bytes, _| read(name, bytes),
     write: |record, _| write(record),
     summarize: |bytes| super::library::pgn_summaries(&decode(bytes)),

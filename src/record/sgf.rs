@@ -611,12 +611,12 @@ fn game_record(root: &SgfNode<Prop>, place: &str, lines: &Lines) -> Result<Recor
             _ => Side::First,
         },
     });
-    let start = Start::Go {
+    let start = Start::Go(crate::base::go::Start {
         size,
         handicap: if is_handicap { handicap } else { 0 },
         rules,
         komi,
-    };
+    });
     let mut record = Record {
         comment: String::new(),
         root_markup,
@@ -829,15 +829,15 @@ pub(crate) fn escape(s: &str) -> String {
 /// with its `AB`, or the set-up stones and `PL`), the tags, every variation and comment,
 /// and the markup as it was read.
 pub fn write(record: &Record) -> Result<String, RecordError> {
-    let Start::Go {
+    let Start::Go(crate::base::go::Start {
         size,
         handicap,
         rules,
         komi,
-    } = &record.start
+    }) = &record.start
     else {
         return Err(RecordError::WrongGame {
-            format: super::Format::Sgf,
+            format: SGF,
             game: record.start.game(),
         });
     };
@@ -999,7 +999,7 @@ fn write_node(step: &Step, colour: char, size: u8, out: &mut String) -> Result<(
 /// The position of a Go `start` with `setup`'s stones (SGF `AB`, `AW`, `PL`) on an empty
 /// board, or why there is none.
 pub(crate) fn setup_position(start: &Start, setup: &GoSetup) -> Result<go::Position, String> {
-    let Start::Go { size, .. } = *start else {
+    let Start::Go(crate::base::go::Start { size, .. }) = *start else {
         return Err("stones are set up only on a Go board".into());
     };
     let mut board = go::Board::new(size).map_err(|e| e.to_string())?;
@@ -1020,11 +1020,16 @@ pub(crate) fn setup_position(start: &Start, setup: &GoSetup) -> Result<go::Posit
 }
 
 /// SGF: Go records, many games a file.
-pub(crate) static FORMAT: super::FormatKind = super::FormatKind {
+/// SGF, Go's record format.
+pub const SGF: super::Format = super::Format::new(&FORMAT);
+
+static FORMAT: super::FormatKind = super::FormatKind {
+    game: crate::base::Game::Go,
     name: "SGF",
     extensions: &["sgf"],
     mime: "application/x-go-sgf; charset=utf-8",
     many_games: Some(""),
+    claims: |_| true,
     read: |name, bytes, _| read(name, bytes),
     write: |record, _| write(record),
     summarize: |bytes| super::library::sgf_summaries(&decode(bytes).0),
@@ -1089,7 +1094,10 @@ mod tests {
     #[test]
     fn handicap_stones_on_the_usual_points_are_a_handicap_start() {
         let got = read_text("h.sgf", "(;SZ[9]HA[2]AB[gc][cg];W[ee])").unwrap();
-        assert!(matches!(got[0].start, Start::Go { handicap: 2, .. }));
+        assert!(matches!(
+            got[0].start,
+            Start::Go(crate::base::go::Start { handicap: 2, .. })
+        ));
         assert_eq!(got[0].setup, None);
         let text = write(&got[0]).unwrap();
         assert!(

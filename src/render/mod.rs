@@ -1,8 +1,6 @@
 //! SVG pictures of boards, drawn on the server.
 
-pub mod chess;
-pub mod go;
-pub mod shogi;
+for_each_game!(game_modules);
 pub mod svg;
 
 pub use svg::escape;

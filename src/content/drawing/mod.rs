@@ -2,9 +2,7 @@
 //! to it, the markup a record keeps, a link for a click, a picked-up piece. Each game draws
 //! itself by [`Drawn`] in its own file; [`DRAWN`] is the registry.
 
-mod chess;
-mod go;
-mod shogi;
+for_each_game!(game_modules);
 
 pub use self::chess::chess_marks;
 pub use self::go::go_marks;
@@ -75,12 +73,16 @@ const fn entry<P: Drawn>() -> Entry {
     }
 }
 
-/// The games drawn here: the registry, one line a game.
-const DRAWN: [Entry; 3] = [
-    entry::<crate::rules::go::Position>(),
-    entry::<crate::rules::chess::Position>(),
-    entry::<crate::rules::shogi::Position>(),
-];
+/// Makes [`DRAWN`] from the registry of games: each game's rules `Position`, drawn by its
+/// [`Drawn`] in its own file here.
+macro_rules! drawn {
+    ($($game:ident $module:ident,)*) => {
+        /// The games drawn here.
+        const DRAWN: &[Entry] = &[$(entry::<crate::rules::$module::Position>(),)*];
+    };
+}
+
+for_each_game!(drawn);
 
 fn entry_of(game: Game) -> Option<&'static Entry> {
     DRAWN.iter().find(|e| e.game == game)

@@ -28,9 +28,7 @@
 //! assert!(pos.think_budget(level) <= std::time::Duration::from_secs(1));
 //! ```
 
-pub mod chess;
-pub mod go;
-pub mod shogi;
+for_each_game!(game_modules);
 
 pub use go::dead_stones;
 

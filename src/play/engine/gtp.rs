@@ -103,12 +103,12 @@ fn colour(c: go::Color) -> &'static str {
 
 /// The position of a Go start, before any move.
 fn start_position(start: &Start) -> Result<(go::Position, Vec<go::Point>, u8, f64), EngineError> {
-    let Start::Go {
+    let Start::Go(crate::base::go::Start {
         size,
         handicap,
         komi,
         ..
-    } = start
+    }) = start
     else {
         return Err(EngineError::NotGo);
     };

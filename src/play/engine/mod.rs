@@ -15,7 +15,7 @@
 //!
 //! let engines = Engines::discover(&[]);
 //! let mut stockfish = engines.start(Game::Chess)?;
-//! let start = Start::Chess { fen: qiyuan::rules::chess::Position::start().fen() };
+//! let start = Start::Chess(crate::base::chess::Start { fen: qiyuan::rules::chess::Position::start().fen() });
 //! let reply = stockfish.best_move(&start, &["e2e4".to_string()], Level::new(2).unwrap())?;
 //! assert_eq!(reply.len(), 4); // such as e7e5
 //! # Ok::<(), qiyuan::play::engine::EngineError>(())
@@ -470,16 +470,16 @@ trait Session: Send {
     }
 }
 
-/// Handshakes with `process` in `protocol`: the protocols' registry.
+/// Handshakes with `process` in the protocol of `game`'s engines: GTP, or one of the UCI
+/// family (UCI, USI), which one session speaks.
 fn start_session(
-    protocol: Protocol,
+    game: Game,
     process: process::Process,
     timeouts: Timeouts,
 ) -> Result<Box<dyn Session>, EngineError> {
-    Ok(match protocol {
+    Ok(match game.kind().protocol {
         Protocol::Gtp => Box::new(gtp::Session::start(process, timeouts)?),
-        Protocol::Uci => Box::new(uci::Session::start(process, uci::Dialect::Uci, timeouts)?),
-        Protocol::Usi => Box::new(uci::Session::start(process, uci::Dialect::Usi, timeouts)?),
+        uci_family => Box::new(uci::Session::start(process, uci_family, game, timeouts)?),
     })
 }
 
@@ -496,7 +496,7 @@ impl Engine {
         timeouts: Timeouts,
     ) -> Result<Engine, EngineError> {
         let process = process::Process::spawn(&command.program, &command.args)?;
-        let session = start_session(game.kind().protocol, process, timeouts)?;
+        let session = start_session(game, process, timeouts)?;
         Ok(Engine {
             game,
             session,

@@ -19,47 +19,16 @@
 
 use super::process::Process;
 use super::usi;
-use super::{accept_move, replay, EngineError, Timeouts};
-use crate::base::Game;
+use super::{EngineError, Timeouts};
+use crate::base::{AnyPosition, Game, Protocol};
+use crate::lang::Lang;
 use crate::play::{Level, Start};
-use crate::rules::{chess, shogi, Rules};
+use crate::rules::chess;
 use std::time::{Duration, Instant};
 
-/// Which of the two protocols a session speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// UCI, for chess.
-    Uci,
-    /// USI, for shogi.
-    Usi,
-}
-
-impl Dialect {
-    fn hello(self) -> &'static str {
-        match self {
-            Dialect::Uci => "uci",
-            Dialect::Usi => "usi",
-        }
-    }
-
-    fn hello_ok(self) -> &'static str {
-        match self {
-            Dialect::Uci => "uciok",
-            Dialect::Usi => "usiok",
-        }
-    }
-
-    fn game(self) -> Game {
-        match self {
-            Dialect::Uci => Game::Chess,
-            Dialect::Usi => Game::Shogi,
-        }
-    }
-}
-
-/// The `Skill Level` each of our levels asks for: Stockfish 0, 2, 5, 8, 12 (of 0..20);
-/// Fairy-Stockfish for shogi −20, −12, −5, 2, 8 (of −20..20). The engine's announced
-/// range bounds it.
+/// The `Skill Level` each of our levels asks for, from the game's descriptor: Stockfish
+/// 0, 2, 5, 8, 12 (of 0..20); Fairy-Stockfish for shogi −20, −12, −5, 2, 8 (of −20..20).
+/// The engine's announced range bounds it.
 ///
 /// ```
 /// use qiyuan::content::Game;
@@ -68,11 +37,7 @@ impl Dialect {
 /// assert_eq!(skill_level(Game::Shogi, Level::MIN), -20);
 /// ```
 pub fn skill_level(game: Game, level: Level) -> i32 {
-    let i = usize::from(level.get() - 1);
-    match game {
-        Game::Shogi => [-20, -12, -5, 2, 8][i],
-        _ => [0, 2, 5, 8, 12][i],
-    }
+    game.kind().engine_skills[usize::from(level.get() - 1)]
 }
 
 /// How long a UCI or USI engine thinks per move at each level: 100, 200, 300, 500, 800 ms.
@@ -146,6 +111,56 @@ fn is_uci_move(text: &str) -> bool {
     }
 }
 
+/// Whether `text` has the shape of a move of a variant engine, whose boards may be larger
+/// than chess's: two squares, each a file letter and a rank of one or two digits (`h3e3`,
+/// `a10a9` on xiangqi's 9×10 board), then at most a promotion letter.
+fn is_variant_move(text: &str) -> bool {
+    fn square(s: &str) -> Option<&str> {
+        let s = s.strip_prefix(|c: char| c.is_ascii_lowercase())?;
+        let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        (1..=2).contains(&digits).then(|| &s[digits..])
+    }
+    let Some(rest) = square(text).and_then(square) else {
+        return false;
+    };
+    rest.is_empty() || (rest.len() == 1 && rest.bytes().all(|b| b.is_ascii_lowercase()))
+}
+
+/// The standard start of `game` as its engines are told it.
+fn standard_position(game: Game) -> String {
+    AnyPosition::from_start(&(game.kind().standard_start)())
+        .map(|p| p.engine_position())
+        .unwrap_or_default()
+}
+
+/// Plays `moves` from `first`: the position after them and each move's canonical name.
+fn replay_any(
+    first: AnyPosition,
+    moves: &[String],
+) -> Result<(AnyPosition, Vec<String>), EngineError> {
+    let mut pos = first;
+    let mut played = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let (next, name) = pos
+            .play(text, Lang::En)
+            .map_err(|e| EngineError::BadPosition(format!("move {} `{text}`: {e}", i + 1)))?;
+        played.push(name);
+        pos = next;
+    }
+    Ok((pos, played))
+}
+
+/// The engine's `answer` checked by our rules in `pos`: its canonical name, or
+/// [`EngineError::IllegalMove`].
+fn accept_any_move(pos: &AnyPosition, answer: &str) -> Result<String, EngineError> {
+    pos.play(answer, Lang::En)
+        .map(|(_, name)| name)
+        .map_err(|reason| EngineError::IllegalMove {
+            answer: answer.chars().take(80).collect(),
+            reason,
+        })
+}
+
 /// At most 80 characters of an engine's line, for an error.
 fn cut(line: &str) -> String {
     line.chars().take(80).collect()
@@ -192,7 +207,10 @@ fn parse_option(line: &str) -> Option<EngineOption> {
 /// A UCI or USI engine in play.
 pub struct Session {
     process: Process,
-    dialect: Dialect,
+    /// UCI or USI.
+    protocol: Protocol,
+    /// The game the engine plays (`UCI_Variant` when it plays several).
+    game: Game,
     timeouts: Timeouts,
     name: String,
     options: Vec<EngineOption>,
@@ -202,6 +220,9 @@ pub struct Session {
     chess960: bool,
     /// Think time instead of the level's.
     think: Option<Duration>,
+    /// Whether the engine was told the game by `UCI_Variant` (its moves may then name the
+    /// squares of a larger board).
+    variant: bool,
 }
 
 impl Session {
@@ -209,25 +230,32 @@ impl Session {
     /// several, `isready`, and `ucinewgame`/`usinewgame`.
     pub fn start(
         process: Process,
-        dialect: Dialect,
+        protocol: Protocol,
+        game: Game,
         timeouts: Timeouts,
     ) -> Result<Session, EngineError> {
         let mut session = Session {
             name: super::program_stem(process.program()),
             process,
-            dialect,
+            protocol,
+            game,
             timeouts,
             options: Vec::new(),
             skill: None,
             chess960: false,
             think: None,
+            variant: false,
         };
         let deadline = Instant::now() + timeouts.start;
-        session.process.send(dialect.hello())?;
+        let (hello, hello_ok) = match protocol {
+            Protocol::Usi => ("usi", "usiok"),
+            _ => ("uci", "uciok"),
+        };
+        session.process.send(hello)?;
         loop {
-            let line = session.process.read_line(deadline, dialect.hello_ok())?;
+            let line = session.process.read_line(deadline, hello_ok)?;
             let line = line.trim();
-            if line == dialect.hello_ok() {
+            if line == hello_ok {
                 break;
             } else if let Some(name) = line.strip_prefix("id name ") {
                 session.name = name.trim().to_string();
@@ -235,20 +263,18 @@ impl Session {
                 session.options.push(option);
             }
         }
-        let variant = dialect.game().slug();
+        let variant = game.slug();
         if session
             .option("UCI_Variant")
             .is_some_and(|o| o.values.iter().any(|v| v == variant))
         {
             session.set_option("UCI_Variant", variant)?;
+            session.variant = true;
         }
         session.ready(timeouts.start)?;
-        match dialect {
-            Dialect::Uci => {
-                session.process.send("ucinewgame")?;
-                session.ready(timeouts.start)?;
-            }
-            Dialect::Usi => session.process.send("usinewgame")?,
+        session.process.send(&format!("{hello}newgame"))?;
+        if protocol == Protocol::Uci {
+            session.ready(timeouts.start)?;
         }
         Ok(session)
     }
@@ -289,30 +315,32 @@ impl Session {
         moves: &[String],
         level: Level,
     ) -> Result<String, EngineError> {
-        match (self.dialect, start) {
-            (Dialect::Uci, Start::Chess { fen }) => {
-                let first = chess::Position::from_fen(fen)
-                    .map_err(|e| EngineError::BadPosition(e.to_string()))?;
-                let fen = first.fen();
-                let setup = if fen == chess::Position::start().fen() {
-                    "startpos".to_string()
-                } else {
-                    format!("fen {fen}")
-                };
-                self.want_chess960(first.is_chess960())?;
-                self.ask(first, setup, moves, level)
-            }
-            (Dialect::Usi, Start::Shogi { sfen, .. }) => {
-                let first = shogi::Position::from_sfen(sfen)
-                    .map_err(|e| EngineError::BadPosition(e.to_string()))?;
-                let setup = usi::position_setup(&first.sfen());
-                self.ask(first, setup, moves, level)
-            }
-            _ => Err(EngineError::WrongGame {
-                engine: self.dialect.game(),
+        if start.game() != self.game {
+            return Err(EngineError::WrongGame {
+                engine: self.game,
                 position: start.game(),
-            }),
+            });
         }
+        // A Chess960 start, which tables refuse, is still UCI's to play (`UCI_Chess960`).
+        let first = match start {
+            Start::Chess(crate::base::chess::Start { fen }) => chess::Position::from_fen(fen)
+                .map(AnyPosition::new)
+                .map_err(|e| e.to_string()),
+            _ => AnyPosition::from_start(start).map_err(|e| e.to_string()),
+        }
+        .map_err(EngineError::BadPosition)?;
+        let text = first.engine_position();
+        let setup = if self.protocol == Protocol::Usi {
+            usi::position_setup(&text)
+        } else if text == standard_position(self.game) {
+            "startpos".to_string()
+        } else {
+            format!("fen {text}")
+        };
+        if let Some(chess) = first.get::<chess::Position>() {
+            self.want_chess960(chess.is_chess960())?;
+        }
+        self.ask(first, setup, moves, level)
     }
 
     fn want_chess960(&mut self, on: bool) -> Result<(), EngineError> {
@@ -325,15 +353,15 @@ impl Session {
 
     /// Sets the level, sends the position and `go`, and checks the answer against `first`
     /// after `moves`.
-    fn ask<P: Rules>(
+    fn ask(
         &mut self,
-        first: P,
+        first: AnyPosition,
         setup: String,
         moves: &[String],
         level: Level,
     ) -> Result<String, EngineError> {
-        let (pos, played) = replay(first, moves)?;
-        let wanted = skill_level(self.dialect.game(), level);
+        let (pos, played) = replay_any(first, moves)?;
+        let wanted = skill_level(self.game, level);
         if let Some((min, max)) = self.option("Skill Level").and_then(|o| o.range) {
             let skill = wanted.clamp(min, max);
             if self.skill != Some(skill) {
@@ -345,17 +373,17 @@ impl Session {
         let mut position = format!("position {setup}");
         if !played.is_empty() {
             position.push_str(" moves");
-            for (_, name) in &played {
+            for name in &played {
                 position.push(' ');
-                position.push_str(name);
+                position.push_str(&pos.to_engine_move(name));
             }
         }
         self.process.send(&position)?;
         let think = self.think.unwrap_or_else(|| think_time(level));
         let millis = think.as_millis().max(1);
-        self.process.send(&match self.dialect {
-            Dialect::Uci => format!("go movetime {millis}"),
-            Dialect::Usi => usi::go_command(millis),
+        self.process.send(&match self.protocol {
+            Protocol::Usi => usi::go_command(millis),
+            _ => format!("go movetime {millis}"),
         })?;
         let deadline = Instant::now() + think + self.timeouts.reply;
         let line = loop {
@@ -364,18 +392,23 @@ impl Session {
                 break line;
             }
         };
-        match (parse_bestmove(line.trim())?, self.dialect) {
-            (BestMove::Move(mv), Dialect::Uci) if is_uci_move(&mv) => accept_move(&pos, &mv),
-            (BestMove::Move(mv), Dialect::Usi) if usi::is_usi_move(&mv) => accept_move(&pos, &mv),
-            (BestMove::Move(mv), _) => Err(EngineError::Protocol(format!(
+        let usi = self.protocol == Protocol::Usi;
+        let shaped = |mv: &str| match (usi, self.variant) {
+            (true, _) => usi::is_usi_move(mv),
+            (false, true) => is_variant_move(mv),
+            (false, false) => is_uci_move(mv),
+        };
+        match parse_bestmove(line.trim())? {
+            BestMove::Move(mv) if shaped(&mv) => accept_any_move(&pos, &pos.from_engine_move(&mv)),
+            BestMove::Move(mv) => Err(EngineError::Protocol(format!(
                 "bestmove `{}` is not a {} move",
                 cut(&mv),
-                self.dialect.game().slug()
+                self.game.slug()
             ))),
-            (BestMove::NoMove, _) => Err(EngineError::NoMove),
-            (BestMove::Resign, Dialect::Usi) => Ok("resign".to_string()),
-            (BestMove::Win, Dialect::Usi) => Ok("win".to_string()),
-            (other, Dialect::Uci) => Err(EngineError::Protocol(format!(
+            BestMove::NoMove => Err(EngineError::NoMove),
+            BestMove::Resign if usi => Ok("resign".to_string()),
+            BestMove::Win if usi => Ok("win".to_string()),
+            other => Err(EngineError::Protocol(format!(
                 "UCI has no bestmove {other:?}"
             ))),
         }
@@ -447,6 +480,12 @@ mod tests {
                 "{line}"
             );
         }
+    }
+
+    #[test]
+    fn variant_move_shapes_allow_two_digit_ranks() {
+        assert!(is_variant_move("h3e3") && is_variant_move("a10a9") && is_variant_move("e7e8q"));
+        assert!(!is_variant_move("xyzzy") && !is_variant_move("h3") && !is_variant_move("a100a9"));
     }
 
     #[test]

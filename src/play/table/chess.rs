@@ -14,14 +14,14 @@ impl Drawable for chess::Position {
 
 impl Playable for chess::Position {
     fn table_start(start: &Start) -> Result<chess::Position, BadStart> {
-        let Start::Chess { fen } = start else {
+        let Start::Chess(crate::base::chess::Start { fen }) = start else {
             return Err(BadStart::Position("not a chess start".into()));
         };
         chess::Position::from_fen(fen).map_err(|e| BadStart::Position(e.to_string()))
     }
 
     fn finish(&self, ending: &chess::Outcome) -> Option<Finish> {
-        use chess::Outcome as O;
+        use crate::rules::chess::Outcome as O;
         let reason = match ending {
             O::Checkmate { .. } => Reason::Checkmate,
             O::Stalemate => Reason::Stalemate,

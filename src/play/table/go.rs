@@ -56,12 +56,12 @@ impl Drawable for go::Position {
 
 impl Playable for go::Position {
     fn table_start(start: &Start) -> Result<go::Position, BadStart> {
-        let Start::Go {
+        let Start::Go(crate::base::go::Start {
             size,
             handicap,
             komi,
             ..
-        } = *start
+        }) = *start
         else {
             return Err(BadStart::Position("not a Go start".into()));
         };
@@ -122,12 +122,12 @@ impl Playable for go::Position {
     }
 
     fn count(&self, start: &Start, dead: &[String]) -> Option<Count> {
-        let Start::Go {
+        let Start::Go(crate::base::go::Start {
             handicap,
             rules,
             komi,
             ..
-        } = *start
+        }) = *start
         else {
             return None;
         };
@@ -159,12 +159,12 @@ impl Playable for go::Position {
     }
 
     fn think_at(&self, start: &Start, level: Level, seed: u64) -> Option<go::Move> {
-        let Start::Go {
+        let Start::Go(crate::base::go::Start {
             handicap,
             rules,
             komi,
             ..
-        } = *start
+        }) = *start
         else {
             return self.think(level, seed);
         };

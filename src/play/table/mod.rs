@@ -11,9 +11,7 @@ use crate::lang::Lang;
 use crate::rules::{Explain, Rules};
 use std::fmt;
 
-mod chess;
-mod go;
-mod shogi;
+for_each_game!(game_modules);
 
 /// What a learner does at the table, read from the text of `POST /api/games/{id}/moves`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -587,22 +585,23 @@ fn open_as<P: Playable + Drawable>(
     Ok(Box::new(Table::<P>::new(start, seats)?))
 }
 
-/// The games a table seats: the play layer's registry, one line a game.
 type Opener = fn(Start, [Seat; 2]) -> Result<Box<dyn Match>, BadStart>;
-const TABLES: [(Game, Opener); 3] = [
-    (
-        crate::rules::go::Position::GAME,
-        open_as::<crate::rules::go::Position>,
-    ),
-    (
-        crate::rules::chess::Position::GAME,
-        open_as::<crate::rules::chess::Position>,
-    ),
-    (
-        crate::rules::shogi::Position::GAME,
-        open_as::<crate::rules::shogi::Position>,
-    ),
-];
+
+/// Makes [`TABLES`] from the registry of games: each game's rules `Position`, made
+/// [`Playable`] in its own file here.
+macro_rules! tables {
+    ($($game:ident $module:ident,)*) => {
+        /// The games a table seats.
+        const TABLES: &[(Game, Opener)] = &[$(
+            (
+                crate::rules::$module::Position::GAME,
+                open_as::<crate::rules::$module::Position>,
+            ),
+        )*];
+    };
+}
+
+for_each_game!(tables);
 
 /// Opens a table of the start's game.
 pub fn open(start: Start, seats: [Seat; 2]) -> Result<Box<dyn Match>, BadStart> {
@@ -822,10 +821,10 @@ mod tests {
     }
 
     fn shogi_table(sfen: &str) -> Table<shogi::Position> {
-        let start = Start::Shogi {
+        let start = Start::Shogi(crate::base::shogi::Start {
             sfen: sfen.to_string(),
             handicap: None,
-        };
+        });
         let human = || Seat::Human {
             token: Some("t".into()),
         };
@@ -864,12 +863,12 @@ mod tests {
 
     #[test]
     fn a_go_chain_marked_dead_is_marked_whole_and_unmarked_whole() {
-        let start = Start::Go {
+        let start = Start::Go(crate::base::go::Start {
             size: 9,
             handicap: 0,
             rules: go::Scoring::Chinese,
             komi: 7.5,
-        };
+        });
         let human = |t: &str| Seat::Human {
             token: Some(t.into()),
         };

@@ -15,14 +15,14 @@ impl Drawable for shogi::Position {
 
 impl Playable for shogi::Position {
     fn table_start(start: &Start) -> Result<shogi::Position, BadStart> {
-        let Start::Shogi { sfen, .. } = start else {
+        let Start::Shogi(crate::base::shogi::Start { sfen, .. }) = start else {
             return Err(BadStart::Position("not a shogi start".into()));
         };
         shogi::Position::from_sfen(sfen).map_err(|e| BadStart::Position(e.to_string()))
     }
 
     fn finish(&self, ending: &shogi::Outcome) -> Option<Finish> {
-        use shogi::Outcome as O;
+        use crate::rules::shogi::Outcome as O;
         let reason = match ending {
             O::Checkmate { .. } => Reason::Checkmate,
             O::Repetition => Reason::Repetition,
@@ -43,7 +43,7 @@ impl Playable for shogi::Position {
 /// the opponent's camp, not in check, at least 10 other pieces in that camp, and 28 points
 /// (Sente) or 27 (Gote) from pieces in the camp and in hand, rook and bishop 5, others 1.
 fn impasse(pos: &shogi::Position) -> Result<Finish, Refused> {
-    use shogi::{Color, Kind};
+    use crate::rules::shogi::{Color, Kind};
     let me = pos.turn();
     let in_camp = |rank: u8| match me {
         Color::Black => rank <= 3,

@@ -26,7 +26,7 @@
 //! ```
 //! use qiyuan::record::{kif, Format};
 //! let text = "手合割：平手\n先手：羽生善治\n後手：谷川浩司\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*角道を開ける\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\nまで4手で後手の勝ち\n";
-//! let game = &kif::read("g.kif", text.as_bytes(), Format::Kif).unwrap()[0];
+//! let game = &kif::read("g.kif", text.as_bytes(), kif::KIF).unwrap()[0];
 //! assert_eq!(game.main_line(), ["7g7f", "3c3d", "8h2b+", "3a2b"]);
 //! assert_eq!(game.moves[0].comment, "角道を開ける");
 //! assert_eq!(game.tags.first_player.as_deref(), Some("羽生善治"));
@@ -84,9 +84,9 @@ pub fn read(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Record>, Rec
         return Err(RecordError::TooLong { place });
     }
     match format {
-        Format::Kif => read_kif(name, &decode(bytes)).map(|r| vec![r]),
-        Format::Ki2 | Format::Csa => read_with_rsshogi(name, bytes, format),
-        Format::Sgf | Format::Pgn => Err(RecordError::WrongGame {
+        f if f == KIF => read_kif(name, &decode(bytes)).map(|r| vec![r]),
+        f if f == KI2 || f == CSA => read_with_rsshogi(name, bytes, format),
+        _ => Err(RecordError::WrongGame {
             format,
             game: crate::base::Game::Shogi,
         }),
@@ -108,10 +108,10 @@ fn shogi_start(sfen: &str) -> Start {
     let handicap = ShogiHandicap::ALL
         .into_iter()
         .find(|h| fields(h.sfen()) == fields(sfen));
-    Start::Shogi {
+    Start::Shogi(crate::base::shogi::Start {
         sfen: sfen.to_string(),
         handicap,
-    }
+    })
 }
 
 /// A KIF square: a file digit (full-width or ASCII) and a rank kanji or digit.
@@ -724,9 +724,9 @@ pub fn write_kif(record: &Record) -> Result<String, RecordError> {
 }
 
 fn write_kif_text(record: &Record, with_end: bool) -> Result<String, RecordError> {
-    let Start::Shogi { sfen, handicap } = &record.start else {
+    let Start::Shogi(crate::base::shogi::Start { sfen, handicap }) = &record.start else {
         return Err(RecordError::WrongGame {
-            format: Format::Kif,
+            format: KIF,
             game: record.start.game(),
         });
     };
@@ -892,8 +892,8 @@ pub fn write_with_rsshogi(record: &Record, format: Format) -> Result<String, Rec
             .map_err(|e| failed(e.to_string()))?;
     }
     let text = match format {
-        Format::Ki2 => rs_kif::export_ki2(&rs).map_err(|e| failed(e.to_string()))?,
-        Format::Csa => csa::export_csa(&rs).map_err(|e| failed(e.to_string()))?,
+        f if f == KI2 => rs_kif::export_ki2(&rs).map_err(|e| failed(e.to_string()))?,
+        f if f == CSA => csa::export_csa(&rs).map_err(|e| failed(e.to_string()))?,
         _ => return write_kif(record),
     };
     // rsshogi's board diagrams lose some starts (an empty board, ten or more of a piece in
@@ -914,7 +914,7 @@ pub fn write_with_rsshogi(record: &Record, format: Format) -> Result<String, Rec
 
 fn sfen_of(record: &Record) -> &str {
     match &record.start {
-        Start::Shogi { sfen, .. } => sfen,
+        Start::Shogi(crate::base::shogi::Start { sfen, .. }) => sfen,
         _ => "",
     }
 }
@@ -927,7 +927,7 @@ fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Rec
         detail,
     })?;
     let metadata: Vec<rsshogi::records::Record> = split::guarded(format, || match format {
-        Format::Csa => csa::parse_csa_games_bytes(bytes).map_err(|e| e.to_string()),
+        f if f == CSA => csa::parse_csa_games_bytes(bytes).map_err(|e| e.to_string()),
         _ => rs_kif::parse_ki2_bytes(bytes)
             .map(|r| vec![r])
             .map_err(|e| e.to_string()),
@@ -975,33 +975,45 @@ fn read_with_rsshogi(name: &str, bytes: &[u8], format: Format) -> Result<Vec<Rec
 }
 
 /// KIF: shogi records as 柿木 writes them, one game a file.
-pub(crate) static KIF: super::FormatKind = super::FormatKind {
+pub const KIF: Format = Format::new(&KIF_KIND);
+
+static KIF_KIND: super::FormatKind = super::FormatKind {
+    game: crate::base::Game::Shogi,
     name: "KIF",
     extensions: &["kif", "kifu"],
     mime: "text/plain; charset=utf-8",
     many_games: None,
+    claims: |_| true,
     read,
     write: |record, _| write_kif(record),
     summarize: |bytes| vec![super::library::kif_summary(&decode(bytes))],
 };
 
 /// KI2: shogi moves as players write them, one game a file.
-pub(crate) static KI2: super::FormatKind = super::FormatKind {
+pub const KI2: Format = Format::new(&KI2_KIND);
+
+static KI2_KIND: super::FormatKind = super::FormatKind {
+    game: crate::base::Game::Shogi,
     name: "KI2",
     extensions: &["ki2", "ki2u"],
     mime: "text/plain; charset=utf-8",
     many_games: None,
+    claims: |_| true,
     read,
     write: write_with_rsshogi,
     summarize: |bytes| vec![super::library::kif_summary(&decode(bytes))],
 };
 
 /// CSA: shogi records of the コンピュータ将棋協会, one game a file.
-pub(crate) static CSA: super::FormatKind = super::FormatKind {
+pub const CSA: Format = Format::new(&CSA_KIND);
+
+static CSA_KIND: super::FormatKind = super::FormatKind {
+    game: crate::base::Game::Shogi,
     name: "CSA",
     extensions: &["csa"],
     mime: "text/plain; charset=utf-8",
     many_games: None,
+    claims: |_| true,
     read,
     write: write_with_rsshogi,
     summarize: |bytes| vec![super::library::csa_summary(&decode(bytes))],
@@ -1045,7 +1057,7 @@ mod tests {
     fn a_board_diagram_with_its_last_move_line_keeps_gotes_turn() {
         let bod = "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ 金 ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：歩十八\n手数＝1  ▲５三金  まで\n後手番\n手数----指手---------消費時間--\n   1 ４一玉(51)\n";
         let game = read_kif("bod.kif", bod).unwrap();
-        let Start::Shogi { sfen, .. } = &game.start else {
+        let Start::Shogi(crate::base::shogi::Start { sfen, .. }) = &game.start else {
             panic!("{:?}", game.start)
         };
         assert_eq!(sfen, "4k4/9/4G4/9/9/9/9/9/4K4 w 18P 1");

@@ -138,7 +138,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<RecordGame>, String> {
     let view = View::decode(encoding, bytes);
     let format = format_of(name, &view);
     let mut games = Vec::new();
-    if format == Format::Csa {
+    if format == super::CSA {
         let records = guarded(format, || {
             csa::parse_csa_games_bytes(bytes).map_err(|e| format!("CSA: {e}"))
         })?;
@@ -245,10 +245,10 @@ pub(super) fn guarded<T>(
 
 fn parse(format: Format, bytes: &[u8]) -> Result<Record, String> {
     guarded(format, || match format {
-        Format::Kif => kif::parse_kif_bytes(bytes).map_err(|e| format!("KIF: {e}")),
-        Format::Ki2 => kif::parse_ki2_bytes(bytes).map_err(|e| format!("KI2: {e}")),
-        Format::Csa => csa::parse_csa_bytes(bytes).map_err(|e| format!("CSA: {e}")),
-        Format::Sgf | Format::Pgn => Err(format!("{}: not a shogi record", format.as_str())),
+        f if f == super::KIF => kif::parse_kif_bytes(bytes).map_err(|e| format!("KIF: {e}")),
+        f if f == super::KI2 => kif::parse_ki2_bytes(bytes).map_err(|e| format!("KI2: {e}")),
+        f if f == super::CSA => csa::parse_csa_bytes(bytes).map_err(|e| format!("CSA: {e}")),
+        _ => Err(format!("{}: not a shogi record", format.as_str())),
     })
 }
 
@@ -292,16 +292,16 @@ fn sniff(view: &View) -> Format {
             && (t.starts_with('+') || t.starts_with('-'))
             && t[1..5].bytes().all(|b| b.is_ascii_digit());
         if t.starts_with("V2") || t.starts_with("PI") || t.starts_with("P1") || csa_move {
-            return Format::Csa;
+            return super::CSA;
         }
         if t.starts_with(&view.mark("手数")) || t.starts_with(|c: char| c.is_ascii_digit()) {
             kif_like = true;
         }
     }
     if kif_like {
-        Format::Kif
+        super::KIF
     } else {
-        Format::Ki2
+        super::KI2
     }
 }
 
@@ -355,7 +355,7 @@ impl<'a> Split<'a> {
 
     fn is_move_line(&self, t: &str) -> bool {
         match self.format {
-            Format::Kif => t.starts_with(|c: char| c.is_ascii_digit()),
+            f if f == super::KIF => t.starts_with(|c: char| c.is_ascii_digit()),
             _ => self
                 .view
                 .ki2_marks()
@@ -374,7 +374,7 @@ impl<'a> Split<'a> {
             if !self.is_move_line(t) {
                 continue;
             }
-            if self.format == Format::Kif {
+            if self.format == super::KIF {
                 out.push(t.to_string());
                 continue;
             }

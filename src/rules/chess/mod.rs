@@ -772,5 +772,45 @@ fn bad_setup(setup: &Setup, mode: CastlingMode, kinds: PositionErrorKinds, why: 
     BadFen::Other(why)
 }
 
+
+/// The rules in the words every game shares.
+impl super::Rules for Position {
+    type Move = Played;
+    type Illegal = Illegal;
+    type Ending = Outcome;
+    type Color = Color;
+
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+    fn legal_moves(&self) -> Vec<Played> {
+        Position::legal_moves(self)
+    }
+    fn play(&self, text: &str) -> Result<(Self, Played), Illegal> {
+        Position::play(self, text)
+    }
+    fn move_name(&self, mv: &Played) -> String {
+        mv.uci.clone()
+    }
+    fn notation(&self, mv: &Played) -> String {
+        mv.san.clone()
+    }
+    fn ending(&self) -> Option<Outcome> {
+        self.outcome()
+    }
+}
+
+impl super::Explain for Illegal {
+    fn explain(&self, lang: crate::lang::Lang) -> String {
+        Illegal::explain(self, lang)
+    }
+}
+
+impl super::Explain for Outcome {
+    fn explain(&self, lang: crate::lang::Lang) -> String {
+        Outcome::explain(self, lang)
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -59,6 +59,46 @@ pub fn star_points(size: u8) -> Vec<Point> {
     stars
 }
 
+
+/// The rules in the words every game shares.
+impl super::Rules for Position {
+    type Move = Move;
+    type Illegal = Illegal;
+    type Ending = Ending;
+    type Color = Color;
+
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+    fn legal_moves(&self) -> Vec<Move> {
+        Position::legal_moves(self)
+    }
+    fn play(&self, text: &str) -> Result<(Self, Move), Illegal> {
+        Position::play(self, text)
+    }
+    fn move_name(&self, mv: &Move) -> String {
+        mv.name(self.size())
+    }
+    fn notation(&self, mv: &Move) -> String {
+        mv.name(self.size())
+    }
+    fn ending(&self) -> Option<Ending> {
+        game_over(self).then_some(Ending::TwoPasses)
+    }
+}
+
+impl super::Explain for Illegal {
+    fn explain(&self, lang: crate::lang::Lang) -> String {
+        Illegal::explain(self, lang)
+    }
+}
+
+impl super::Explain for Ending {
+    fn explain(&self, lang: crate::lang::Lang) -> String {
+        Ending::explain(self, lang)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,3 +30,45 @@ pub use illegal::{Illegal, Outcome};
 pub use notation::{japanese, kanji_square};
 pub use position::{BadSfen, Played, Position, START_SFEN};
 pub use types::{Color, Kind, Square};
+
+/// The rules in the words every game shares.
+impl super::Rules for Position {
+    type Move = Played;
+    type Illegal = Illegal;
+    type Ending = Outcome;
+    type Color = Color;
+
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+    fn legal_moves(&self) -> Vec<Played> {
+        Position::legal_moves(self)
+    }
+    fn play(&self, text: &str) -> Result<(Self, Played), Illegal> {
+        Position::play(self, text)
+    }
+    fn play_in_place(&mut self, text: &str) -> Result<Played, Illegal> {
+        Position::play_in_place(self, text)
+    }
+    fn move_name(&self, mv: &Played) -> String {
+        mv.usi.clone()
+    }
+    fn notation(&self, mv: &Played) -> String {
+        japanese(mv, Position::turn(self))
+    }
+    fn ending(&self) -> Option<Outcome> {
+        self.outcome()
+    }
+}
+
+impl super::Explain for Illegal {
+    fn explain(&self, lang: crate::lang::Lang) -> String {
+        Illegal::explain(self, lang)
+    }
+}
+
+impl super::Explain for Outcome {
+    fn explain(&self, lang: crate::lang::Lang) -> String {
+        Outcome::explain(self, lang)
+    }
+}

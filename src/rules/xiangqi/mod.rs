@@ -56,3 +56,33 @@ pub use board::BadFen;
 pub use illegal::{Illegal, Outcome};
 pub use position::{Position, START_FEN};
 pub use types::{Color, Kind, Move, Point};
+
+/// The rules in the words every game shares.
+impl super::Rules for Position {
+    type Move = Move;
+    type Illegal = Illegal;
+    type Ending = Outcome;
+    type Color = Color;
+
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+    fn legal_moves(&self) -> Vec<Move> {
+        Position::legal_moves(self)
+    }
+    fn play(&self, text: &str) -> Result<(Self, Move), Illegal> {
+        Position::play(self, text)
+    }
+    fn play_in_place(&mut self, text: &str) -> Result<Move, Illegal> {
+        Position::play_in_place(self, text)
+    }
+    fn move_name(&self, mv: &Move) -> String {
+        mv.iccs()
+    }
+    fn notation(&self, mv: &Move) -> String {
+        self.chinese(mv)
+    }
+    fn ending(&self) -> Option<Outcome> {
+        self.outcome()
+    }
+}

@@ -586,9 +586,9 @@ mod tests {
                 ..RecordLimits::default()
             },
         );
-        let r = Record::new(crate::play::Start::Chess {
+        let r = Record::new(crate::play::Start::Chess(crate::base::chess::Start {
             fen: crate::rules::chess::Position::start().fen(),
-        });
+        }));
         let a = records.keep("a.pgn", vec![r.clone()]);
         let b = records.keep("b.pgn", vec![r.clone()]);
         let c = records.keep("c.pgn", vec![r]);

@@ -117,7 +117,7 @@ fn list_page(state: &AppState, req: &Req, status: StatusCode, error: &str) -> Re
         query,
         count: fill(&ui.library_count, &[("n", &rows.len().to_string())]),
         rows,
-        formats: Format::ALL.to_vec(),
+        formats: Format::all().collect(),
     }
     .render();
     respond(req, status, html)

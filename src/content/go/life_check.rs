@@ -12,9 +12,9 @@
 //!
 //! It runs in `qiyuan check` only, not at every load: a proof may take a second.
 
-use super::diagnostic::{Diagnostic, Locator};
-use super::go::{GoPuzzle, LifeJudge};
-use super::{Game, Library, Puzzle};
+use super::{GoPuzzle, LifeJudge};
+use crate::content::diagnostic::{Diagnostic, Locator};
+use crate::content::{Game, Library, Puzzle};
 use crate::rules::go::life::{self, Budget, Outcome};
 use crate::rules::go::{Color, Move, Position};
 use serde::Deserialize;

@@ -1,5 +1,7 @@
 //! Go content: `goban` diagrams and Go problems, read from TOML and played through the engine.
 
+pub mod life_check;
+
 use super::diagnostic::{Ctx, Diagnostic};
 use super::lines::LineTree;
 use super::marks::{Labels, Points};
@@ -22,6 +24,19 @@ use crate::rules::go::{
 use serde::Deserialize;
 use std::ops::Range;
 use toml::Spanned;
+
+/// The registry's name for Go's puzzle.
+pub type Puzzle = GoPuzzle;
+
+/// Go's part of the content layer: its sets and `goban` diagrams.
+pub(crate) const CONTENT: super::puzzle::ContentPlugin = super::puzzle::ContentPlugin {
+    load_set: |slug, path, text, proofs| {
+        super::load_set_of(slug, path, text, proofs, problem_id, |ctx, spec, _| {
+            problem(ctx, spec).map(|p| p.map(super::Puzzle::from))
+        })
+    },
+    diagram: |ctx, body, id, lang| diagram(ctx, body, id, lang).map(|d| d.wrap(super::Puzzle::from)),
+};
 
 /// A `goban` block.
 #[derive(Deserialize)]
