@@ -10,16 +10,17 @@
 //!
 //! ```
 //! use qiyuan::rules::xiangqi::Position;
-//! // 马后炮: Red's horse on e7 holds d9 and f9 (Black's own advisor blocks e8); the
-//! // cannon on e2 mates along the e-file over the horse.
+//! // 马后炮: the horse on e7 holds d9 and f9; the cannon comes to e0 behind it and checks
+//! // along the e-file over the horse, which also covers e8: mate in one.
 //! //   a b c d e f g h i
 //! // 9 . . . . k . . . .
-//! // 8 . . . . a . . . .
-//! // 7 . . . . N . . . .        (the horse also covers d9/f9 from e7? no: from e7 it
-//! //  …                          reaches d9 and f9, legs e8 — blocked by the advisor)
-//! let pos = Position::from_fen("3k5/4a4/3N5/9/9/9/9/9/9/4K3C w - - 0 1").unwrap();
+//! // 8 . . . . . . . . .
+//! // 7 . . . . N . . . .
+//! //   …
+//! // 0 . . . K . . . . C
+//! let pos = Position::from_fen("4k4/9/4N4/9/9/9/9/9/9/3K4C w - - 0 1").unwrap();
 //! let moves: Vec<String> = pos.mating_moves(1).unwrap().iter().map(|m| m.iccs()).collect();
-//! assert_eq!(moves, ["i0d0"]);
+//! assert_eq!(moves, ["i0e0"]);
 //! ```
 
 mod search;
@@ -346,5 +347,139 @@ impl Position {
     /// Why `mv` does not force a win within `n` moves counting itself (`None` if it does).
     pub fn why_not_mate(&self, mv: &str, n: u32) -> Result<Option<NotForcing>, MateError> {
         MateProver::new().why_not(self, mv, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::illegal::Outcome;
+    use super::*;
+
+    fn iccs(moves: &[Move]) -> Vec<String> {
+        moves.iter().map(Move::iccs).collect()
+    }
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    /// 马后炮 (Fairy-Stockfish: mate 1, i0e0).
+    const HORSE_CANNON: &str = "4k4/9/4N4/9/9/9/9/9/9/3K4C w - - 0 1";
+
+    #[test]
+    fn horse_and_cannon_mate_in_one() {
+        //   a b c d e f g h i
+        // 9 . . . . k . . . .
+        // 7 . . . . N . . . .      the horse covers d9 and f9
+        // 0 . . . K . . . . C      the cannon to e0 checks over the horse
+        let p = pos(HORSE_CANNON);
+        assert_eq!(iccs(&p.mating_moves(1).unwrap()), ["i0e0"]);
+        assert_eq!(p.mate_distance(3).unwrap(), Some(1));
+        let (after, _) = p.play("i0e0").unwrap();
+        assert!(matches!(after.outcome(), Some(Outcome::Checkmate { .. })));
+    }
+
+    #[test]
+    fn double_cannons_mate_in_one() {
+        // 重炮: the cannon on i4 comes behind the one on e5; the advisors fill d9 and f9,
+        // and an advisor to e8 only makes it the front cannon's screen.
+        //   a b c d e f g h i
+        // 9 . . . a k a . . .
+        // 5 . . . . C . . . .
+        // 4 . . . . . . . . C
+        // 0 . . . K . . . . .
+        let p = pos("3aka3/9/9/9/4C4/8C/9/9/9/3K5 w - - 0 1");
+        let moves = iccs(&p.mating_moves(1).unwrap());
+        assert!(moves.contains(&"i4e4".to_string()), "{moves:?}");
+        assert!(p.forces_mate("i4e4", 1).unwrap());
+        assert!(!p.forces_mate("e5e6", 1).unwrap());
+    }
+
+    #[test]
+    fn stalemate_is_a_win_for_the_attacker() {
+        // 困毙: the soldier steps to e8 without check; the king on d9 has d8 and e9, both
+        // covered by the soldier, and Black has nothing else: Black cannot move and loses.
+        //   a b c d e f g h i
+        // 9 . . . k . . . . .
+        // 7 . . . . P . . . .
+        // 0 . . . . . K . . .
+        let p = pos("3k5/9/4P4/9/9/9/9/9/9/5K3 w - - 0 1");
+        assert!(iccs(&p.mating_moves(1).unwrap()).contains(&"e7e8".to_string()));
+        let (after, _) = p.play("e7e8").unwrap();
+        assert!(!after.is_check());
+        assert!(matches!(after.outcome(), Some(Outcome::Stalemate { .. })));
+    }
+
+    #[test]
+    fn a_check_the_defence_escapes_is_explained() {
+        // In the 马后炮 position the horse's check from g8 lets the king step to e8.
+        let p = pos(HORSE_CANNON);
+        let why = p.why_not_mate("e7g8", 1).unwrap().expect("e7g8 does not mate");
+        let NotForcing::Escape { reply, .. } = &why else {
+            panic!("{why:?}");
+        };
+        let (after, _) = p.play("e7g8").unwrap();
+        assert!(after.legal_moves().contains(reply));
+        assert!(why.explain(Lang::Zh).contains("之后对方还有棋可走"));
+        assert!(why.explain(Lang::En).contains("can still move"));
+        assert_eq!(p.why_not_mate("i0e0", 1).unwrap(), None);
+        assert!(matches!(
+            p.why_not_mate("i0i9x", 1).unwrap(),
+            Some(NotForcing::Illegal(_))
+        ));
+    }
+
+    #[test]
+    fn mate_in_two_and_the_most_stubborn_defence() {
+        //   a b c d e f g h i
+        // 9 . . . k . a . . .
+        // 8 . . . . a . . . .
+        // 0 . R . . K . . . C      1. b0d0 (check) k d9e9  2. i0i9 mate (Fairy-Stockfish)
+        let p = pos("3k1a3/4a4/9/9/9/9/9/9/9/1R2K3C w - - 0 1");
+        assert_eq!(p.mate_distance(3).unwrap(), Some(2));
+        let moves = iccs(&p.mating_moves(2).unwrap());
+        assert!(moves.contains(&"b0d0".to_string()), "{moves:?}");
+        assert!(p.mating_moves(1).unwrap().is_empty());
+        let (after, _) = p.play("b0d0").unwrap();
+        let defence = after.best_defence(1).unwrap().expect("Black can move");
+        let (then, _) = after.play(&defence.iccs()).unwrap();
+        assert_eq!(then.mate_distance(1).unwrap(), Some(1));
+        // A quiet first move lets Black escape the mate in two, and the reason names it.
+        let why = p.why_not_mate("e0f0", 2).unwrap().expect("e0f0 does not mate in 2");
+        assert!(matches!(why, NotForcing::Escape { left: 2, .. }));
+        assert!(why.explain(Lang::En).contains("no forced win in the 1 move left"));
+    }
+
+    #[test]
+    fn budget_and_length_are_typed_errors() {
+        let p = pos("3k1a3/4a4/9/9/9/9/9/9/9/1R2K3C w - - 0 1");
+        let mut small = MateProver::with_budget(5);
+        assert_eq!(
+            small.mating_moves(&p, 2),
+            Err(MateError::Budget { budget: 5 })
+        );
+        assert_eq!(
+            p.mating_moves(LONGEST_MATE + 1),
+            Err(MateError::TooLong { n: LONGEST_MATE + 1 })
+        );
+        for lang in Lang::ALL {
+            assert!(!MateError::Budget { budget: 5 }.explain(lang).is_empty());
+        }
+    }
+
+    #[test]
+    fn a_repeated_position_is_no_win() {
+        // The game went 1. b0d0 k d9e9 2. d0b0 k e9d9, back to the start: b0d0 would now
+        // repeat a position of the game, so it is not counted as forcing the win, though
+        // from a fresh FEN it forces mate in two.
+        let fresh = pos("3k1a3/4a4/9/9/9/9/9/9/9/1R2K3C w - - 0 1");
+        let mut game = fresh.clone();
+        for mv in ["b0d0", "d9e9", "d0b0", "e9d9"] {
+            game.play_in_place(mv).unwrap();
+        }
+        assert_eq!(game.repetitions(), 1);
+        assert!(fresh.forces_mate("b0d0", 2).unwrap());
+        assert!(!game.forces_mate("b0d0", 2).unwrap());
+        assert!(!iccs(&game.mating_moves(2).unwrap()).contains(&"b0d0".to_string()));
     }
 }

@@ -164,3 +164,79 @@ impl Ask {
         Ok(self.answer(pos)?.iter().map(Point::to_string).collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(fen: &str, ask: &str) -> Vec<String> {
+        let pos = Position::from_fen(fen).unwrap();
+        Ask::parse(ask).unwrap().answer_names(&pos).unwrap()
+    }
+
+    #[test]
+    fn horse_leg_blocks_the_jump() {
+        // Red's horse on b0 with its own cannon on b1 (the leg toward a2 and c2): only
+        // d1 is left.
+        //   a b c d e f g h i
+        // 1 . C . . . . . . .
+        // 0 . N . . K . . . .
+        let fen = "3k5/9/9/9/9/9/9/9/1C7/1N2K4 w - - 0 1";
+        assert_eq!(answer(fen, "moves:b0"), ["d1"]);
+    }
+
+    #[test]
+    fn cannon_captures_over_exactly_one_screen() {
+        // The cannon on b2: b5 (a black cannon) is the screen, b7 (a horse) is taken; b9
+        // (a rook) stands behind two pieces. Along rank 2, the advisor on d2 is a screen
+        // with nothing behind it.
+        //   a b c d e f g h i
+        // 9 . r . k . . . . .
+        // 7 . n . . . . . . .
+        // 5 . c . . . . . . .
+        // 2 . C . A . . . . .
+        // 0 . . . . K . . . .
+        let fen = "1r1k5/9/1n7/9/1c7/9/9/1C1A5/9/4K4 w - - 0 1";
+        assert_eq!(answer(fen, "captures:b2"), ["b7"]);
+        let moves = answer(fen, "moves:b2");
+        assert!(moves.contains(&"b7".to_string()) && !moves.contains(&"b5".to_string()));
+        assert!(moves.contains(&"c2".to_string()) && !moves.contains(&"d2".to_string()));
+    }
+
+    #[test]
+    fn moves_of_the_side_not_to_move_as_if_its_turn() {
+        // Black's king on e9 asked about while Red is to move: e8 and f9; d9 would face
+        // Red's king on d0 along the empty d-file (照面).
+        let fen = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
+        assert_eq!(answer(fen, "moves:e9"), ["e8", "f9"]);
+    }
+
+    #[test]
+    fn lists_checking_points() {
+        // The rook on a0 checks only from a9, along rank 9 (its own king on d0 bars the
+        // way to e0), and the king cannot step to e0: it would face the other (照面).
+        //   a b c d e f g h i
+        // 9 . . . . k . . . .
+        // 0 R . . K . . . . .
+        let fen = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+        assert_eq!(answer(fen, "checks"), ["a9"]);
+    }
+
+    #[test]
+    fn bad_questions_are_explained() {
+        assert!(matches!(Ask::parse("attacks:h2"), Err(BadAsk::Unknown(_))));
+        assert!(matches!(Ask::parse("moves:j2"), Err(BadAsk::NeedsPoint(_))));
+        assert!(matches!(Ask::parse("moves"), Err(BadAsk::NeedsPoint(_))));
+        assert!(matches!(Ask::parse("checks:e4"), Err(BadAsk::TakesNoPoint(_))));
+        let start = Position::start();
+        let empty = Ask::parse("moves:e4").unwrap().answer(&start);
+        assert_eq!(empty, Err(BadAsk::EmptyPoint(Point::parse("e4").unwrap())));
+        // Black in check: Red's pieces cannot be given the move.
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3KR4 b - - 0 1").unwrap();
+        let wrong = Ask::parse("moves:d0").unwrap().answer(&pos);
+        assert!(matches!(wrong, Err(BadAsk::WrongSide(_))));
+        for lang in Lang::ALL {
+            assert!(!BadAsk::WrongSide(Point::parse("d0").unwrap()).explain(lang).is_empty());
+        }
+    }
+}
