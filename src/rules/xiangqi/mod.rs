@@ -48,12 +48,15 @@
 
 mod board;
 mod illegal;
+mod mate;
 mod notation;
 mod position;
+pub mod select;
 mod types;
 
 pub use board::BadFen;
 pub use illegal::{Illegal, Outcome};
+pub use mate::{MateError, MateProver, NotForcing, DEFAULT_BUDGET, LONGEST_MATE};
 pub use position::{Position, START_FEN};
 pub use types::{Color, Kind, Move, Point};
 
