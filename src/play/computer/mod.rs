@@ -31,6 +31,7 @@
 pub mod chess;
 pub mod go;
 pub mod shogi;
+pub mod xiangqi;
 
 pub use go::dead_stones;
 
