@@ -4,6 +4,7 @@ pub mod chess;
 pub mod go;
 pub mod shogi;
 pub mod svg;
+pub mod xiangqi;
 
 pub use svg::escape;
 
