@@ -218,7 +218,7 @@ pub fn svg(d: &XiangqiDiagram) -> String {
 
     open_svg(&mut out, "xiangqi", WIDTH, HEIGHT, d.link.is_some(), d.title);
 
-    // The wooden board and the double frame round the points.
+    // The wooden board and the thick frame of the outer lines.
     let (w, h) = (8 * CELL, 9 * CELL);
     let _ = write!(
         out,
@@ -228,10 +228,10 @@ pub fn svg(d: &XiangqiDiagram) -> String {
          stroke-width=\"6\"/>",
         WIDTH - 3,
         HEIGHT - 3,
-        GX - 12,
-        GY - 12,
-        w + 24,
-        h + 24
+        GX,
+        GY,
+        w,
+        h
     );
 
     // Tints under the lines, weakest first.
