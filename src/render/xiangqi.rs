@@ -85,8 +85,7 @@ const LINE: &str = "#5a3b17";
 const INK: &str = "#4a3010";
 const RED_INK: &str = "#c1121f";
 const BLACK_INK: &str = "#1a1a1a";
-const PIECE_BODY: &str =
-    "fill=\"#fcefd2\" stroke=\"#8a6a3a\" stroke-width=\"3\"";
+const PIECE_BODY: &str = "fill=\"#fcefd2\" stroke=\"#8a6a3a\" stroke-width=\"3\"";
 const CJK: &str = "font-family=\"'Noto Serif CJK SC','Noto Sans CJK SC','Source Han Serif SC',\
                    'Songti SC','SimSun',serif\"";
 
@@ -216,7 +215,14 @@ pub fn svg(d: &XiangqiDiagram) -> String {
         flag(p, F_MARK);
     }
 
-    open_svg(&mut out, "xiangqi", WIDTH, HEIGHT, d.link.is_some(), d.title);
+    open_svg(
+        &mut out,
+        "xiangqi",
+        WIDTH,
+        HEIGHT,
+        d.link.is_some(),
+        d.title,
+    );
 
     // The wooden board and the thick frame of the outer lines.
     let (w, h) = (8 * CELL, 9 * CELL);
@@ -257,7 +263,13 @@ pub fn svg(d: &XiangqiDiagram) -> String {
     let _ = write!(out, "M{GX} {GY}v{h}M{} {GY}v{h}", GX + w);
     for col in 1..8 {
         let x = GX + col * CELL;
-        let _ = write!(out, "M{x} {GY}v{}M{x} {}v{}", 4 * CELL, GY + 5 * CELL, 4 * CELL);
+        let _ = write!(
+            out,
+            "M{x} {GY}v{}M{x} {}v{}",
+            4 * CELL,
+            GY + 5 * CELL,
+            4 * CELL
+        );
     }
     for top in [0, 7] {
         let (x0, y0) = (GX + 3 * CELL, GY + top * CELL);

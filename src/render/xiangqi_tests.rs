@@ -42,7 +42,9 @@ fn glyphs(svg: &str, side: &str) -> BTreeMap<(i32, i32), char> {
     for part in g.split("<text ").skip(1) {
         let num = |name: &str| -> i32 {
             let at = part.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
-            part[at..at + part[at..].find('"').unwrap()].parse().unwrap()
+            part[at..at + part[at..].find('"').unwrap()]
+                .parse()
+                .unwrap()
         };
         let glyph = part[part.find('>').unwrap() + 1..].chars().next().unwrap();
         assert!(found.insert((num("x"), num("y")), glyph).is_none());
@@ -70,7 +72,11 @@ fn assert_well_formed(svg: &str) {
         let close = rest[open..].find('>').expect("unclosed tag") + open;
         let tag = &rest[open + 1..close];
         assert!(!tag.contains('<'), "< inside tag {tag:?}");
-        assert_eq!(tag.matches('"').count() % 2, 0, "unbalanced quotes in {tag:?}");
+        assert_eq!(
+            tag.matches('"').count() % 2,
+            0,
+            "unbalanced quotes in {tag:?}"
+        );
         if let Some(name) = tag.strip_prefix('/') {
             assert_eq!(stack.pop(), Some(name), "closing {name}");
         } else if !tag.ends_with('/') {
@@ -82,11 +88,13 @@ fn assert_well_formed(svg: &str) {
     assert!(rest.is_empty() && stack.is_empty(), "left open: {stack:?}");
 }
 
+#[rustfmt::skip]
 const RED_START: [(&str, char); 16] = [
     ("a0", '车'), ("b0", '马'), ("c0", '相'), ("d0", '仕'), ("e0", '帅'), ("f0", '仕'),
     ("g0", '相'), ("h0", '马'), ("i0", '车'), ("b2", '炮'), ("h2", '炮'), ("a3", '兵'),
     ("c3", '兵'), ("e3", '兵'), ("g3", '兵'), ("i3", '兵'),
 ];
+#[rustfmt::skip]
 const BLACK_START: [(&str, char); 16] = [
     ("a9", '车'), ("b9", '马'), ("c9", '象'), ("d9", '士'), ("e9", '将'), ("f9", '士'),
     ("g9", '象'), ("h9", '马'), ("i9", '车'), ("b7", '炮'), ("h7", '炮'), ("a6", '卒'),
@@ -161,8 +169,16 @@ fn flipped_board_mirrors() {
     // at the top left, Black's 9 at the bottom left.
     let first = |svg: &str, y: i32| {
         let coords = group(svg, "class=\"coords\"");
-        let at = coords.find(&format!("x=\"100\" y=\"{y}\" dy=\".35em\">")).unwrap();
-        coords[at..].split('>').nth(1).unwrap().chars().next().unwrap()
+        let at = coords
+            .find(&format!("x=\"100\" y=\"{y}\" dy=\".35em\">"))
+            .unwrap();
+        coords[at..]
+            .split('>')
+            .nth(1)
+            .unwrap()
+            .chars()
+            .next()
+            .unwrap()
     };
     assert_eq!((first(&normal, 28), first(&normal, 1072)), ('1', '九'));
     assert_eq!((first(&flipped, 28), first(&flipped, 1072)), ('一', '9'));
@@ -175,7 +191,10 @@ fn flipped_board_mirrors() {
 
 #[test]
 fn marks_land_where_asked() {
-    let pieces = [(pt("e0"), Color::Red, Kind::King), (pt("e9"), Color::Black, Kind::King)];
+    let pieces = [
+        (pt("e0"), Color::Red, Kind::King),
+        (pt("e9"), Color::Black, Kind::King),
+    ];
     let marks = Marks {
         circles: vec![pt("h2")],
         triangles: vec![pt("a9")],
@@ -189,15 +208,26 @@ fn marks_land_where_asked() {
             dots: &[pt("e1"), pt("e9")],
             ..diagram(&pieces, &marks)
         });
-        let turn = |(x, y): (i32, i32)| if flipped { (1000 - x, 1100 - y) } else { (x, y) };
+        let turn = |(x, y): (i32, i32)| {
+            if flipped {
+                (1000 - x, 1100 - y)
+            } else {
+                (x, y)
+            }
+        };
         let m = &svg[svg.find("class=\"marks\"").unwrap()..];
         let (x, y) = turn(expected_xy("h2"));
-        assert!(m.contains(&format!("M{} {y}a33 33", x - 33)), "circle, flipped {flipped}");
+        assert!(
+            m.contains(&format!("M{} {y}a33 33", x - 33)),
+            "circle, flipped {flipped}"
+        );
         let (x, y) = turn(expected_xy("a9"));
         assert!(m.contains(&format!("M{x} {}l30 52h-60z", y - 32)));
         // A big label on the empty c4, a badge on the king.
         let (x, y) = turn(expected_xy("c4"));
-        assert!(m.contains(&format!("<text x=\"{x}\" y=\"{y}\" dy=\".35em\" font-size=\"54\"")));
+        assert!(m.contains(&format!(
+            "<text x=\"{x}\" y=\"{y}\" dy=\".35em\" font-size=\"54\""
+        )));
         let (x, y) = turn(expected_xy("e0"));
         assert!(m.contains(&format!("cx=\"{}\" cy=\"{}\" r=\"19\"", x + 31, y - 31)));
         let dots = group(&svg, "class=\"dots\"");
@@ -210,7 +240,10 @@ fn marks_land_where_asked() {
 
 #[test]
 fn labels_are_escaped() {
-    let pieces = [(pt("e0"), Color::Red, Kind::King), (pt("d9"), Color::Black, Kind::King)];
+    let pieces = [
+        (pt("e0"), Color::Red, Kind::King),
+        (pt("d9"), Color::Black, Kind::King),
+    ];
     let marks = Marks {
         labels: vec![("<b>&".to_string(), pt("c4"))],
         ..Marks::default()
@@ -264,7 +297,9 @@ fn links_have_accessible_names_in_both_languages() {
     assert!(en.contains("aria-label=\"empty e4, marked\""));
     assert!(en.contains("aria-label=\"red chariot a0, highlighted\""));
     // The corner point's link reaches the picture's edge; reading order starts at the top.
-    assert!(en.contains("aria-label=\"black chariot a9\"><rect x=\"0\" y=\"0\" width=\"150\" height=\"150\"/>"));
+    assert!(en.contains(
+        "aria-label=\"black chariot a9\"><rect x=\"0\" y=\"0\" width=\"150\" height=\"150\"/>"
+    ));
     let first = |svg: &str| svg[svg.find("data-p=\"").unwrap() + 8..][..2].to_string();
     assert_eq!(first(&en), "a9");
     let flipped = svg(&XiangqiDiagram {
@@ -300,7 +335,14 @@ fn heat_cells_surround_their_points() {
         assert_eq!(count(&hot, "class=\"heat-cell\""), 2);
         let (x, y, w, h) = rect_after(&hot, "class=\"heat-cell\" data-p=\"e4\"");
         let (cx, cy) = expected_xy("e4");
-        let (cx, cy) = if flipped { (1000 - cx, 1100 - cy) } else { (cx, cy) };
-        assert_eq!((x + w / 2.0, y + h / 2.0, w, h), (cx as f64, cy as f64, 100.0, 100.0));
+        let (cx, cy) = if flipped {
+            (1000 - cx, 1100 - cy)
+        } else {
+            (cx, cy)
+        };
+        assert_eq!(
+            (x + w / 2.0, y + h / 2.0, w, h),
+            (cx as f64, cy as f64, 100.0, 100.0)
+        );
     }
 }

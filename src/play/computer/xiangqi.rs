@@ -36,7 +36,7 @@
 
 use super::{deadline, noisy_best, root_bound, Computer, Limits, SearchStrength, INFINITY, MATE};
 use crate::play::Level;
-use crate::rules::xiangqi::{Color, Kind, Move, Position};
+use crate::rules::xiangqi::{Color, Kind, Move, Point, Position};
 use std::time::{Duration, Instant};
 
 /// The searches of levels 1 to 5: `(depth, quiescence, noise, nodes)`, a soldier 100.
@@ -118,6 +118,22 @@ impl Search {
         if moves.is_empty() {
             return None;
         }
+        // A move that leaves the other side no move wins at once, a mate (将死) rather
+        // than a stalemate (困毙, which wins too); they are looked for first so that no
+        // budget, however short, can miss them.
+        let mut stalemate = None;
+        for &m in &moves {
+            let child = after(pos, m);
+            if child.legal_moves().is_empty() {
+                if child.is_check() {
+                    return Some(m);
+                }
+                stalemate = stalemate.or(Some(m));
+            }
+        }
+        if stalemate.is_some() {
+            return stalemate;
+        }
         order(&mut moves, &[None; 2]);
         let mut best = moves[0];
         for d in 1..=depth {
@@ -145,7 +161,14 @@ impl Search {
         Some(best)
     }
 
-    fn negamax(&mut self, pos: &Position, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if self.limits.spend() {
             return 0;
         }
@@ -297,7 +320,7 @@ fn square_bonus(kind: Kind, file: i8, rank: i8) -> i32 {
             0..=4 => 0,
             9 => 40,
             5 | 6 => 100 + 8 * (4 - side),
-        _ => 120 + 10 * (4 - side),
+            _ => 120 + 10 * (4 - side),
         },
         // A horse likes the middle and the other side of the river, not the edges.
         Kind::Horse => {
@@ -328,7 +351,10 @@ fn square_bonus(kind: Kind, file: i8, rank: i8) -> i32 {
 /// The position's worth for the side to move: material and piece-square tables.
 fn evaluate(pos: &Position) -> i32 {
     let mut red = 0;
-    for (at, color, kind) in pos.pieces() {
+    for at in Point::all() {
+        let Some((color, kind)) = pos.piece_at(at) else {
+            continue;
+        };
         let rank = match color {
             Color::Red => at.rank(),
             Color::Black => 9 - at.rank(),
@@ -434,7 +460,9 @@ mod tests {
     #[test]
     fn strength_rises_with_the_level() {
         let s: Vec<SearchStrength> = (1..=5).map(|l| strength(Level::new(l).unwrap())).collect();
-        assert!(s.windows(2).all(|w| w[0].depth <= w[1].depth && w[0].nodes < w[1].nodes));
+        assert!(s
+            .windows(2)
+            .all(|w| w[0].depth <= w[1].depth && w[0].nodes < w[1].nodes));
         assert!(s.windows(2).all(|w| w[0].noise >= w[1].noise));
     }
 }
