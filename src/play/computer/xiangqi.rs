@@ -169,6 +169,12 @@ impl Search {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
+        if depth <= 0 && self.quiescence {
+            if let Some(score) = repetition(pos, ply) {
+                return score;
+            }
+            return self.quiesce(pos, ply, alpha, beta, 0);
+        }
         if self.limits.spend() {
             return 0;
         }
@@ -181,11 +187,7 @@ impl Search {
             return score;
         }
         if depth <= 0 {
-            return if self.quiescence {
-                self.quiesce(pos, moves, ply, alpha, beta, 0)
-            } else {
-                evaluate(pos)
-            };
+            return evaluate(pos);
         }
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         order(&mut moves, &killers);
@@ -213,23 +215,32 @@ impl Search {
     }
 
     /// Captures only, until the position is quiet; in check every move (four plies deep at
-    /// most). `all` is the legal moves of `pos`.
+    /// most). Out of check the position's own worth is a lower bound (stand pat), taken
+    /// before the moves are generated: the cheap cut-off that makes quiescence affordable,
+    /// at the price of not seeing a 困毙 there.
     fn quiesce(
         &mut self,
         pos: &Position,
-        all: Vec<Move>,
         ply: usize,
         mut alpha: i32,
         beta: i32,
         qdepth: u8,
     ) -> i32 {
+        if self.limits.spend() {
+            return 0;
+        }
         let in_check = pos.is_check() && qdepth < 4;
-        let stand = evaluate(pos);
+        let mut stand = -INFINITY;
         if !in_check {
+            stand = evaluate(pos);
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
+        }
+        let all = pos.legal_moves();
+        if all.is_empty() {
+            return -(MATE - ply as i32);
         }
         let mut moves: Vec<Move> = if in_check {
             all
@@ -237,20 +248,10 @@ impl Search {
             all.into_iter().filter(|m| m.captured.is_some()).collect()
         };
         order(&mut moves, &[None; 2]);
-        let mut best = if in_check { -INFINITY } else { stand };
+        let mut best = stand;
         for m in moves {
-            if self.limits.spend() {
-                return 0;
-            }
             let child = after(pos, m);
-            let replies = child.legal_moves();
-            let score = if replies.is_empty() {
-                MATE - (ply as i32 + 1)
-            } else if let Some(s) = repetition(&child, ply + 1) {
-                -s
-            } else {
-                -self.quiesce(&child, replies, ply + 1, -beta, -alpha, qdepth + 1)
-            };
+            let score = -self.quiesce(&child, ply + 1, -beta, -alpha, qdepth + 1);
             if self.limits.stopped() {
                 return 0;
             }
