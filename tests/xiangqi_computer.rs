@@ -218,7 +218,7 @@ fn mates_in_one_and_takes_a_free_chariot() {
         for fen in mates {
             let pos = Position::from_fen(fen).unwrap();
             let mv = pos.think(level(n), 7).unwrap().iccs();
-            fsf.position(fen, &[mv.clone()]);
+            fsf.position(fen, std::slice::from_ref(&mv));
             assert!(
                 fsf.legal().is_empty() && fsf.in_check(),
                 "level {n}: {mv} does not mate in {fen}"

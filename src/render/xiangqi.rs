@@ -137,7 +137,7 @@ fn cross_marks(out: &mut String, flipped: bool) {
         let (x, y) = centre(p, flipped);
         for (sx, sy) in [(-1, -1), (1, -1), (-1, 1), (1, 1)] {
             let cx = x + sx * gap;
-            if cx < GX || cx > GX + 8 * CELL {
+            if !(GX..=GX + 8 * CELL).contains(&cx) {
                 continue;
             }
             let _ = write!(
