@@ -2,6 +2,7 @@
 
 for_each_game!(game_modules);
 pub mod svg;
+pub mod xiangqi;
 
 pub use svg::escape;
 
