@@ -13,9 +13,12 @@ object comes out, on one line:
            gives_check, the others from the `+`/`#` of pyffish's SAN of the move before)
   result   for each position: pyffish's game_result when there is no legal move
            (negative: the side to move loses), else null
-  wxf      pyffish's WXF name of each move (with --wxf only, else null)
+  wxf      pyffish's WXF name of each move
   fen      pyffish's FEN of the last position
   illegal  the first move pyffish does not allow (the lists stop before it), else null
+
+With --names-only, `legal`, `check` and `result` are left empty: pyffish only names the
+moves (one call a game; a move it does not allow is then looked for position by position).
 
 pyffish writes ranks 1-10 (`h3e3`): ours plus one. Its FEN is ours (`w` Red, `b` Black).
 Every pyffish call sets up a position (some milliseconds), so the script makes one call a
@@ -47,11 +50,23 @@ def from_sf(move):
     return SQUARE.sub(lambda m: m.group(1) + str(int(m.group(2)) - 1), move)
 
 
-def game(line, wxf):
+def names(line):
+    """Only the moves' WXF names and the last FEN, if pyffish allows every move."""
+    fen, _, text = line.rstrip("\n").partition("\t")
+    theirs = [to_sf(m) for m in text.split()]
+    try:
+        wxf = sf.get_san_moves(VARIANT, fen, theirs, False, sf.NOTATION_XIANGQI_WXF)
+    except ValueError:
+        return None
+    return {"legal": [], "check": [], "result": [], "wxf": wxf,
+            "fen": sf.get_fen(VARIANT, fen, theirs), "illegal": None}
+
+
+def game(line):
     fen, _, text = line.rstrip("\n").partition("\t")
     moves = text.split()
     theirs = [to_sf(m) for m in moves]
-    out = {"legal": [], "check": [], "result": [], "wxf": None, "fen": None,
+    out = {"legal": [], "check": [], "result": [], "wxf": [], "fen": None,
            "illegal": None}
     for i in range(len(moves) + 1):
         legal = sorted(from_sf(m) for m in sf.legal_moves(VARIANT, fen, theirs[:i]))
@@ -66,18 +81,18 @@ def game(line, wxf):
     if theirs:
         san = sf.get_san_moves(VARIANT, fen, theirs, False, sf.NOTATION_SAN)
         out["check"] += [m.endswith(("+", "#")) for m in san]
-        if wxf:
-            out["wxf"] = sf.get_san_moves(VARIANT, fen, theirs, False,
-                                          sf.NOTATION_XIANGQI_WXF)
+        out["wxf"] = sf.get_san_moves(VARIANT, fen, theirs, False,
+                                      sf.NOTATION_XIANGQI_WXF)
     out["fen"] = sf.get_fen(VARIANT, fen, theirs)
     return out
 
 
 def main():
-    wxf = "--wxf" in sys.argv[1:]
+    names_only = "--names-only" in sys.argv[1:]
     for line in sys.stdin:
         if line.strip():
-            sys.stdout.write(json.dumps(game(line, wxf)) + "\n")
+            said = (names(line) if names_only else None) or game(line)
+            sys.stdout.write(json.dumps(said) + "\n")
     sys.stdout.flush()
 
 
