@@ -58,7 +58,12 @@ fn written_moves(text: &str) -> Vec<String> {
 fn tag_in(text: &str, name: &str) -> Option<String> {
     let head = format!("[{name} \"");
     let line = text.lines().find(|l| l.starts_with(&head))?;
-    Some(line[head.len()..].trim_end().trim_end_matches("\"]").to_string())
+    Some(
+        line[head.len()..]
+            .trim_end()
+            .trim_end_matches("\"]")
+            .to_string(),
+    )
 }
 
 fn number(c: char) -> Option<char> {
@@ -151,7 +156,10 @@ fn check_files(files: &[PathBuf]) -> usize {
         files.iter().zip(&read).zip(&answers).zip(&batch)
     {
         let name = path.display();
-        assert_eq!(answer.illegal, None, "{name}: pyffish refuses a move we read");
+        assert_eq!(
+            answer.illegal, None,
+            "{name}: pyffish refuses a move we read"
+        );
         let mut pos = Position::from_fen(fen).expect("the FEN read");
         for m in iccs {
             let mv = pos.legal_moves().into_iter().find(|x| &x.iccs() == m);
@@ -160,7 +168,11 @@ fn check_files(files: &[PathBuf]) -> usize {
         assert_eq!(pos.fen(), answer.fen, "{name}: the last position");
         assert_eq!(answer.wxf.len(), written.len(), "{name}");
         for (i, (w, x)) in written.iter().zip(&answer.wxf).enumerate() {
-            assert!(wxf_says(w, x), "{name}: move {} written {w}, pyffish says {x}", i + 1);
+            assert!(
+                wxf_says(w, x),
+                "{name}: move {} written {w}, pyffish says {x}",
+                i + 1
+            );
         }
         moves += written.len();
     }
@@ -173,7 +185,9 @@ fn bundled_ccpd_files_read_round_trip_and_agree() {
     let files = pgn_files(&dir);
     assert_eq!(files.len(), 10, "the ten CCPD files in {}", dir.display());
     for folder in ["games", "endgames", "kills"] {
-        assert!(files.iter().any(|f| f.parent().is_some_and(|p| p.ends_with(folder))));
+        assert!(files
+            .iter()
+            .any(|f| f.parent().is_some_and(|p| p.ends_with(folder))));
     }
     let moves = check_files(&files);
     println!("{} bundled files, {moves} moves", files.len());
@@ -183,16 +197,23 @@ fn bundled_ccpd_files_read_round_trip_and_agree() {
 #[ignore = "reads all of CCPD in ../shared/corpus: cargo test --test xiangqi_records -- --ignored"]
 fn whole_ccpd_collection_reads_round_trips_and_agrees() {
     let started = Instant::now();
-    let dir = std::env::var_os("QIYUAN_CCPD").map(PathBuf::from).unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/xiangqi/ccpd")
-    });
+    let dir = std::env::var_os("QIYUAN_CCPD")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/xiangqi/ccpd")
+        });
     assert!(
         dir.is_dir(),
         "the CCPD collection is missing at {}: set QIYUAN_CCPD",
         dir.display()
     );
     let files = pgn_files(&dir);
-    assert_eq!(files.len(), 674, "300 games, 244 endgames, 130 kills in {}", dir.display());
+    assert_eq!(
+        files.len(),
+        674,
+        "300 games, 244 endgames, 130 kills in {}",
+        dir.display()
+    );
     let moves = check_files(&files);
     println!(
         "{} CCPD files, {moves} moves, read, written, read again and compared with pyffish in {:.2?}",
@@ -233,23 +254,45 @@ fn one_game_in_every_encoding_and_notation_reads_the_same() {
     let cases: Vec<(&str, Vec<u8>, Encoding)> = vec![
         ("Big5", big5.clone(), Encoding::Big5),
         ("GBK", GBK.encode(&text).0.into_owned(), Encoding::Gb18030),
-        ("GBK simplified", GBK.encode(&simple).0.into_owned(), Encoding::Gb18030),
+        (
+            "GBK simplified",
+            GBK.encode(&simple).0.into_owned(),
+            Encoding::Gb18030,
+        ),
         ("UTF-8", text.as_bytes().to_vec(), Encoding::Utf8),
-        ("UTF-8 BOM", [&b"\xef\xbb\xbf"[..], text.as_bytes()].concat(), Encoding::Utf8Bom),
-        ("UTF-16LE BOM", [&b"\xff\xfe"[..], &utf16(true)].concat(), Encoding::Utf16Le),
+        (
+            "UTF-8 BOM",
+            [&b"\xef\xbb\xbf"[..], text.as_bytes()].concat(),
+            Encoding::Utf8Bom,
+        ),
+        (
+            "UTF-16LE BOM",
+            [&b"\xff\xfe"[..], &utf16(true)].concat(),
+            Encoding::Utf16Le,
+        ),
         ("UTF-16BE", utf16(false), Encoding::Utf16Be),
     ];
     for (what, bytes, encoding) in cases {
         assert_eq!(decode(&bytes).1, encoding, "{what}");
-        let got = read(&bytes).unwrap_or_else(|e| panic!("{what}: {e}")).remove(0);
+        let got = read(&bytes)
+            .unwrap_or_else(|e| panic!("{what}: {e}"))
+            .remove(0);
         assert_eq!(got.moves, want.moves, "{what}");
-        assert_eq!(got.tag("Red"), want.tag("Red"), "{what}: the tags read in their encoding");
+        assert_eq!(
+            got.tag("Red"),
+            want.tag("Red"),
+            "{what}: the tags read in their encoding"
+        );
     }
     // The same moves in ICCS, upper case with a dash, and WXF as our engine writes it.
     let mut pos = Position::start();
     let (mut iccs, mut dashed, mut wxf) = (String::new(), String::new(), String::new());
     for (i, m) in want.moves.iter().enumerate() {
-        let mv = pos.legal_moves().into_iter().find(|x| x.iccs() == m.iccs).expect("legal");
+        let mv = pos
+            .legal_moves()
+            .into_iter()
+            .find(|x| x.iccs() == m.iccs)
+            .expect("legal");
         if i % 2 == 0 {
             let n = format!("{}. ", i / 2 + 1);
             iccs += &n;
@@ -268,4 +311,111 @@ fn one_game_in_every_encoding_and_notation_reads_the_same() {
             .remove(0);
         assert_eq!(got.moves, want.moves, "{what}");
     }
+}
+
+/// A small seeded generator (SplitMix64): the same mutations on every run.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+    }
+}
+
+#[test]
+fn mangled_files_are_read_or_refused_without_panic() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/xiangqi/ccpd");
+    let files: Vec<Vec<u8>> = pgn_files(&dir)
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    let mut rng = SplitMix(7);
+    let (mut read_ok, mut refused) = (0, 0);
+    let pieces: [&[u8]; 9] = [
+        b"{",
+        b"}",
+        b"(",
+        b")",
+        b"[",
+        b"\"",
+        b"\n",
+        b"\xa8\xae",
+        b" 1-0 ",
+    ];
+    for _ in 0..1_000 {
+        let mut bytes = files[rng.below(files.len())].clone();
+        for _ in 0..1 + rng.below(4) {
+            if bytes.is_empty() {
+                break;
+            }
+            let at = rng.below(bytes.len());
+            match rng.below(4) {
+                0 => bytes[at] = rng.below(256) as u8,
+                1 => bytes.truncate(at),
+                2 => {
+                    let piece = pieces[rng.below(pieces.len())];
+                    bytes.splice(at..at, piece.iter().copied());
+                }
+                _ => {
+                    let end = (at + rng.below(64)).min(bytes.len());
+                    bytes.drain(at..end);
+                }
+            }
+        }
+        match read(&bytes) {
+            Ok(games) => {
+                read_ok += 1;
+                let text = write(&games).expect("games read can be written");
+                let back = read(text.as_bytes()).expect("and read again");
+                let moves =
+                    |g: &[XiangqiGame]| g.iter().map(|g| g.moves.clone()).collect::<Vec<_>>();
+                assert_eq!(moves(&back), moves(&games));
+            }
+            Err(e) => {
+                refused += 1;
+                assert!(!e.explain(qiyuan::lang::Lang::Zh).is_empty());
+            }
+        }
+    }
+    println!("1,000 mangled files: {read_ok} read, {refused} refused");
+    assert!(read_ok > 0 && refused > 0);
+}
+
+#[test]
+fn the_largest_inputs_are_read_or_refused_in_bounded_time() {
+    use qiyuan::record::xiangqi::{ReadError, MAX_BYTES, MAX_MOVES, MAX_PLIES};
+    let started = Instant::now();
+    // Games of MAX_PLIES moves that repeat one position over and over, MAX_MOVES in all.
+    let shuffle = "h0g2 h9g7 g2h0 g7h9 ".repeat(MAX_PLIES / 4);
+    let game = format!("[Event \"x\"]\n{shuffle}*\n");
+    let games = read(game.as_bytes()).expect("a long repeating game");
+    assert_eq!(games[0].moves.len(), MAX_PLIES);
+    // Every game is read, the last refused at its first move past MAX_MOVES.
+    let more = game.repeat(MAX_MOVES / MAX_PLIES + 1);
+    let Err(ReadError::TooManyMoves { at }) = read(more.as_bytes()) else {
+        panic!("more than MAX_MOVES moves are read");
+    };
+    assert_eq!(at.line, 2 * (MAX_MOVES / MAX_PLIES) + 2);
+    let long = format!("{shuffle}{shuffle}");
+    assert!(matches!(
+        read(long.as_bytes()),
+        Err(ReadError::GameTooLong { .. })
+    ));
+    // One line of tags, and one of quotes.
+    let tags = "[a \"b\"] ".repeat(MAX_BYTES / 8);
+    assert!(read(tags.as_bytes()).is_ok());
+    let quotes = format!("[a \"{}", "\"] x".repeat(MAX_BYTES / 5));
+    assert!(matches!(
+        read(quotes.as_bytes()),
+        Err(ReadError::BadTag { .. })
+    ));
+    println!(
+        "{} moves and the rest in {:.2?}",
+        MAX_MOVES + 3 * MAX_PLIES,
+        started.elapsed()
+    );
 }

@@ -45,7 +45,10 @@ fn compare(games: &[(String, Vec<String>)], answers: &[Answer]) -> usize {
     let mut positions = 0;
     let mut ends = 0;
     for ((fen, moves), answer) in games.iter().zip(answers) {
-        assert_eq!(answer.illegal, None, "pyffish refuses a move of {fen} {moves:?}");
+        assert_eq!(
+            answer.illegal, None,
+            "pyffish refuses a move of {fen} {moves:?}"
+        );
         let n = moves.len() + 1;
         assert_eq!(answer.legal.len(), n, "{fen} {moves:?}");
         assert_eq!(answer.check.len(), n, "{fen} {moves:?}");
@@ -59,7 +62,10 @@ fn compare(games: &[(String, Vec<String>)], answers: &[Answer]) -> usize {
             if ours.is_empty() {
                 ends += 1;
                 let lost = answer.result[i].is_some_and(|r| r < 0);
-                assert!(lost, "pyffish: no loss for the side to move ({answer:?}), {here}");
+                assert!(
+                    lost,
+                    "pyffish: no loss for the side to move ({answer:?}), {here}"
+                );
                 let winner = pos.turn().opponent();
                 let want = if pos.is_check() {
                     Outcome::Checkmate { winner }

@@ -42,7 +42,9 @@ pub fn ask(games: &[(String, Vec<String>)], names_only: bool) -> Vec<Answer> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("the xiangqi reference needs {python} with pyffish ({INSTALL}): {e}"));
+        .unwrap_or_else(|e| {
+            panic!("the xiangqi reference needs {python} with pyffish ({INSTALL}): {e}")
+        });
     let mut stdin = child.stdin.take().expect("stdin");
     let input: String = games
         .iter()
@@ -82,13 +84,20 @@ fn parse(line: &str) -> Answer {
     let value: serde_json::Value = serde_json::from_str(line).expect("JSON from the reference");
     let strings = |v: &serde_json::Value| -> Vec<String> {
         v.as_array()
-            .map(|l| l.iter().filter_map(|m| m.as_str().map(String::from)).collect())
+            .map(|l| {
+                l.iter()
+                    .filter_map(|m| m.as_str().map(String::from))
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let list = |key: &str| value[key].as_array().cloned().unwrap_or_default();
     Answer {
         legal: list("legal").iter().map(strings).collect(),
-        check: list("check").iter().map(|c| c.as_bool().unwrap_or(false)).collect(),
+        check: list("check")
+            .iter()
+            .map(|c| c.as_bool().unwrap_or(false))
+            .collect(),
         result: list("result").iter().map(|r| r.as_i64()).collect(),
         wxf: strings(&value["wxf"]),
         fen: value["fen"].as_str().unwrap_or_default().to_string(),

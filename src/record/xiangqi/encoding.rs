@@ -59,7 +59,10 @@ const XIANGQI_CHARS: &str = "车車俥马馬傌炮砲包兵卒帅帥将將仕士
 /// ```
 pub fn decode(bytes: &[u8]) -> (String, Encoding) {
     if let Some(rest) = bytes.strip_prefix(b"\xef\xbb\xbf") {
-        return (String::from_utf8_lossy(rest).into_owned(), Encoding::Utf8Bom);
+        return (
+            String::from_utf8_lossy(rest).into_owned(),
+            Encoding::Utf8Bom,
+        );
     }
     if let Some(rest) = bytes.strip_prefix(b"\xff\xfe") {
         return (with(UTF_16LE, rest), Encoding::Utf16Le);
@@ -146,8 +149,14 @@ mod tests {
     fn big5_and_gbk_are_told_apart_by_what_they_say() {
         let traditional = "[Game \"Chinese Chess\"]\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８";
         let simplified = "[Game \"Chinese Chess\"]\n1. 炮二平五 马8进7 2. 马二进三 车9平8";
-        assert_eq!(decode(&encoded(BIG5, traditional)), (traditional.into(), Encoding::Big5));
-        assert_eq!(decode(&encoded(GBK, simplified)), (simplified.into(), Encoding::Gb18030));
+        assert_eq!(
+            decode(&encoded(BIG5, traditional)),
+            (traditional.into(), Encoding::Big5)
+        );
+        assert_eq!(
+            decode(&encoded(GBK, simplified)),
+            (simplified.into(), Encoding::Gb18030)
+        );
         // Traditional characters in GBK (GBK has them too).
         assert_eq!(decode(&encoded(GBK, traditional)).1, Encoding::Gb18030);
     }

@@ -6,7 +6,7 @@
 
 use super::error::{Place, ReadError};
 use super::{decode, NotedMove, XiangqiGame, MAX_BYTES, MAX_GAMES, MAX_MOVES, MAX_PLIES};
-use crate::rules::xiangqi::{Illegal, Position};
+use crate::rules::xiangqi::{Illegal, Kind, Position};
 
 /// Reads every game of a record from its raw bytes (any encoding [`decode`] knows); errors
 /// name the file `<input>`. Never panics; refuses more than [`MAX_BYTES`].
@@ -299,19 +299,27 @@ impl Reader<'_> {
             text: text.to_string(),
             reason,
         };
-        let mv = match position.read_move(&written) {
-            Ok(mv) => mv,
+        let (mv, fresh) = match position.read_move(&written) {
+            Ok(mv) => (mv, false),
             // Repeated three times, yet the players went on: read on, from the same board.
             Err(Illegal::GameOver)
                 if position.repetitions() >= 2 && !position.legal_moves().is_empty() =>
             {
-                let fresh = Position::from_fen(&position.fen())
-                    .map_err(|_| refused(Illegal::GameOver))?;
-                fresh.read_move(&written).map_err(refused)?
+                let fresh =
+                    Position::from_fen(&position.fen()).map_err(|_| refused(Illegal::GameOver))?;
+                (fresh.read_move(&written).map_err(refused)?, true)
             }
             Err(reason) => return Err(refused(reason)),
         };
         position.apply(mv);
+        // No position before a capture or a soldier's move can arise again: the history
+        // the repetition rules look through (one hash a move, scanned at every move)
+        // starts again, so that a long game costs time in proportion to its length.
+        if fresh || mv.captured.is_some() || mv.piece == Kind::Pawn {
+            if let Ok(again) = Position::from_fen(&position.fen()) {
+                *position = again;
+            }
+        }
         self.game.moves.push(NotedMove {
             iccs: mv.iccs(),
             comment: None,
@@ -379,15 +387,17 @@ impl Reader<'_> {
 /// `]` and then the line's end or another tag. Quotes inside a value are often left
 /// unescaped (`[Event "1999年"中视股份杯"象棋年度总决赛"]`); they are kept.
 fn value_end(rest: &str) -> Option<&str> {
-    let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
     let mut backslashes = 0;
-    for (i, c) in line.char_indices() {
+    for (i, c) in rest.char_indices() {
+        if c == '\n' {
+            return None;
+        }
         if c == '"' && backslashes % 2 == 0 {
-            let after = line[i + 1..].trim_start();
-            if let Some(tail) = after.strip_prefix(']') {
-                let tail = tail.trim_start();
-                if tail.is_empty() || tail.starts_with('[') {
-                    return Some(&line[..i]);
+            let mut after = rest[i + 1..].chars().skip_while(|&c| c == ' ' || c == '\t');
+            if after.next() == Some(']') {
+                let mut tail = after.skip_while(|&c| c == ' ' || c == '\t');
+                if matches!(tail.next(), None | Some('\n' | '\r' | '[')) {
+                    return Some(&rest[..i]);
                 }
             }
         }
@@ -416,8 +426,15 @@ fn unescape(raw: &str) -> String {
 fn names_xiangqi(value: &str) -> bool {
     let v = value.trim().to_lowercase();
     v.is_empty()
-        || ["chinese chess", "xiangqi", "xiang qi", "象棋", "中国象棋", "中國象棋"]
-            .contains(&v.as_str())
+        || [
+            "chinese chess",
+            "xiangqi",
+            "xiang qi",
+            "象棋",
+            "中国象棋",
+            "中國象棋",
+        ]
+        .contains(&v.as_str())
 }
 
 /// The token without a move number in front (`12.`, `12...`, `12…`, `１２．`); WXF's
@@ -509,7 +526,10 @@ mod tests {
                     1. 帅六进一 1/2-1/2\n[Event \"三\"]\n1. h2e2";
         let games = read(text.as_bytes()).unwrap();
         assert_eq!(games.len(), 3);
-        assert_eq!(games[1].fen.as_deref(), Some("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"));
+        assert_eq!(
+            games[1].fen.as_deref(),
+            Some("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1")
+        );
         assert_eq!(games[1].iccs(), ["d0d1"]);
         assert_eq!(games[1].result.as_deref(), Some("1/2-1/2"));
         assert_eq!(games[2].tag("event"), Some("三"));
@@ -520,15 +540,27 @@ mod tests {
     fn unescaped_quotes_in_a_tag_are_kept() {
         let text = "[Event \"1999年\"中视股份杯\"总决赛 (半决赛)\"] [Red \"吕钦\"]\n1. 炮二平五";
         let games = read(text.as_bytes()).unwrap();
-        assert_eq!(games[0].tag("Event"), Some("1999年\"中视股份杯\"总决赛 (半决赛)"));
+        assert_eq!(
+            games[0].tag("Event"),
+            Some("1999年\"中视股份杯\"总决赛 (半决赛)")
+        );
         assert_eq!(games[0].tag("Red"), Some("吕钦"));
     }
 
     #[test]
     fn the_first_bad_move_is_placed_and_explained() {
-        let err = read_named("x.pgn", "1. 炮二平五 马8进7\n2. 马二进三 卒7进1\n3. 车九进二 车9平7".as_bytes())
-            .unwrap_err();
-        let ReadError::IllegalMove { ref at, ply, ref text, .. } = err else {
+        let err = read_named(
+            "x.pgn",
+            "1. 炮二平五 马8进7\n2. 马二进三 卒7进1\n3. 车九进二 车9平7".as_bytes(),
+        )
+        .unwrap_err();
+        let ReadError::IllegalMove {
+            ref at,
+            ply,
+            ref text,
+            ..
+        } = err
+        else {
             panic!("{err:?}");
         };
         assert_eq!((at.line, at.col, ply, text.as_str()), (3, 9, 6, "车9平7"));
@@ -541,12 +573,30 @@ mod tests {
         let cases: [(&str, fn(&ReadError) -> bool); 8] = [
             ("", |e| matches!(e, ReadError::Empty { .. })),
             ("[Event \"x\"", |e| matches!(e, ReadError::BadTag { .. })),
-            ("1. 炮二平五 {note", |e| matches!(e, ReadError::UnclosedComment { .. })),
-            ("1. 炮二平五 (1. h2e2", |e| matches!(e, ReadError::UnclosedVariation { .. })),
-            ("1. 炮二平五 )", |e| matches!(e, ReadError::UnopenedVariation { .. })),
-            ("[Game \"Chess\"]\n1. e4", |e| matches!(e, ReadError::OtherGame { .. })),
-            ("[FEN \"9/9/9/9/9/9/9/9/9/9 w\"]\n*", |e| matches!(e, ReadError::BadFen { .. })),
-            ("1. xyz", |e| matches!(e, ReadError::IllegalMove { reason: Illegal::NotAMove(_), .. })),
+            ("1. 炮二平五 {note", |e| {
+                matches!(e, ReadError::UnclosedComment { .. })
+            }),
+            ("1. 炮二平五 (1. h2e2", |e| {
+                matches!(e, ReadError::UnclosedVariation { .. })
+            }),
+            ("1. 炮二平五 )", |e| {
+                matches!(e, ReadError::UnopenedVariation { .. })
+            }),
+            ("[Game \"Chess\"]\n1. e4", |e| {
+                matches!(e, ReadError::OtherGame { .. })
+            }),
+            ("[FEN \"9/9/9/9/9/9/9/9/9/9 w\"]\n*", |e| {
+                matches!(e, ReadError::BadFen { .. })
+            }),
+            ("1. xyz", |e| {
+                matches!(
+                    e,
+                    ReadError::IllegalMove {
+                        reason: Illegal::NotAMove(_),
+                        ..
+                    }
+                )
+            }),
         ];
         for (text, is) in cases {
             let err = read(text.as_bytes()).unwrap_err();
@@ -560,7 +610,10 @@ mod tests {
     #[test]
     fn too_many_games_are_refused() {
         let text = "* ".repeat(MAX_GAMES + 1);
-        assert!(matches!(read(text.as_bytes()), Err(ReadError::TooManyGames { .. })));
+        assert!(matches!(
+            read(text.as_bytes()),
+            Err(ReadError::TooManyGames { .. })
+        ));
     }
 
     #[test]

@@ -22,7 +22,10 @@ const OWN_TAGS: [&str; 4] = ["game", "variant", "fen", "result"];
 ///                   [Result \"*\"]\n\n1. 炮二平五 马8进7\n*\n");
 /// ```
 pub fn write(games: &[XiangqiGame]) -> Result<String, WriteError> {
-    let texts = games.iter().map(write_game).collect::<Result<Vec<_>, _>>()?;
+    let texts = games
+        .iter()
+        .map(write_game)
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(texts.join("\n"))
 }
 
