@@ -197,7 +197,7 @@ impl Reader<'_> {
                         // A `[` or `]` inside a variation, or a stray `]`.
                         self.cursor.next();
                     } else if depth == 0 {
-                        self.token(&token, at)?;
+                        self.token(token, at)?;
                     }
                 }
             }
