@@ -43,6 +43,7 @@
 mod encoding;
 mod error;
 mod read;
+mod text;
 mod write;
 
 pub use encoding::{decode, Encoding};

@@ -5,6 +5,7 @@
 //! parentheses.
 
 use super::error::{Place, ReadError};
+use super::text::{names_xiangqi, simplified, unescape, value_end, without_move_number, Cursor};
 use super::{decode, NotedMove, XiangqiGame, MAX_BYTES, MAX_GAMES, MAX_MOVES, MAX_PLIES};
 use crate::rules::xiangqi::{Illegal, Kind, Position};
 
@@ -52,53 +53,6 @@ pub fn read_text(file: &str, text: &str) -> Result<Vec<XiangqiGame>, ReadError> 
         });
     }
     Ok(reader.games)
-}
-
-/// The text with the line and column of the next character.
-struct Cursor<'t> {
-    text: &'t str,
-    /// The byte offset of the next character.
-    pos: usize,
-    line: usize,
-    col: usize,
-}
-
-impl<'t> Cursor<'t> {
-    /// The text from the next character on.
-    fn rest(&self) -> &'t str {
-        self.text.get(self.pos..).unwrap_or("")
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.rest().chars().next()
-    }
-
-    fn next(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.pos += c.len_utf8();
-        if c == '\n' {
-            self.line += 1;
-            self.col = 1;
-        } else {
-            self.col += 1;
-        }
-        Some(c)
-    }
-
-    /// Characters up to (not including) the first for which `stop` holds.
-    fn take_until(&mut self, stop: impl Fn(char) -> bool) -> &'t str {
-        let start = self.pos;
-        while self.peek().is_some_and(|c| !stop(c)) {
-            self.next();
-        }
-        self.text.get(start..self.pos).unwrap_or("")
-    }
-
-    /// Moves on by `bytes` bytes (a character boundary of the rest).
-    fn skip_bytes(&mut self, bytes: usize) {
-        let end = self.pos + bytes;
-        while self.pos < end && self.next().is_some() {}
-    }
 }
 
 /// A game being read.
@@ -381,98 +335,6 @@ impl Reader<'_> {
         });
         Ok(())
     }
-}
-
-/// A tag's value, from the text after its opening `"`: up to the `"` that is followed by
-/// `]` and then the line's end or another tag. Quotes inside a value are often left
-/// unescaped (`[Event "1999年"中视股份杯"象棋年度总决赛"]`); they are kept.
-fn value_end(rest: &str) -> Option<&str> {
-    let mut backslashes = 0;
-    for (i, c) in rest.char_indices() {
-        if c == '\n' {
-            return None;
-        }
-        if c == '"' && backslashes % 2 == 0 {
-            let mut after = rest[i + 1..].chars().skip_while(|&c| c == ' ' || c == '\t');
-            if after.next() == Some(']') {
-                let mut tail = after.skip_while(|&c| c == ' ' || c == '\t');
-                if matches!(tail.next(), None | Some('\n' | '\r' | '[')) {
-                    return Some(&rest[..i]);
-                }
-            }
-        }
-        backslashes = if c == '\\' { backslashes + 1 } else { 0 };
-    }
-    None
-}
-
-/// A tag value with PGN's escapes `\"` and `\\` undone.
-fn unescape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(next) = chars.next() {
-                out.push(next);
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Whether a `Game` or `Variant` tag's value names xiangqi.
-fn names_xiangqi(value: &str) -> bool {
-    let v = value.trim().to_lowercase();
-    v.is_empty()
-        || [
-            "chinese chess",
-            "xiangqi",
-            "xiang qi",
-            "象棋",
-            "中国象棋",
-            "中國象棋",
-        ]
-        .contains(&v.as_str())
-}
-
-/// The token without a move number in front (`12.`, `12...`, `12…`, `１２．`); WXF's
-/// middle-soldier move `33.4` is left whole.
-fn without_move_number(token: &str) -> &str {
-    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let rest = &token[digits..];
-    let after = rest.trim_start_matches(['.', '．', '…', '。']);
-    if digits == 0 || after.len() == rest.len() {
-        return token;
-    }
-    let wxf_middle = digits == 2 && rest.len() - after.len() == 1 && after.len() == 1;
-    if wxf_middle && token.as_bytes()[0] == token.as_bytes()[1] {
-        return token;
-    }
-    after
-}
-
-/// A move written with full-width letters and digits, traditional or variant characters,
-/// as the notation reader takes it: ASCII, and simplified characters.
-///
-/// ```text
-/// 馬８進７ → 马8进7     後車退一 → 后车退一     Ｃ２＝５ → C2=5
-/// ```
-fn simplified(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
-            '車' | '俥' => '车',
-            '馬' | '傌' => '马',
-            '砲' | '包' => '炮',
-            '帥' => '帅',
-            '將' => '将',
-            '進' => '进',
-            '後' => '后',
-            _ => c,
-        })
-        .collect()
 }
 
 #[cfg(test)]
