@@ -21,6 +21,7 @@ macro_rules! for_each_game {
             Go go,
             Chess chess,
             Shogi shogi,
+            Xiangqi xiangqi,
         }
     };
 }

@@ -138,7 +138,7 @@ async fn open_points(b: &Browser) -> Result<u64> {
 fn clicks(game: Game, mv: &str) -> (Option<&str>, &str) {
     match game {
         Game::Go => (None, mv),
-        Game::Chess | Game::Shogi => (Some(&mv[..2]), &mv[2..4]),
+        Game::Chess | Game::Shogi | Game::Xiangqi => (Some(&mv[..2]), &mv[2..4]),
     }
 }
 

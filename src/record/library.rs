@@ -72,7 +72,7 @@ impl Entry {
 /// Reads the tags of every game of the record file `name` (its extension gives the format)
 /// from its raw bytes, without reading its moves. An unknown extension gives no games.
 pub fn summarize(name: &str, bytes: &[u8]) -> Vec<Summary> {
-    match Format::from_name(name) {
+    match Format::for_file(name, bytes) {
         Some(format) => (format.kind().summarize)(bytes),
         None => Vec::new(),
     }

@@ -32,7 +32,6 @@ pub mod library;
 pub mod path;
 pub mod pgn;
 pub mod sgf;
-pub mod xiangqi;
 
 use crate::base::{AnyPosition, BadStart, Game};
 use crate::base::{Finish, Side, Start};

@@ -2,7 +2,6 @@
 
 for_each_game!(game_modules);
 pub mod svg;
-pub mod xiangqi;
 
 pub use svg::escape;
 

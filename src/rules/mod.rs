@@ -9,7 +9,6 @@
 //! game's module.
 
 mod key_map;
-pub mod xiangqi;
 for_each_game!(game_modules);
 
 use crate::lang::Lang;

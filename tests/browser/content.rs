@@ -31,6 +31,10 @@ pub fn squares(game: Game) -> Vec<String> {
         Game::Shogi => (1..=9)
             .flat_map(|f| "abcdefghi".chars().map(move |r| format!("{f}{r}")))
             .collect(),
+        Game::Xiangqi => "abcdefghi"
+            .chars()
+            .flat_map(|f| (0..=9).map(move |r| format!("{f}{r}")))
+            .collect(),
     }
 }
 
@@ -63,6 +67,7 @@ pub fn candidate_moves(game: Game) -> Vec<String> {
                     .flat_map(|p| squares.iter().map(move |to| format!("{p}*{to}"))),
             )
             .collect(),
+        Game::Xiangqi => pairs().collect(),
     }
 }
 

@@ -42,11 +42,14 @@
 
 mod encoding;
 mod error;
+mod format;
 mod read;
 mod text;
 mod write;
 
 pub use encoding::{decode, Encoding};
+pub(crate) use format::FORMATS;
+pub use format::PGN;
 pub use error::{Place, ReadError, WriteError};
 pub use read::{read, read_named, read_text};
 pub use write::{write, write_game};
