@@ -5,7 +5,8 @@
 //! Reading ([`read`], [`read_named`]): the bytes are decoded ([`decode`]: UTF-8 with or
 //! without its mark, UTF-16, GB18030/GBK/GB2312, Big5); every tag is kept; `[FEN]` gives the
 //! start (else the usual start); `{…}` and `;…` comments are kept, each with the move it
-//! follows; variations `( … )` are skipped (their moves are not checked); move numbers and
+//! follows; variations `( … )` are kept with the move they replace, nested up to
+//! [`MAX_NESTING`](crate::record::MAX_NESTING) deep, and their moves checked; move numbers and
 //! annotations (`!`, `?`, `$1`) are skipped; `1-0`, `0-1`, `1/2-1/2`, `*` end a game; a tag
 //! after a game's moves starts the next game. Every move of the main line is played through
 //! [`rules::xiangqi`](crate::rules::xiangqi), and the first move it refuses stops the
@@ -73,20 +74,34 @@ pub struct XiangqiGame {
     pub fen: Option<String>,
     /// The comment before the first move, if any.
     pub comment: Option<String>,
-    /// The main line's moves.
+    /// The main line's moves (with their variations).
     pub moves: Vec<NotedMove>,
     /// The result that ends the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), or else the
     /// `Result` tag's value, if either is given.
     pub result: Option<String>,
 }
 
-/// A move of the main line and the comment after it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A move, the comment after it, and the other moves considered in its place.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NotedMove {
     /// The move in ICCS, lower case: `h2e2`.
     pub iccs: String,
-    /// The comments written after the move (several joined by a line break).
+    /// The comments written after the move (several joined by a line break; a comment
+    /// at the start of a variation comes first).
     pub comment: Option<String>,
+    /// Variations: lines played instead of this move, from the position before it (PGN's
+    /// `( … )` after the move), each a list of moves that may have variations of its own.
+    pub variations: Vec<Vec<NotedMove>>,
+}
+
+impl NotedMove {
+    /// A move with no comment and no variation.
+    pub fn new(iccs: impl Into<String>) -> NotedMove {
+        NotedMove {
+            iccs: iccs.into(),
+            ..NotedMove::default()
+        }
+    }
 }
 
 impl XiangqiGame {
