@@ -13,6 +13,12 @@
 //! * `whole_ccpd_collection_reads_round_trips_and_agrees` (ignored in a plain `cargo test`):
 //!   all 674 files of `../shared/corpus/xiangqi/ccpd` (or `$QIYUAN_CCPD`); a missing folder
 //!   fails. Run it with `cargo test --test xiangqi_records -- --ignored`.
+//! * `mangled_files_are_read_or_refused_without_panic`: 1,000 seeded mutations of the
+//!   bundled files (bytes changed, cut, removed, `{ } ( ) [ "` and Big5 pairs inserted):
+//!   each is read or refused with a reason, and what is read writes and reads back alike.
+//! * `the_largest_inputs_are_read_or_refused_in_bounded_time`: games of `MAX_PLIES`
+//!   moves repeating one position, `MAX_MOVES` moves in a file, a line of tags, a line of
+//!   quotes.
 //!
 //! For each file: it is read as Big5, holds one game whose `[FEN]` (if any) and `[Result]`
 //! are kept, and the write → read round trip keeps every move, the FEN and the result.
