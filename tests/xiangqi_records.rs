@@ -3,7 +3,8 @@
 //! write it. The moves read are checked against pyffish (`scripts/xiangqi_reference.py`,
 //! `python3 -m pip install pyffish==0.0.90`; missing, the tests fail): pyffish must allow
 //! every move, its WXF name of each move must say what the book wrote (the piece, its
-//! file, the direction and the number), and its FEN of the last position must be ours.
+//! file, the direction and the number) and read back (by our reader) to the same move, and
+//! its FEN of the last position must be ours.
 //!
 //! * `bundled_ccpd_files_read_round_trip_and_agree`: the ten CCPD files in
 //!   `tests/data/xiangqi/ccpd/` (games, endgames, kills), on any clone.
@@ -13,6 +14,12 @@
 //! * `whole_ccpd_collection_reads_round_trips_and_agrees` (ignored in a plain `cargo test`):
 //!   all 674 files of `../shared/corpus/xiangqi/ccpd` (or `$QIYUAN_CCPD`); a missing folder
 //!   fails. Run it with `cargo test --test xiangqi_records -- --ignored`.
+//! * `mangled_files_are_read_or_refused_without_panic`: 1,000 seeded mutations of the
+//!   bundled files (bytes changed, cut, removed, `{ } ( ) [ "` and Big5 pairs inserted):
+//!   each is read or refused with a reason, and what is read writes and reads back alike.
+//! * `the_largest_inputs_are_read_or_refused_in_bounded_time`: games of `MAX_PLIES`
+//!   moves repeating one position, `MAX_MOVES` moves in a file, a line of tags, a line of
+//!   quotes.
 //!
 //! For each file: it is read as Big5, holds one game whose `[FEN]` (if any) and `[Result]`
 //! are kept, and the write → read round trip keeps every move, the FEN and the result.
@@ -142,8 +149,8 @@ fn read_ccpd(path: &Path) -> (XiangqiGame, Vec<String>) {
 
 /// Reads every file, then asks pyffish about all the games at once; the number of moves.
 fn check_files(files: &[PathBuf]) -> usize {
-    let read: Vec<(XiangqiGame, Vec<String>)> = files.iter().map(|p| read_ccpd(p)).collect();
-    let batch: Vec<(String, Vec<String>)> = read
+    let books: Vec<(XiangqiGame, Vec<String>)> = files.iter().map(|p| read_ccpd(p)).collect();
+    let batch: Vec<(String, Vec<String>)> = books
         .iter()
         .map(|(g, _)| {
             let fen = g.fen.clone().unwrap_or_else(|| START_FEN.to_string());
@@ -153,7 +160,7 @@ fn check_files(files: &[PathBuf]) -> usize {
     let answers = xiangqi_pyffish::ask(&batch, true);
     let mut moves = 0;
     for (((path, (_, written)), answer), (fen, iccs)) in
-        files.iter().zip(&read).zip(&answers).zip(&batch)
+        files.iter().zip(&books).zip(&answers).zip(&batch)
     {
         let name = path.display();
         assert_eq!(
@@ -174,6 +181,10 @@ fn check_files(files: &[PathBuf]) -> usize {
                 i + 1
             );
         }
+        // pyffish's WXF, read by our reader, is the same game.
+        let wxf = format!("[FEN \"{fen}\"]\n{}", answer.wxf.join(" "));
+        let again = read(wxf.as_bytes()).unwrap_or_else(|e| panic!("{name}: pyffish's WXF: {e}"));
+        assert_eq!(&again[0].iccs(), iccs, "{name}: pyffish's WXF read back");
         moves += written.len();
     }
     moves

@@ -38,6 +38,10 @@ pub enum ReadError {
     UnclosedVariation { at: Place },
     /// A `)` with no `(` before it.
     UnopenedVariation { at: Place },
+    /// A `(` before any move: a variation replaces the move before it.
+    VariationWithoutMove { at: Place },
+    /// Variations nested deeper than [`MAX_NESTING`](crate::record::MAX_NESTING).
+    TooDeep { at: Place },
     /// The `Game` or `Variant` tag names another game (chess, shogi …).
     OtherGame { at: Place, game: String },
     /// The `FEN` tag is not a xiangqi position.
@@ -147,6 +151,21 @@ impl ReadError {
                     format!("{at}: this `)` closes no `(`.")
                 }
             }
+            ReadError::VariationWithoutMove { at } => {
+                if zh {
+                    format!("{at}：变着“(”前面还没有着法：变着是替换它前面那一步的走法。")
+                } else {
+                    format!("{at}: a variation `(` before any move: a variation replaces the move before it.")
+                }
+            }
+            ReadError::TooDeep { at } => {
+                let limit = crate::record::MAX_NESTING;
+                if zh {
+                    format!("{at}：变着套变着超过 {limit} 层，不再读取。")
+                } else {
+                    format!("{at}: variations nest more than {limit} deep; the file is not read.")
+                }
+            }
             ReadError::OtherGame { at, game } => {
                 if zh {
                     format!("{at}：这局是“{game}”，不是象棋。")
@@ -226,6 +245,8 @@ pub enum WriteError {
         /// Why the rules refuse it.
         reason: Illegal,
     },
+    /// Variations nested deeper than [`MAX_NESTING`](crate::record::MAX_NESTING).
+    TooDeep,
 }
 
 impl WriteError {
@@ -245,6 +266,14 @@ impl WriteError {
             (WriteError::IllegalMove { ply, iccs, reason }, Lang::En) => format!(
                 "move {ply}, {iccs}, cannot be played: {}",
                 reason.explain(lang)
+            ),
+            (WriteError::TooDeep, Lang::Zh) => format!(
+                "变着套变着超过 {} 层，不能写出。",
+                crate::record::MAX_NESTING
+            ),
+            (WriteError::TooDeep, Lang::En) => format!(
+                "variations nest more than {} deep; the game is not written.",
+                crate::record::MAX_NESTING
             ),
         }
     }

@@ -5,9 +5,10 @@
 //! Reading ([`read`], [`read_named`]): the bytes are decoded ([`decode`]: UTF-8 with or
 //! without its mark, UTF-16, GB18030/GBK/GB2312, Big5); every tag is kept; `[FEN]` gives the
 //! start (else the usual start); `{…}` and `;…` comments are kept, each with the move it
-//! follows; variations `( … )` are skipped (their moves are not checked); move numbers and
+//! follows; variations `( … )` are kept with the move they replace, nested up to
+//! [`MAX_NESTING`](crate::record::MAX_NESTING) deep, and their moves checked; move numbers and
 //! annotations (`!`, `?`, `$1`) are skipped; `1-0`, `0-1`, `1/2-1/2`, `*` end a game; a tag
-//! after a game's moves starts the next game. Every move of the main line is played through
+//! after a game's moves starts the next game. Every move, variations' too, is played through
 //! [`rules::xiangqi`](crate::rules::xiangqi), and the first move it refuses stops the
 //! reading with its place (`file:line:col`) and the reason in both languages
 //! ([`ReadError::explain`]). A game whose moves go on after a threefold repetition is read
@@ -16,16 +17,26 @@
 //! Writing ([`write`]): UTF-8, `[Game "Chinese Chess"]` (what Chinese tools look for) and
 //! `[Variant "xiangqi"]` (what Fairy-Stockfish, pychess and lichess-style PGN readers look
 //! for, so that a chess reader refuses the file by name rather than on its first move),
-//! the other tags as read, `[FEN]` when the game has one, and the moves in simplified
-//! Chinese notation, one move pair a line.
+//! the other tags as read, `[FEN]` when the game has one, `[Result]` (`*` when the game has
+//! none), and the moves in simplified Chinese notation, one move pair a line, each with its
+//! comment and its variations. A `}` in a comment, which PGN cannot escape, is written `｝`.
 //!
-//! Bounds: at most [`MAX_BYTES`] of input, [`MAX_PLIES`] moves a game, [`MAX_MOVES`] a
-//! file and [`MAX_GAMES`] games; nothing recurses, and memory stays a small multiple of the
-//! input's size.
+//! Bounds: at most [`MAX_BYTES`] of input, [`MAX_PLIES`] moves a line, [`MAX_MOVES`] a
+//! file (variations included), [`MAX_GAMES`] games, and variations nested
+//! [`MAX_NESTING`](crate::record::MAX_NESTING) deep; the reader does not recurse, and memory
+//! stays a small multiple of the input's size.
 //!
 //! ```
 //! use qiyuan::record::xiangqi::{read, write};
-//! // Black starts:   . . . . k . . . .  9 …
+//! // Black to move:  . . . . k . . . .  9
+//! //                 . . . . a . . . .  8
+//! //                 . . . . . a . . .  7
+//! //                 . . . P R . . . .  6   R e6 goes back two: 车五退二 = e6e4
+//! //                 . . . . . . r . .  5   r g5 to c5: 车７平３ = g5c5
+//! //                 . . . . . . . . .  4
+//! //                 . . p p . . . . .  3   p c3 forward: 卒３進１ = c3c2
+//! //                 …  . . . . K A . . .  0
+//! //                 a b c d e f g h i
 //! let pgn = "[Game \"Chinese Chess\"]\n[FEN \"4k4/4a4/5a3/3PR4/6r2/9/2pp5/9/4A4/4KA3 b - - 0 1\"]\n\
 //!            1. 卒３進１ {推卒} 2. 車五退二 車７平３ 0-1";
 //! let games = read(pgn.as_bytes()).unwrap();
@@ -76,20 +87,34 @@ pub struct XiangqiGame {
     pub fen: Option<String>,
     /// The comment before the first move, if any.
     pub comment: Option<String>,
-    /// The main line's moves.
+    /// The main line's moves (with their variations).
     pub moves: Vec<NotedMove>,
     /// The result that ends the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), or else the
     /// `Result` tag's value, if either is given.
     pub result: Option<String>,
 }
 
-/// A move of the main line and the comment after it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A move, the comment after it, and the other moves considered in its place.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NotedMove {
     /// The move in ICCS, lower case: `h2e2`.
     pub iccs: String,
-    /// The comments written after the move (several joined by a line break).
+    /// The comments written after the move (several joined by a line break; a comment
+    /// at the start of a variation comes first).
     pub comment: Option<String>,
+    /// Variations: lines played instead of this move, from the position before it (PGN's
+    /// `( … )` after the move), each a list of moves that may have variations of its own.
+    pub variations: Vec<Vec<NotedMove>>,
+}
+
+impl NotedMove {
+    /// A move with no comment and no variation.
+    pub fn new(iccs: impl Into<String>) -> NotedMove {
+        NotedMove {
+            iccs: iccs.into(),
+            ..NotedMove::default()
+        }
+    }
 }
 
 impl XiangqiGame {

@@ -1,12 +1,14 @@
 //! Reading xiangqi PGN: tags, comments, variations (skipped), move numbers, results, and
 //! moves in Chinese notation, ICCS or WXF, each played through the rules engine.
 //!
-//! One pass over the characters, no recursion: a variation is skipped by counting its
-//! parentheses.
+//! One pass over the characters, no recursion: each open variation is a line of its own on
+//! a stack (at most [`MAX_NESTING`] deep), set up from the position before the move it
+//! replaces, and its moves are checked like the main line's.
 
 use super::error::{Place, ReadError};
 use super::text::{names_xiangqi, simplified, unescape, value_end, without_move_number, Cursor};
 use super::{decode, NotedMove, XiangqiGame, MAX_BYTES, MAX_GAMES, MAX_MOVES, MAX_PLIES};
+use crate::record::MAX_NESTING;
 use crate::rules::xiangqi::{Illegal, Kind, Position};
 
 /// Reads every game of a record from its raw bytes (any encoding [`decode`] knows); errors
@@ -61,10 +63,11 @@ struct Game {
     tags: Vec<(String, String)>,
     /// Where the `FEN` tag stands, and its text.
     fen: Option<(Place, String)>,
-    /// The position after the moves so far, set up at the first move (or the game's end).
-    position: Option<Position>,
+    /// The main line, then each variation open (the innermost last); empty until the
+    /// position is set up, at the first move (or the game's end).
+    lines: Vec<Line>,
+    /// The comment before the first move.
     comment: Option<String>,
-    moves: Vec<NotedMove>,
     result: Option<String>,
     /// Whether movetext (a move, a comment, a result) has begun: a tag then starts a new game.
     movetext: bool,
@@ -72,6 +75,31 @@ struct Game {
     start_fen: Option<String>,
     /// Where the first tag stands (for errors about the game as a whole).
     first: Option<Place>,
+}
+
+/// The main line or a variation being read.
+struct Line {
+    /// The position after its moves so far.
+    position: Position,
+    /// The FEN before its last move: where a variation of that move starts.
+    before_last: Option<String>,
+    moves: Vec<NotedMove>,
+    /// Where its `(` stands (none for the main line).
+    opened: Option<Place>,
+    /// A variation's comment before its first move.
+    comment: Option<String>,
+}
+
+impl Line {
+    fn new(position: Position, opened: Option<Place>) -> Line {
+        Line {
+            position,
+            before_last: None,
+            moves: Vec::new(),
+            opened,
+            comment: None,
+        }
+    }
 }
 
 struct Reader<'t> {
@@ -94,11 +122,15 @@ impl Reader<'_> {
         }
     }
 
+    /// How many variations are open.
+    fn depth(&self) -> usize {
+        self.game.lines.len().saturating_sub(1)
+    }
+
     fn run(&mut self) -> Result<(), ReadError> {
-        let mut depth = 0usize;
-        let mut outermost: Option<Place> = None;
         while let Some(c) = self.cursor.peek() {
             let at = self.place();
+            let depth = self.depth();
             match c {
                 c if c.is_whitespace() => {
                     self.cursor.next();
@@ -118,30 +150,20 @@ impl Reader<'_> {
                     if self.cursor.next().is_none() {
                         return Err(ReadError::UnclosedComment { at });
                     }
-                    if depth == 0 {
-                        self.note(text);
-                    }
+                    self.note(text);
                 }
                 ';' => {
                     self.cursor.next();
                     let text = self.cursor.take_until(|c| c == '\n');
-                    if depth == 0 {
-                        self.note(text);
-                    }
+                    self.note(text);
                 }
                 '(' => {
                     self.cursor.next();
-                    if depth == 0 {
-                        outermost = Some(at);
-                    }
-                    depth += 1;
+                    self.open(at)?;
                 }
                 ')' => {
                     self.cursor.next();
-                    if depth == 0 {
-                        return Err(ReadError::UnopenedVariation { at });
-                    }
-                    depth -= 1;
+                    self.close(at)?;
                 }
                 _ => {
                     let token = self
@@ -150,16 +172,56 @@ impl Reader<'_> {
                     if token.is_empty() {
                         // A `[` or `]` inside a variation, or a stray `]`.
                         self.cursor.next();
-                    } else if depth == 0 {
+                    } else {
                         self.token(token, at)?;
                     }
                 }
             }
         }
-        if let Some(at) = outermost.filter(|_| depth > 0) {
+        if let Some(at) = self.game.lines.get(1).and_then(|l| l.opened.clone()) {
             return Err(ReadError::UnclosedVariation { at });
         }
         self.finish()
+    }
+
+    /// A `(`: a variation of the last move begins, from the position before it.
+    fn open(&mut self, at: Place) -> Result<(), ReadError> {
+        self.game.movetext = true;
+        self.set_up()?;
+        if self.game.lines.len() > MAX_NESTING {
+            return Err(ReadError::TooDeep { at });
+        }
+        let before = self
+            .game
+            .lines
+            .last()
+            .and_then(|l| l.before_last.as_deref());
+        let Some(Ok(position)) = before.map(Position::from_fen) else {
+            return Err(ReadError::VariationWithoutMove { at });
+        };
+        self.game.lines.push(Line::new(position, Some(at)));
+        Ok(())
+    }
+
+    /// A `)`: the innermost variation ends, kept with the move it replaces.
+    fn close(&mut self, at: Place) -> Result<(), ReadError> {
+        if self.game.lines.len() < 2 {
+            return Err(ReadError::UnopenedVariation { at });
+        }
+        let Some(mut line) = self.game.lines.pop() else {
+            return Err(ReadError::UnopenedVariation { at });
+        };
+        if let (Some(comment), Some(first)) = (line.comment.take(), line.moves.first_mut()) {
+            first.comment = Some(match first.comment.take() {
+                Some(after) => format!("{comment}\n{after}"),
+                None => comment,
+            });
+        }
+        let parent = self.game.lines.last_mut().and_then(|l| l.moves.last_mut());
+        if let Some(last) = parent.filter(|_| !line.moves.is_empty()) {
+            last.variations.push(line.moves);
+        }
+        Ok(())
     }
 
     /// Reads `[Name "value"]`, the cursor on the `[`.
@@ -194,15 +256,21 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// A comment: after the last move, or before the game's first.
+    /// A comment: after the last move of the innermost line, or before its first (a
+    /// variation's is kept with its first move).
     fn note(&mut self, text: &str) {
         let text = text.trim().to_string();
         self.game.movetext = true;
         if text.is_empty() {
             return;
         }
-        let slot = match self.game.moves.last_mut() {
-            Some(last) => &mut last.comment,
+        let depth = self.depth();
+        let slot = match self.game.lines.last_mut() {
+            Some(line) => match line.moves.last_mut() {
+                Some(last) => &mut last.comment,
+                None if depth > 0 => &mut line.comment,
+                None => &mut self.game.comment,
+            },
             None => &mut self.game.comment,
         };
         match slot {
@@ -217,6 +285,9 @@ impl Reader<'_> {
     /// A word of movetext: a result, a move number, an annotation or a move.
     fn token(&mut self, token: &str, at: Place) -> Result<(), ReadError> {
         if RESULTS.contains(&token) {
+            if self.depth() > 0 {
+                return Ok(());
+            }
             self.game.result = Some(token.replace('½', "1/2"));
             self.game.movetext = true;
             return self.finish();
@@ -234,18 +305,19 @@ impl Reader<'_> {
 
     fn play(&mut self, text: &str, at: Place) -> Result<(), ReadError> {
         self.game.movetext = true;
-        let ply = self.game.moves.len() + 1;
-        if ply > MAX_PLIES {
-            return Err(ReadError::GameTooLong { at });
-        }
         self.total_moves += 1;
         if self.total_moves > MAX_MOVES {
             return Err(ReadError::TooManyMoves { at });
         }
         self.set_up()?;
-        let Some(position) = self.game.position.as_mut() else {
+        let Some(line) = self.game.lines.last_mut() else {
             return Ok(());
         };
+        let ply = line.moves.len() + 1;
+        if ply > MAX_PLIES {
+            return Err(ReadError::GameTooLong { at });
+        }
+        let position = &mut line.position;
         let written = simplified(text);
         let refused = |reason: Illegal| ReadError::IllegalMove {
             at: at.clone(),
@@ -265,6 +337,7 @@ impl Reader<'_> {
             }
             Err(reason) => return Err(refused(reason)),
         };
+        line.before_last = Some(position.fen());
         position.apply(mv);
         // No position before a capture or a soldier's move can arise again: the history
         // the repetition rules look through (one hash a move, scanned at every move)
@@ -274,16 +347,13 @@ impl Reader<'_> {
                 *position = again;
             }
         }
-        self.game.moves.push(NotedMove {
-            iccs: mv.iccs(),
-            comment: None,
-        });
+        line.moves.push(NotedMove::new(mv.iccs()));
         Ok(())
     }
 
     /// Sets up the game's position from its FEN (or the start), once.
     fn set_up(&mut self) -> Result<(), ReadError> {
-        if self.game.position.is_some() {
+        if !self.game.lines.is_empty() {
             return Ok(());
         }
         let position = match &self.game.fen {
@@ -297,7 +367,7 @@ impl Reader<'_> {
         if self.game.fen.is_some() {
             self.game.start_fen = Some(position.fen());
         }
-        self.game.position = Some(position);
+        self.game.lines.push(Line::new(position, None));
         Ok(())
     }
 
@@ -306,7 +376,7 @@ impl Reader<'_> {
         let game = std::mem::take(&mut self.game);
         let empty = game.tags.is_empty()
             && game.fen.is_none()
-            && game.moves.is_empty()
+            && game.lines.iter().all(|l| l.moves.is_empty())
             && game.comment.is_none()
             && game.result.is_none();
         if empty {
@@ -318,7 +388,13 @@ impl Reader<'_> {
         }
         self.game = game;
         self.set_up()?;
-        let game = std::mem::take(&mut self.game);
+        let mut game = std::mem::take(&mut self.game);
+        let moves = game
+            .lines
+            .drain(..)
+            .next()
+            .map(|l| l.moves)
+            .unwrap_or_default();
         let result = game.result.or_else(|| {
             game.tags
                 .iter()
@@ -330,7 +406,7 @@ impl Reader<'_> {
             tags: game.tags,
             fen: game.start_fen,
             comment: game.comment,
-            moves: game.moves,
+            moves,
             result,
         });
         Ok(())
@@ -371,15 +447,42 @@ mod tests {
     }
 
     #[test]
-    fn variations_comments_and_annotations_are_skipped_or_kept() {
+    fn variations_and_comments_are_kept_and_annotations_skipped() {
         let text = "{开局} 1. 炮二平五! {中炮} ; 最常见\n\
-                    (1. 相三进五 (1. 兵七进一) 马8进7) 1... 马8进7 $1 2. 马二进三?! *";
+                    ({飞相} 1. 相三进五 (1. 兵七进一) 马8进7 *) 1... 马8进7 $1 2. 马二进三?! *";
         let games = read(text.as_bytes()).unwrap();
         let game = &games[0];
         assert_eq!(game.iccs(), ["h2e2", "h9g7", "h0g2"]);
         assert_eq!(game.comment.as_deref(), Some("开局"));
         assert_eq!(game.moves[0].comment.as_deref(), Some("中炮\n最常见"));
         assert_eq!(game.result.as_deref(), Some("*"));
+        let variation = &game.moves[0].variations[0];
+        assert_eq!(variation[0].iccs, "g0e2");
+        assert_eq!(variation[0].comment.as_deref(), Some("飞相"));
+        assert_eq!(variation[0].variations, [vec![NotedMove::new("c3c4")]]);
+        assert_eq!(variation[1].iccs, "h9g7");
+        let again = crate::record::xiangqi::write(&games).unwrap();
+        assert!(again.contains("1. 炮二平五 {中炮\n最常见} (1. 相三进五 {飞相} (1. 兵七进一) 1... 马8进7) 1... 马8进7\n2. 马二进三\n*"), "{again}");
+        assert_eq!(read(again.as_bytes()).unwrap()[0].moves, game.moves);
+    }
+
+    #[test]
+    fn a_bad_move_in_a_variation_is_refused() {
+        let err = read("1. 炮二平五 (1. 炮二平九) *".as_bytes()).unwrap_err();
+        assert!(
+            matches!(err, ReadError::IllegalMove { ply: 1, .. }),
+            "{err:?}"
+        );
+        let err = read("(1. 炮二平五) *".as_bytes()).unwrap_err();
+        assert!(
+            matches!(err, ReadError::VariationWithoutMove { .. }),
+            "{err:?}"
+        );
+        let deep = format!("1. h2e2 {}", "(1. h2d2 ".repeat(MAX_NESTING + 1));
+        assert!(matches!(
+            read(deep.as_bytes()),
+            Err(ReadError::TooDeep { .. })
+        ));
     }
 
     #[test]

@@ -87,19 +87,19 @@ pub(super) fn unescape(raw: &str) -> String {
     out
 }
 
-/// Whether a `Game` or `Variant` tag's value names xiangqi.
+/// Whether a `Game` or `Variant` tag's value names xiangqi (or is empty): it is 象棋, or
+/// contains `xiangqi`, `xiang qi`, `chinese chess` (any case), 中国象棋 or 中國象棋 (not
+/// 国际象棋, chess, nor 日本象棋, shogi).
 pub(super) fn names_xiangqi(value: &str) -> bool {
     let v = value.trim().to_lowercase();
-    v.is_empty()
-        || [
-            "chinese chess",
-            "xiangqi",
-            "xiang qi",
-            "象棋",
-            "中国象棋",
-            "中國象棋",
-        ]
-        .contains(&v.as_str())
+    let names = [
+        "chinese chess",
+        "xiangqi",
+        "xiang qi",
+        "中国象棋",
+        "中國象棋",
+    ];
+    v.is_empty() || v == "象棋" || names.iter().any(|n| v.contains(n))
 }
 
 /// The token without a move number in front (`12.`, `12...`, `12…`, `１２．`); WXF's
@@ -172,6 +172,8 @@ mod tests {
         assert_eq!(value_end("never closed\n\"]"), None);
         assert_eq!(unescape("a \\\"b\\\\"), "a \"b\\");
         assert!(names_xiangqi("Chinese Chess") && names_xiangqi("中國象棋"));
-        assert!(!names_xiangqi("Chess"));
+        assert!(names_xiangqi("Xiangqi (Chinese Chess)"));
+        assert!(!names_xiangqi("Chess") && !names_xiangqi("janggi") && !names_xiangqi("将棋"));
+        assert!(!names_xiangqi("国际象棋") && !names_xiangqi("日本象棋"));
     }
 }

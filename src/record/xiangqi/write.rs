@@ -1,9 +1,11 @@
 //! Writing xiangqi PGN: UTF-8, `[Game "Chinese Chess"]` and `[Variant "xiangqi"]`, the
-//! game's tags, `[FEN]`, and the moves in simplified Chinese notation.
+//! game's tags, `[FEN]`, and the moves in simplified Chinese notation, with their comments
+//! and variations.
 
 use super::error::WriteError;
-use super::XiangqiGame;
-use crate::rules::xiangqi::{Color, Illegal};
+use super::{NotedMove, XiangqiGame};
+use crate::record::MAX_NESTING;
+use crate::rules::xiangqi::{Color, Illegal, Position};
 
 /// Tags the writer writes itself, whatever the game holds.
 const OWN_TAGS: [&str; 4] = ["game", "variant", "fen", "result"];
@@ -14,7 +16,7 @@ const OWN_TAGS: [&str; 4] = ["game", "variant", "fen", "result"];
 /// use qiyuan::record::xiangqi::{write, NotedMove, XiangqiGame};
 /// let game = XiangqiGame {
 ///     tags: vec![("Red".into(), "胡荣华".into())],
-///     moves: ["h2e2", "h9g7"].map(|m| NotedMove { iccs: m.into(), comment: None }).into(),
+///     moves: ["h2e2", "h9g7"].map(NotedMove::new).into(),
 ///     ..XiangqiGame::default()
 /// };
 /// let text = write(&[game]).unwrap();
@@ -47,12 +49,36 @@ pub fn write_game(game: &XiangqiGame) -> Result<String, WriteError> {
     if let Some(comment) = &game.comment {
         out.push_str(&format!("{{{}}}\n", comment_text(comment)));
     }
-    let mut position = game.start().map_err(|problem| WriteError::BadFen {
+    let position = game.start().map_err(|problem| WriteError::BadFen {
         fen: game.fen.clone().unwrap_or_default(),
         problem,
     })?;
-    let mut number = fullmove(game.fen.as_deref());
-    for (i, noted) in game.moves.iter().enumerate() {
+    write_line(&mut out, position, &game.moves, 0)?;
+    if out.ends_with(' ') {
+        out.pop();
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(result);
+    out.push('\n');
+    Ok(out)
+}
+
+/// Writes a line of moves from `position`: the main line (`depth` 0) one move pair a line,
+/// a variation on one line; each move's variations in `( … )` after it and its comment.
+fn write_line(
+    out: &mut String,
+    mut position: Position,
+    moves: &[NotedMove],
+    depth: usize,
+) -> Result<(), WriteError> {
+    if depth > MAX_NESTING {
+        return Err(WriteError::TooDeep);
+    }
+    let mut number = fullmove(Some(&position.fen()));
+    let mut numbered = false;
+    for (i, noted) in moves.iter().enumerate() {
         let refused = |reason: Illegal| WriteError::IllegalMove {
             ply: i + 1,
             iccs: noted.iccs.clone(),
@@ -65,8 +91,8 @@ pub fn write_game(game: &XiangqiGame) -> Result<String, WriteError> {
         let mv = position.read_move(&noted.iccs).or_else(|reason| {
             // Moves after a threefold repetition the players did not claim, as read.
             if reason == Illegal::GameOver && !position.legal_moves().is_empty() {
-                let fresh = crate::rules::xiangqi::Position::from_fen(&position.fen())
-                    .map_err(|_| refused(Illegal::GameOver))?;
+                let fresh =
+                    Position::from_fen(&position.fen()).map_err(|_| refused(Illegal::GameOver))?;
                 fresh.read_move(&noted.iccs).map_err(refused)
             } else {
                 Err(refused(reason))
@@ -74,28 +100,36 @@ pub fn write_game(game: &XiangqiGame) -> Result<String, WriteError> {
         })?;
         match mover {
             Color::Red => out.push_str(&format!("{number}. ")),
-            Color::Black if i == 0 => out.push_str(&format!("{number}... ")),
+            Color::Black if !numbered => out.push_str(&format!("{number}... ")),
             Color::Black => {}
         }
         out.push_str(&position.chinese(&mv));
+        let before = (!noted.variations.is_empty()).then(|| position.fen());
         position.apply(mv);
         if let Some(comment) = &noted.comment {
             out.push_str(&format!(" {{{}}}", comment_text(comment)));
         }
+        numbered = mover == Color::Red;
+        for variation in &noted.variations {
+            let start = before.as_deref().map(Position::from_fen);
+            let Some(Ok(start)) = start else {
+                return Err(refused(Illegal::GameOver));
+            };
+            out.push_str(" (");
+            write_line(out, start, variation, depth + 1)?;
+            if out.ends_with(' ') {
+                out.pop();
+            }
+            out.push(')');
+            numbered = false;
+        }
         if mover == Color::Black {
             number += 1;
-            out.push('\n');
-        } else {
-            out.push(' ');
         }
+        let line_end = depth == 0 && mover == Color::Black;
+        out.push(if line_end { '\n' } else { ' ' });
     }
-    if out.ends_with(' ') {
-        out.pop();
-        out.push('\n');
-    }
-    out.push_str(result);
-    out.push('\n');
-    Ok(out)
+    Ok(())
 }
 
 /// The move number of the FEN's first move (its sixth field), 1 if it has none.
@@ -130,17 +164,11 @@ fn comment_text(comment: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{read, NotedMove};
+    use super::super::read;
     use super::*;
 
     fn noted(moves: &[&str]) -> Vec<NotedMove> {
-        moves
-            .iter()
-            .map(|m| NotedMove {
-                iccs: m.to_string(),
-                comment: None,
-            })
-            .collect()
+        moves.iter().map(|&m| NotedMove::new(m)).collect()
     }
 
     #[test]
