@@ -1,0 +1,576 @@
+#!/usr/bin/env python3
+"""Checks the xiangqi lessons and practice sets against an independent engine.
+
+Reads every ```xiangqi fence of lessons/xiangqi/*.md and every [[problem]] of
+problems/xiangqi/*.toml, and checks them with Fairy-Stockfish's Python binding
+(pyffish, from PyPI: `python3 -m pip install pyffish==0.0.90`), never with qiyuan's own
+rules engine:
+
+* every FEN: pyffish.validate_fen, plus what pyffish does not look at (10 ranks of 9
+  points, one king each, no more pieces than a set has, every piece on a point it can
+  ever reach: kings and advisors in their palace, elephants on their 7 points and on
+  their own side of the river, soldiers never behind their first rank, the kings not
+  facing each other, the side that has just moved not in check);
+* every `play`, `solutions` and `wrong` line is played move by move with
+  pyffish.legal_moves (our ICCS rank r is pyffish's rank r + 1: h2e2 is h3e3);
+* `mate` goals: a mate in `mate_in` exists (exhaustive search, the side without a legal
+  move loses, in check or not), every written solution's first move forces it against
+  every defence, its written line ends in checkmate (no legal move and in check), and no
+  shorter mate exists (a warning);
+* `move`/`check` goals: some legal move does what the goal asks, and so does the first
+  move of each solution and of the next step's `play`;
+* `select` goals: the piece asked about is there and belongs to the side to move, the
+  answer is not empty, and every point of it is named in the English explanation (or the
+  step's `say`) so that the text tells the learner the same answer as the engine;
+* marks name real points; `moves_of` names a piece;
+* twin lessons (`NN-slug.en.md`, `NN-slug.zh.md`) have the same fences once the words
+  are taken out; every lesson has a practice set whose `lesson` is its slug;
+* zh text uses simplified piece names (no 帥將車馬砲傌俥).
+
+Run from the repository root: `python3 scripts/check-xiangqi-content.py [-v]`.
+Exits 1 with a message on any error, also when pyffish is missing.
+"""
+
+import glob
+import os
+import re
+import sys
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    sys.exit("check-xiangqi-content: needs Python 3.11 or newer (tomllib)")
+try:
+    import pyffish as sf
+except ImportError:
+    sys.exit("check-xiangqi-content: FAIL: pyffish is missing; install it with "
+             "`python3 -m pip install pyffish==0.0.90`")
+
+V = "xiangqi"
+START = sf.start_fen(V)
+FILES = "abcdefghi"
+POINT = re.compile(r"^[a-i][0-9]$")
+MOVE = re.compile(r"^([a-i])([0-9])([a-i])([0-9])$")
+TRADITIONAL = set("帥將車馬砲傌俥進後")
+WORDS = {"caption", "say", "hint", "done", "why"}
+
+errors = []
+warnings = []
+counts = {"lessons": 0, "diagrams": 0, "task steps": 0, "diagrams with a task": 0,
+          "steps": 0, "moves played": 0, "sets": 0, "problems": 0, "mate proofs": 0,
+          "select answers": 0, "fens": 0}
+verbose = "-v" in sys.argv
+
+
+def err(where, text):
+    errors.append(f"{where}: {text}")
+
+
+def warn(where, text):
+    warnings.append(f"{where}: {text}")
+
+
+# ---------------------------------------------------------------- points and moves
+
+def to_ffish(mv):
+    m = MOVE.match(mv)
+    if not m:
+        return None
+    a, r1, b, r2 = m.groups()
+    return f"{a}{int(r1) + 1}{b}{int(r2) + 1}"
+
+
+def from_ffish(mv):
+    m = re.match(r"^([a-i])(\d+)([a-i])(\d+)$", mv)
+    a, r1, b, r2 = m.groups()
+    return f"{a}{int(r1) - 1}{b}{int(r2) - 1}"
+
+
+def board(fen):
+    """{(file, rank): char} from a FEN, or raises ValueError."""
+    rows = fen.split()[0].split("/")
+    if len(rows) != 10:
+        raise ValueError(f"{len(rows)} ranks, not 10")
+    out = {}
+    for i, row in enumerate(rows):
+        rank = 9 - i
+        f = 0
+        for c in row:
+            if c.isdigit():
+                f += int(c)
+            elif c.lower() in "rnbakcp":
+                if f > 8:
+                    raise ValueError(f"rank {rank} is longer than 9 points")
+                out[(f, rank)] = c
+                f += 1
+            else:
+                raise ValueError(f"unknown piece letter {c!r}")
+        if f != 9:
+            raise ValueError(f"rank {rank} has {f} points, not 9")
+    return out
+
+
+def name(p):
+    return f"{FILES[p[0]]}{p[1]}"
+
+
+def parse_point(s):
+    if not isinstance(s, str) or not POINT.match(s):
+        return None
+    return (FILES.index(s[0]), int(s[1]))
+
+
+ELEPHANT_RED = {(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
+ADVISOR_RED = {(3, 0), (5, 0), (4, 1), (3, 2), (5, 2)}
+MAX = {"r": 2, "n": 2, "b": 2, "a": 2, "k": 1, "c": 2, "p": 5}
+
+
+def mirror(points):
+    return {(f, 9 - r) for f, r in points}
+
+
+def placement_problems(b):
+    """What is impossible about a board: a list of reasons."""
+    out = []
+    for color, up in (("red", str.upper), ("black", str.lower)):
+        for k, most in MAX.items():
+            n = sum(1 for c in b.values() if c == up(k))
+            if k == "k" and n != 1:
+                out.append(f"{color} has {n} kings")
+            elif n > most:
+                out.append(f"{color} has {n} of {up(k)}, more than a set has")
+    for p, c in b.items():
+        red = c.isupper()
+        k = c.lower()
+        f, r = p
+        if k == "k" and not (3 <= f <= 5 and (r <= 2 if red else r >= 7)):
+            out.append(f"king {c} on {name(p)} is outside its palace")
+        if k == "a" and p not in (ADVISOR_RED if red else mirror(ADVISOR_RED)):
+            out.append(f"advisor {c} on {name(p)}: advisors only stand on the palace's 5 points")
+        if k == "b" and p not in (ELEPHANT_RED if red else mirror(ELEPHANT_RED)):
+            out.append(f"elephant {c} on {name(p)}: elephants only stand on their 7 points")
+        if k == "p":
+            own_rank = r if red else 9 - r
+            if own_rank < 3 or (own_rank < 5 and f % 2 == 1):
+                out.append(f"soldier {c} on {name(p)} can never get there")
+    kings = [p for p, c in b.items() if c.lower() == "k"]
+    if len(kings) == 2 and kings[0][0] == kings[1][0]:
+        f = kings[0][0]
+        lo, hi = sorted(r for _, r in kings)
+        if not any((f, r) in b for r in range(lo + 1, hi)):
+            out.append("the two kings face each other on an open file")
+    return out
+
+
+def legal(fen):
+    return [from_ffish(m) for m in sf.legal_moves(V, fen, [])]
+
+
+def after(fen, mv):
+    return sf.get_fen(V, fen, [to_ffish(mv)])
+
+
+def in_check(fen):
+    return sf.gives_check(V, fen, [])
+
+
+def side(fen):
+    return fen.split()[1]
+
+
+def wxf(fen, mv):
+    return sf.get_san(V, fen, to_ffish(mv), False, sf.NOTATION_XIANGQI_WXF)
+
+
+def check_fen(where, fen):
+    """Checks a FEN; returns True when it may be used."""
+    counts["fens"] += 1
+    if not isinstance(fen, str):
+        err(where, "fen is not a string")
+        return False
+    try:
+        b = board(fen)
+    except ValueError as e:
+        err(where, f"bad FEN {fen!r}: {e}")
+        return False
+    parts = fen.split()
+    if len(parts) < 2 or parts[1] not in ("w", "b"):
+        err(where, f"FEN {fen!r}: the side to move should be w (red) or b (black)")
+        return False
+    if sf.validate_fen(fen, V) != sf.FEN_OK:
+        err(where, f"pyffish refuses FEN {fen!r}")
+        return False
+    for why in placement_problems(b):
+        err(where, f"FEN {fen!r}: {why}")
+    # The side that just moved may not be in check: flip the side and ask.
+    flipped = " ".join([parts[0], "b" if parts[1] == "w" else "w"] + parts[2:])
+    if sf.gives_check(V, flipped, []):
+        err(where, f"FEN {fen!r}: the side not to move is in check")
+    return True
+
+
+def play_line(where, fen, line):
+    """Plays a line of ICCS moves; returns the positions after each move, or None."""
+    out = []
+    for mv in line.split():
+        if not MOVE.match(mv):
+            err(where, f"`{mv}` is not an ICCS move like h2e2 (in `{line}`)")
+            return None
+        if mv not in legal(fen):
+            err(where, f"`{mv}` is not legal in {fen} (in `{line}`)")
+            return None
+        counts["moves played"] += 1
+        if verbose:
+            print(f"    {where}: {mv} = {wxf(fen, mv)}")
+        fen = after(fen, mv)
+        out.append(fen)
+    return out
+
+
+# ---------------------------------------------------------------- mate search
+
+def lost(fen):
+    """The side to move has no legal move: it loses (将死 or 困毙)."""
+    return not sf.legal_moves(V, fen, [])
+
+
+def forces(fen, mv, n, memo):
+    """Whether `mv` (attacker) wins within n attacker moves against every defence."""
+    nxt = after(fen, mv)
+    key = (nxt, n)
+    if key in memo:
+        return memo[key]
+    replies = legal(nxt)
+    if not replies:
+        memo[key] = True
+        return True
+    if n == 1:
+        memo[key] = False
+        return False
+    ok = all(any(forces(after(nxt, r), a, n - 1, memo) for a in legal(after(nxt, r)))
+             for r in replies)
+    memo[key] = ok
+    return ok
+
+
+def mating_moves(fen, n, memo):
+    return [m for m in legal(fen) if forces(fen, m, n, memo)]
+
+
+# ---------------------------------------------------------------- goals
+
+def select_answer(fen, ask):
+    """The engine's answer to a select question (sorted point names), or an error text."""
+    moves = legal(fen)
+    if ask == "checks":
+        return sorted({m[2:] for m in moves if sf.gives_check(V, fen, [to_ffish(m)])})
+    kind, _, at = ask.partition(":")
+    p = parse_point(at)
+    if kind not in ("moves", "captures") or p is None:
+        return f"ask `{ask}` should be moves:h2, captures:h2 or checks"
+    piece = board(fen).get(p)
+    if piece is None:
+        return f"ask `{ask}`: no piece on {at}"
+    if piece.isupper() != (side(fen) == "w"):
+        return f"ask `{ask}`: the piece on {at} is not the side to move's"
+    own = [m for m in moves if m[:2] == at]
+    if kind == "captures":
+        own = [m for m in own if sf.is_capture(V, fen, [], to_ffish(m))]
+    return sorted({m[2:] for m in own})
+
+
+def check_goal(where, fen, g, texts, next_play=None):
+    """Checks a task or problem goal `g` (a dict) played from `fen`."""
+    goal = g.get("goal")
+    sols = g.get("solutions", [])
+    for s in sols:
+        play_line(f"{where} solution", fen, s)
+    for w in g.get("wrong", []):
+        line = w.get("line") if isinstance(w, dict) else None
+        if not line:
+            err(where, "a wrong entry needs `line`")
+            continue
+        if isinstance(w, dict) and "why" not in w:
+            err(where, f"wrong line `{line}` needs `why`")
+        play_line(f"{where} wrong", fen, line)
+        first = line.split()[0]
+        if any(s.split()[0] == first for s in sols):
+            err(where, f"wrong line `{line}` starts like a solution")
+    if goal == "mate":
+        n = g.get("mate_in")
+        if n not in (1, 2, 3):
+            err(where, f"mate_in should be 1, 2 or 3, not {n!r}")
+            return
+        memo = {}
+        mates = mating_moves(fen, n, memo)
+        counts["mate proofs"] += 1
+        if not mates:
+            err(where, f"no mate in {n} in {fen}")
+            return
+        if n > 1 and mating_moves(fen, n - 1, {}):
+            warn(where, f"there is already a mate in {n - 1}")
+        if verbose:
+            print(f"    {where}: mates in {n}: {' '.join(mates)}")
+        for s in sols:
+            mv = s.split()
+            if mv and mv[0] not in mates:
+                err(where, f"solution `{s}`: {mv[0]} does not force mate in {n}")
+            if len(mv) != 2 * n - 1:
+                err(where, f"solution `{s}` should have {2 * n - 1} moves for mate in {n}")
+                continue
+            line = play_line(where, fen, s)
+            if line and not (lost(line[-1]) and in_check(line[-1])):
+                err(where, f"solution `{s}` does not end in checkmate")
+        for w in g.get("wrong", []):
+            mv = w.get("line", "").split()
+            if mv and mv[0] in mates:
+                err(where, f"wrong line `{w['line']}` starts with {mv[0]}, which mates in {n}")
+        if next_play and next_play.split()[0] not in mates:
+            err(where, f"the next step plays {next_play.split()[0]}, which does not mate in {n}")
+    elif goal in ("move", "check"):
+        moves = legal(fen)
+        if goal == "move":
+            fr, to = g.get("from"), g.get("to")
+            if not fr and not to and not sols:
+                err(where, "goal move needs from, to or solutions")
+            fits = [m for m in moves if (not fr or m[:2] == fr) and (not to or m[2:] == to)]
+        else:
+            fits = [m for m in moves if sf.gives_check(V, fen, [to_ffish(m)])]
+        if not fits:
+            err(where, f"no legal move does what goal `{goal}` asks")
+        for s in sols:
+            if s.split()[0] not in fits:
+                err(where, f"solution `{s}` does not do what goal `{goal}` asks")
+        if next_play and next_play.split()[0] not in fits:
+            err(where, f"the next step plays {next_play.split()[0]}, which does not do what "
+                       f"goal `{goal}` asks")
+    elif goal == "best":
+        if not sols:
+            err(where, "goal best needs solutions")
+        if next_play and sols and next_play.split()[0] not in [s.split()[0] for s in sols]:
+            err(where, f"the next step plays {next_play.split()[0]}, not a solution")
+    elif goal == "select":
+        ask = g.get("ask")
+        if not isinstance(ask, str):
+            err(where, "goal select needs ask")
+            return
+        ans = select_answer(fen, ask)
+        counts["select answers"] += 1
+        if isinstance(ans, str):
+            err(where, ans)
+            return
+        if not ans:
+            err(where, f"ask `{ask}` has an empty answer")
+            return
+        if verbose:
+            print(f"    {where}: {ask} = {' '.join(ans)}")
+        named = set(re.findall(r"\b[a-i][0-9]\b", texts))
+        missing = [a for a in ans if a not in named]
+        if missing:
+            err(where, f"ask `{ask}` answers {' '.join(ans)}; the English text never names "
+                       f"{' '.join(missing)}")
+    else:
+        err(where, f"unknown goal {goal!r}")
+
+
+def check_marks(where, fen, spec):
+    b = board(fen)
+    for key in ("highlight", "circles", "crosses", "triangles", "squares"):
+        for p in spec.get(key, []):
+            if parse_point(p) is None:
+                err(where, f"{key}: `{p}` is not a point like e0")
+    for a in spec.get("arrows", []):
+        if not MOVE.match(a):
+            err(where, f"arrow `{a}` should be two points like h2e2")
+    for label, p in spec.get("labels", {}).items():
+        if parse_point(p) is None:
+            err(where, f"label {label}: `{p}` is not a point")
+    mo = spec.get("moves_of")
+    if mo is not None:
+        p = parse_point(mo)
+        if p is None or p not in b:
+            err(where, f"moves_of `{mo}`: no piece there")
+
+
+# ---------------------------------------------------------------- lessons
+
+FENCE = re.compile(r"^```xiangqi id=([\w-]+)\n(.*?)^```", re.S | re.M)
+
+
+def strip_words(x):
+    if isinstance(x, dict):
+        # Labels are words too (一 or 1): only the points they stand on must agree.
+        return {k: sorted(v.values()) if k == "labels" else strip_words(v)
+                for k, v in x.items() if k not in WORDS}
+    if isinstance(x, list):
+        return [strip_words(v) for v in x]
+    return x
+
+
+def check_lesson(path):
+    counts["lessons"] += 1
+    text = open(path, encoding="utf-8").read()
+    m = re.match(r"^\+\+\+\n(.*?)\n\+\+\+\n", text, re.S)
+    if not m:
+        err(path, "no +++ front matter")
+    else:
+        try:
+            front = tomllib.loads(m.group(1))
+            for k in ("title", "summary", "topics"):
+                if k not in front:
+                    err(path, f"front matter has no {k}")
+        except tomllib.TOMLDecodeError as e:
+            err(path, f"front matter: {e}")
+    if "```chess" in text or "```shogi" in text:
+        err(path, "a chess or shogi fence in a xiangqi lesson")
+    fences = []
+    ids = set()
+    for fm in FENCE.finditer(text):
+        fid, body = fm.group(1), fm.group(2)
+        where = f"{os.path.basename(path)}#{fid}"
+        if fid in ids:
+            err(where, "duplicate id")
+        ids.add(fid)
+        counts["diagrams"] += 1
+        try:
+            spec = tomllib.loads(body)
+        except tomllib.TOMLDecodeError as e:
+            err(where, f"TOML: {e}")
+            continue
+        fences.append((fid, strip_words(spec)))
+        unknown = set(spec) - {"fen", "caption", "steps", "orientation", "highlight", "arrows",
+                               "circles", "crosses", "triangles", "squares", "labels",
+                               "moves_of"}
+        if unknown:
+            err(where, f"unknown keys {sorted(unknown)}")
+        fen = spec.get("fen", START)
+        if not check_fen(where, fen):
+            continue
+        check_marks(where, fen, spec)
+        steps = spec.get("steps", [])
+        had_task = False
+        for i, st in enumerate(steps, 1):
+            counts["steps"] += 1
+            sw = f"{where} step {i}"
+            unknown = set(st) - {"play", "say", "task", "highlight", "arrows", "circles",
+                                 "crosses", "triangles", "squares", "labels", "moves_of"}
+            if unknown:
+                err(sw, f"unknown keys {sorted(unknown)}")
+            if "play" in st:
+                line = play_line(sw, fen, st["play"])
+                if line is None:
+                    break
+                fen = line[-1]
+            check_marks(sw, fen, st)
+            if "task" in st:
+                had_task = True
+                counts["task steps"] += 1
+                if "play" in st:
+                    err(sw, "a step with a task should not also play")
+                nxt = steps[i]["play"] if i < len(steps) and "play" in steps[i] else None
+                t = st["task"]
+                check_goal(sw, fen, t, st.get("say", "") + " " + t.get("done", "") + " "
+                           + " ".join(s.get("say", "") for s in steps[i:i + 3]), nxt)
+        if had_task:
+            counts["diagrams with a task"] += 1
+    if ".zh." in path:
+        bad = TRADITIONAL & set(text)
+        if bad:
+            err(path, f"traditional characters {''.join(sorted(bad))}: write simplified")
+    return fences
+
+
+# ---------------------------------------------------------------- problem sets
+
+def check_set(path, slugs):
+    counts["sets"] += 1
+    try:
+        data = tomllib.loads(open(path, encoding="utf-8").read())
+    except tomllib.TOMLDecodeError as e:
+        err(path, f"TOML: {e}")
+        return None
+    s = data.get("set", {})
+    for k in ("title", "summary"):
+        if set(s.get(k, {})) != {"zh", "en"}:
+            err(path, f"[set] {k} needs zh and en")
+    lesson = s.get("lesson")
+    if lesson not in slugs:
+        err(path, f"lesson `{lesson}` is not a xiangqi lesson slug")
+    if not isinstance(s.get("order"), int):
+        err(path, "[set] needs an integer order")
+    ids = set()
+    for p in data.get("problem", []):
+        counts["problems"] += 1
+        where = f"{os.path.basename(path)}#{p.get('id')}"
+        if p.get("id") in ids or not p.get("id"):
+            err(where, "missing or duplicate id")
+        ids.add(p.get("id"))
+        for k in ("prompt", "hint", "explanation"):
+            if set(p.get(k, {})) != {"zh", "en"}:
+                err(where, f"{k} needs zh and en")
+        for w in p.get("wrong", []):
+            if set(w.get("why", {})) != {"zh", "en"}:
+                err(where, "wrong why needs zh and en")
+        zh = " ".join(str(p.get(k, {}).get("zh", "")) for k in ("prompt", "hint", "explanation"))
+        bad = TRADITIONAL & set(zh)
+        if bad:
+            err(where, f"traditional characters {''.join(sorted(bad))}")
+        if p.get("difficulty") not in (1, 2, 3, 4, 5):
+            err(where, "difficulty should be 1 to 5")
+        fen = p.get("fen")
+        if not check_fen(where, fen):
+            continue
+        check_marks(where, fen, p)
+        g = dict(p)
+        g["wrong"] = [{"line": w.get("line"), "why": w.get("why")} for w in p.get("wrong", [])]
+        en = " ".join(str(p.get(k, {}).get("en", "")) for k in ("explanation",))
+        check_goal(where, fen, g, en)
+    return lesson
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    os.chdir(root)
+    lessons = sorted(glob.glob("lessons/xiangqi/*.md"))
+    sets = sorted(glob.glob("problems/xiangqi/*.toml"))
+    if not lessons:
+        sys.exit("check-xiangqi-content: FAIL: no lessons/xiangqi/*.md")
+    slugs = {}
+    fences = {}
+    for path in lessons:
+        m = re.match(r"^(\d\d)-([\w-]+)\.(en|zh)\.md$", os.path.basename(path))
+        if not m:
+            err(path, "name should be NN-slug.en.md or NN-slug.zh.md")
+            continue
+        slugs[m.group(2)] = m.group(1)
+        fences[(m.group(2), m.group(3))] = check_lesson(path)
+    for slug in slugs:
+        en, zh = fences.get((slug, "en")), fences.get((slug, "zh"))
+        if en is None or zh is None:
+            err(slug, "needs both an .en.md and a .zh.md lesson")
+        elif en != zh:
+            for (a, x), (b, y) in zip(en, zh):
+                if (a, x) != (b, y):
+                    err(slug, f"twins differ at fence en `{a}` / zh `{b}` (FEN, moves or marks)")
+                    break
+            else:
+                err(slug, f"twins have {len(en)} (en) and {len(zh)} (zh) diagrams")
+    covered = set()
+    for path in sets:
+        covered.add(check_set(path, slugs))
+    for slug in slugs:
+        if slug not in covered:
+            err(slug, "no practice set has this lesson")
+    for w in warnings:
+        print("warning:", w)
+    for e in errors:
+        print("ERROR:", e)
+    print(", ".join(f"{v} {k}" for k, v in counts.items()))
+    if errors:
+        print(f"check-xiangqi-content: FAIL, {len(errors)} errors")
+        sys.exit(1)
+    print("check-xiangqi-content: OK")
+
+
+if __name__ == "__main__":
+    main()
