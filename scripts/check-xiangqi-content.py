@@ -25,6 +25,8 @@ rules engine:
 * marks name real points; `moves_of` names a piece;
 * twin lessons (`NN-slug.en.md`, `NN-slug.zh.md`) have the same fences once the words
   are taken out; every lesson has a practice set whose `lesson` is its slug;
+* the zh and en texts of each caption, step, hint, explanation and wrong line name the
+  same points (e0, h2), so a translation cannot point at another place;
 * zh text uses simplified piece names (no 帥將車馬砲傌俥).
 
 Run from the repository root: `python3 scripts/check-xiangqi-content.py [-v]`.
@@ -364,13 +366,29 @@ def check_goal(where, fen, g, texts, next_play=None):
             return
         if verbose:
             print(f"    {where}: {ask} = {' '.join(ans)}")
-        named = set(re.findall(r"\b[a-i][0-9]\b", texts))
+        named = points_in(texts)
         missing = [a for a in ans if a not in named]
         if missing:
             err(where, f"ask `{ask}` answers {' '.join(ans)}; the English text never names "
                        f"{' '.join(missing)}")
     else:
         err(where, f"unknown goal {goal!r}")
+
+
+POINT_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[a-i][0-9](?![A-Za-z0-9])")
+
+
+def points_in(text):
+    """The point names (e0, h2) a text mentions."""
+    return set(POINT_IN_TEXT.findall(text or ""))
+
+
+def same_points(where, zh, en):
+    """The zh and en texts of one thing should name the same points."""
+    a, b = points_in(zh), points_in(en)
+    if a != b:
+        err(where, f"zh and en name different points: only zh {sorted(a - b)}, "
+                   f"only en {sorted(b - a)}")
 
 
 def check_marks(where, fen, spec):
@@ -437,7 +455,7 @@ def check_lesson(path):
         except tomllib.TOMLDecodeError as e:
             err(where, f"TOML: {e}")
             continue
-        fences.append((fid, strip_words(spec)))
+        fences.append((fid, strip_words(spec), spec))
         unknown = set(spec) - {"fen", "caption", "steps", "orientation", "highlight", "arrows",
                                "circles", "crosses", "triangles", "squares", "labels",
                                "moves_of"}
@@ -508,9 +526,14 @@ def check_set(path, slugs):
         for k in ("prompt", "hint", "explanation"):
             if set(p.get(k, {})) != {"zh", "en"}:
                 err(where, f"{k} needs zh and en")
+        for k in ("prompt", "hint", "explanation"):
+            t = p.get(k, {})
+            same_points(f"{where} {k}", t.get("zh"), t.get("en"))
         for w in p.get("wrong", []):
             if set(w.get("why", {})) != {"zh", "en"}:
                 err(where, "wrong why needs zh and en")
+            same_points(f"{where} wrong {w.get('line')}", w.get("why", {}).get("zh"),
+                        w.get("why", {}).get("en"))
         zh = " ".join(str(p.get(k, {}).get("zh", "")) for k in ("prompt", "hint", "explanation"))
         bad = TRADITIONAL & set(zh)
         if bad:
@@ -548,13 +571,21 @@ def main():
         en, zh = fences.get((slug, "en")), fences.get((slug, "zh"))
         if en is None or zh is None:
             err(slug, "needs both an .en.md and a .zh.md lesson")
-        elif en != zh:
-            for (a, x), (b, y) in zip(en, zh):
+        elif [f[:2] for f in en] != [f[:2] for f in zh]:
+            for (a, x, _), (b, y, _) in zip(en, zh):
                 if (a, x) != (b, y):
                     err(slug, f"twins differ at fence en `{a}` / zh `{b}` (FEN, moves or marks)")
                     break
             else:
                 err(slug, f"twins have {len(en)} (en) and {len(zh)} (zh) diagrams")
+        else:
+            for (fid, _, e), (_, _, z) in zip(en, zh):
+                same_points(f"{slug}#{fid} caption", z.get("caption"), e.get("caption"))
+                for i, (se, sz) in enumerate(zip(e.get("steps", []), z.get("steps", [])), 1):
+                    same_points(f"{slug}#{fid} step {i} say", sz.get("say"), se.get("say"))
+                    te, tz = se.get("task", {}), sz.get("task", {})
+                    for k in ("hint", "done"):
+                        same_points(f"{slug}#{fid} step {i} task {k}", tz.get(k), te.get(k))
     covered = set()
     for path in sets:
         covered.add(check_set(path, slugs))
