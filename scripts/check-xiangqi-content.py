@@ -408,6 +408,8 @@ def check_marks(where, fen, spec):
         p = parse_point(mo)
         if p is None or p not in b:
             err(where, f"moves_of `{mo}`: no piece there")
+        elif b[p].isupper() != (side(fen) == "w"):
+            err(where, f"moves_of `{mo}`: that piece's side is not to move")
 
 
 # ---------------------------------------------------------------- lessons
