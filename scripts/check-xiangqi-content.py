@@ -14,9 +14,11 @@ rules engine:
 * every `play`, `solutions` and `wrong` line is played move by move with
   pyffish.legal_moves (our ICCS rank r is pyffish's rank r + 1: h2e2 is h3e3);
 * `mate` goals: a mate in `mate_in` exists (exhaustive search, the side without a legal
-  move loses, in check or not), every written solution's first move forces it against
-  every defence, its written line ends in checkmate (no legal move and in check), and no
-  shorter mate exists (a warning);
+  move loses, in check or not; for mate in 3 only the written first moves are proven,
+  a full search would take too long), every written solution's first move and each of
+  its later attacking moves forces it against every defence, its written line ends in
+  checkmate (no legal move and in check), no `wrong` line starts with a mating move,
+  and no shorter mate exists (a warning);
 * `move`/`check` goals: some legal move does what the goal asks, and so does the first
   move of each solution and of the next step's `play`;
 * `select` goals: the piece asked about is there and belongs to the side to move, the
