@@ -517,6 +517,12 @@ def check_lesson(path):
                     break
                 fen = line[-1]
             check_marks(sw, fen, st)
+            if "moves_of" in st and ".en." in path and parse_point(st["moves_of"]) in board(fen):
+                dots = [m[2:] for m in legal(fen) if m[:2] == st["moves_of"]]
+                unnamed = sorted(set(dots) - points_in(st.get("say", "")))
+                if unnamed:
+                    warn(sw, f"moves_of {st['moves_of']} shows {' '.join(sorted(dots)) or 'no dots'}; "
+                             f"the text does not name {' '.join(unnamed)}")
             if "task" in st:
                 had_task = True
                 counts["task steps"] += 1
