@@ -308,6 +308,20 @@ def check_marks(where, fen, step):
             err(where, f"moves_of '{p}' names no piece")
 
 
+def check_repetition(where, did, fen, plays):
+    """Diagrams named *perpetual-check* must end in a repetition that the checking side loses
+    (Fairy-Stockfish: perpetual check loses); *repetition-draw* ones in a drawn repetition."""
+    if "perpetual-check" not in did and "repetition-draw" not in did:
+        return
+    moves = [to_sf(m) for p in plays for m in p.split()]
+    ended, result = sf.is_optional_game_end(V, fen, moves)
+    if "perpetual-check" in did and not (ended and result > 0):
+        err(where, f"the line should end in a perpetual check that the checker loses; pyffish: {ended}, {result}")
+    if "repetition-draw" in did and not (ended and result == 0):
+        err(where, f"the line should end in a drawn repetition; pyffish: {ended}, {result}")
+    stats["repetitions"] = stats.get("repetitions", 0) + 1
+
+
 def check_lesson(path, search):
     text = open(path, encoding="utf-8").read()
     name = os.path.basename(path)
@@ -356,6 +370,7 @@ def check_lesson(path, search):
                     break
                 pos = new
             check_marks(sw, pos, step)
+        check_repetition(where, did, fen, plays)
         shape.append((did, fen, tuple(plays), tuple(sorted(
             (i, s["task"].get("goal")) for i, s in enumerate(steps) if "task" in s))))
     if not FENCE.search(text):
