@@ -371,6 +371,8 @@ def check_lesson(path, search):
                 pos = new
             check_marks(sw, pos, step)
         check_repetition(where, did, fen, plays)
+        if "trapped" in did and (legal(pos) or in_check(pos)):
+            err(where, "a *trapped* diagram must end with the side to move not in check and without a legal move (困毙)")
         shape.append((did, fen, tuple(plays), tuple(sorted(
             (i, s["task"].get("goal")) for i, s in enumerate(steps) if "task" in s))))
     if not FENCE.search(text):
@@ -471,7 +473,8 @@ def main():
     print(f"lessons: {len(lessons)} files; diagrams {stats['diagrams']}, steps {stats['steps']}; "
           f"sets: {len(sets)}, problems {stats['problems']} "
           f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}); tasks+goals checked "
-          f"{stats['tasks']}, mate proofs {stats['mate_proofs']}, moves played {stats['moves']}")
+          f"{stats['tasks']}, mate proofs {stats['mate_proofs']}, moves played {stats['moves']}, "
+          f"repetitions proved {stats.get('repetitions', 0)}")
     print(f"{'FAIL' if errors else 'OK'}: {len(errors)} problems found"
           f"{'' if search else ' (quick: mate searches skipped)'}")
     sys.exit(1 if errors else 0)
