@@ -2,7 +2,7 @@
 # Runs every test. Installs what the tests need from Debian first, if it is missing:
 # gnugo (the reference engine the Go rules are compared with, in /usr/games), and
 # chromium with chromium-driver (tests/browser.rs drives headless Chromium through WebDriver);
-# and python-chess from PyPI (the chess reference). The tests need nothing beside the repository:
+# and python-chess and pyffish from PyPI (the chess and xiangqi references). The tests need nothing beside the repository:
 # the corpus they read is in tests/data/corpus. The checks on Cho Chikun's books, which may not
 # be redistributed, run from scripts/cho-checks.sh (.ci/run runs it after this).
 set -euo pipefail
@@ -28,6 +28,12 @@ fi
 if ! python3 -c 'import chess' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check chess==1.11.2 \
     || { echo "could not install python-chess: run python3 -m pip install chess" >&2; exit 1; }
+fi
+# pyffish (Fairy-Stockfish's Python binding), the reference tests/xiangqi_reference.rs and
+# tests/xiangqi_records.rs compare the xiangqi rules and records with.
+if ! python3 -c 'import pyffish' 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check pyffish==0.0.90 \
+    || { echo "could not install pyffish: run python3 -m pip install pyffish==0.0.90" >&2; exit 1; }
 fi
 # tests/fuzz.rs: seconds of fuzzing in all, shared by the parsers (20 suits a debug build).
 export QIYUAN_FUZZ_SECS=${QIYUAN_FUZZ_SECS:-20}

@@ -29,6 +29,7 @@ pub struct Ui {
     pub difficulty: String,
     pub black_to_play: String,
     pub white_to_play: String,
+    pub red_to_play: String,
     pub hint: String,
     pub show_solution: String,
     /// "Show why" on a solved or failed life-and-death problem, and its page.
@@ -468,6 +469,7 @@ impl Ui {
         Some(match name {
             "black_to_play" => &self.black_to_play,
             "white_to_play" => &self.white_to_play,
+            "red_to_play" => &self.red_to_play,
             "sente_to_play" => &self.sente_to_play,
             "gote_to_play" => &self.gote_to_play,
             "choose_promotion" => &self.choose_promotion,

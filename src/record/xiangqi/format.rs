@@ -65,7 +65,8 @@ fn to_record(name: &str, game: &XiangqiGame) -> Result<Record, RecordError> {
     record.tags.extra = extra;
     record.comment = game.comment.clone().unwrap_or_default();
     let mut end = start;
-    for NotedMove { iccs, comment } in &game.moves {
+    for noted in &game.moves {
+        let iccs = &noted.iccs;
         // Every move was checked while reading; a refusal here would be a reader's bug.
         end = end
             .play(iccs)
@@ -75,13 +76,37 @@ fn to_record(name: &str, game: &XiangqiGame) -> Result<Record, RecordError> {
                 reason: e.explain(crate::lang::Lang::En),
             })?
             .0;
-        record.moves.push(Step {
-            comment: comment.clone().unwrap_or_default(),
-            ..Step::new(iccs.clone())
-        });
+        record.moves.push(step(noted));
     }
     record.tags.result = finish(game.result.as_deref(), &end);
     Ok(record)
+}
+
+/// A move of the file as a record's step, with its variations (their moves were checked
+/// by the reader; they nest at most as deep as it allows).
+fn step(noted: &NotedMove) -> Step {
+    Step {
+        comment: noted.comment.clone().unwrap_or_default(),
+        variations: noted
+            .variations
+            .iter()
+            .map(|line| line.iter().map(step).collect())
+            .collect(),
+        ..Step::new(noted.iccs.clone())
+    }
+}
+
+/// A record's step as a move of the file, with its variations.
+fn noted(step: &Step) -> NotedMove {
+    NotedMove {
+        iccs: step.mv.clone(),
+        comment: (!step.comment.is_empty()).then(|| step.comment.clone()),
+        variations: step
+            .variations
+            .iter()
+            .map(|line| line.iter().map(noted).collect())
+            .collect(),
+    }
 }
 
 /// How a game ended from its result and the final position.
@@ -142,14 +167,7 @@ fn write_record(record: &Record) -> Result<String, RecordError> {
         tags,
         fen: (fen != START_FEN).then(|| fen.clone()),
         comment: (!record.comment.is_empty()).then(|| record.comment.clone()),
-        moves: record
-            .moves
-            .iter()
-            .map(|s| NotedMove {
-                iccs: s.mv.clone(),
-                comment: (!s.comment.is_empty()).then(|| s.comment.clone()),
-            })
-            .collect(),
+        moves: record.moves.iter().map(noted).collect(),
         result,
     };
     write_game(&game).map_err(|e| RecordError::Syntax {
@@ -190,7 +208,7 @@ mod tests {
 
     #[test]
     fn records_round_trip_through_pgn() {
-        let text = "[Game \"Chinese Chess\"]\n[Red \"许银川\"]\n1. 炮二平五 {中炮} 马8进7 1-0";
+        let text = "[Game \"Chinese Chess\"]\n[Red \"许银川\"]\n1. 炮二平五 {中炮} (1. 兵七进一) 马8进7 1-0";
         let records = read_records("g.pgn", text.as_bytes()).unwrap();
         let r = &records[0];
         assert_eq!(r.main_line(), ["h2e2", "h9g7"]);
@@ -199,5 +217,6 @@ mod tests {
         let back = read_records("g.pgn", write_record(r).unwrap().as_bytes()).unwrap();
         assert_eq!(back[0].main_line(), r.main_line());
         assert_eq!(back[0].moves[0].comment, "中炮");
+        assert_eq!(back[0].moves[0].variations[0][0].mv, "c3c4");
     }
 }
