@@ -26,83 +26,18 @@
 //!   of those positions is legal exactly when it is in `legal_moves`, and a refused one
 //!   has a reason in both languages.
 
+mod fairy;
+
+use fairy::{from_fsf, Fsf};
 use qiyuan::lang::Lang;
 use qiyuan::rules::xiangqi::{Kind, Move, Outcome, Point, Position, START_FEN};
 use qiyuan::rules::Rules;
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
 
 const RELEASE: bool = !cfg!(debug_assertions);
 
-/// A running Fairy-Stockfish, set to xiangqi.
-struct Fsf {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
 impl Fsf {
-    fn start() -> Fsf {
-        let binary = std::env::var_os("FAIRY_STOCKFISH")
-            .unwrap_or_else(|| "/usr/games/fairy-stockfish".into());
-        let mut child = Command::new(&binary)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "the xiangqi engine test needs Fairy-Stockfish at {}: {e}; run `apt-get install fairy-stockfish` or set FAIRY_STOCKFISH",
-                    binary.to_string_lossy()
-                )
-            });
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut fsf = Fsf {
-            child,
-            stdin,
-            stdout,
-        };
-        fsf.send("uci");
-        fsf.until(|l| l == "uciok");
-        fsf.send("setoption name UCI_Variant value xiangqi");
-        fsf.send("isready");
-        fsf.until(|l| l == "readyok");
-        fsf
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The lines up to and including the first that `last` accepts.
-    fn until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).unwrap();
-            assert!(n > 0, "Fairy-Stockfish stopped; lines so far: {lines:?}");
-            let line = line.trim_end().to_string();
-            let done = last(&line);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    }
-
-    fn position(&mut self, fen: &str, moves: &[String]) {
-        if moves.is_empty() {
-            self.send(&format!("position fen {fen}"));
-        } else {
-            let moves: Vec<String> = moves.iter().map(|m| to_fsf(m)).collect();
-            self.send(&format!("position fen {fen} moves {}", moves.join(" ")));
-        }
-    }
-
     /// `go perft depth`: the moves (in ICCS) with their counts, and the total.
     fn perft(&mut self, depth: u32) -> (BTreeSet<String>, u64) {
         self.send(&format!("go perft {depth}"));
@@ -135,40 +70,6 @@ impl Fsf {
             .expect("d prints the checkers");
         (fen, !checkers.trim().is_empty())
     }
-}
-
-impl Drop for Fsf {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
-    }
-}
-
-/// ICCS (ranks 0–9) to Fairy-Stockfish's coordinates (ranks 1–10): `h2e2` → `h3e3`.
-fn to_fsf(iccs: &str) -> String {
-    let b = iccs.as_bytes();
-    let r = |c: u8| (c - b'0' + 1).to_string();
-    format!("{}{}{}{}", b[0] as char, r(b[1]), b[2] as char, r(b[3]))
-}
-
-/// Fairy-Stockfish's coordinates back to ICCS: `h10g8` → `h9g7`.
-fn from_fsf(mv: &str) -> String {
-    let mut out = String::new();
-    let mut digits = String::new();
-    for c in mv.chars().chain(std::iter::once(' ')) {
-        if c.is_ascii_digit() {
-            digits.push(c);
-        } else {
-            if !digits.is_empty() {
-                out.push_str(&(digits.parse::<u32>().unwrap() - 1).to_string());
-                digits.clear();
-            }
-            if c != ' ' {
-                out.push(c);
-            }
-        }
-    }
-    out
 }
 
 fn names(moves: &[Move]) -> BTreeSet<String> {
@@ -356,7 +257,7 @@ fn plays_through_the_rules_trait() {
 #[test]
 fn perft_from_the_start() {
     let pos = Position::start();
-    let mut fsf = Fsf::start();
+    let mut fsf = Fsf::start("the xiangqi engine test");
     let expected: &[u64] = if RELEASE {
         &[44, 1_920, 79_666, 3_290_240]
     } else {
@@ -390,7 +291,7 @@ fn ends_and_checks_agree_with_fairy_stockfish() {
         ("4k4/9/9/9/4p4/9/9/4C4/9/3K5 b - - 0 1", None),
         ("3k5/9/9/9/9/9/9/9/7C1/4K2N1 w - - 0 1", None),
     ];
-    let mut fsf = Fsf::start();
+    let mut fsf = Fsf::start("the xiangqi engine test");
     for (fen, end) in cases {
         let pos = Position::from_fen(fen).unwrap();
         let line = Line {
@@ -415,7 +316,7 @@ fn ends_and_checks_agree_with_fairy_stockfish() {
 fn random_games_agree_with_fairy_stockfish() {
     let start = Instant::now();
     let lines = random_lines(2_000);
-    let mut fsf = Fsf::start();
+    let mut fsf = Fsf::start("the xiangqi engine test");
     let (mut n, mut checks, mut mates, mut ends) = (0, 0, 0, Vec::new());
     let mut deeper = 0;
     for (i, line) in lines.iter().enumerate() {
@@ -451,7 +352,7 @@ fn ccpd_games_read_and_agree() {
     let start = Instant::now();
     let games = ccpd();
     assert_eq!(games.len(), 374);
-    let mut fsf = Fsf::start();
+    let mut fsf = Fsf::start("the xiangqi engine test");
     let (mut n, mut checks, mut mates, mut moves) = (0, 0, 0, 0);
     let (mut unread, mut repeated) = (Vec::new(), Vec::new());
     let (mut same_text, mut by_file, mut other_text) = (0, 0, Vec::new());

@@ -1,0 +1,131 @@
+//! A running Fairy-Stockfish set to xiangqi, for the tests (and benchmarks) that compare our
+//! xiangqi with it: one UCI dialogue, moves converted between ICCS (ranks 0–9) and
+//! Fairy-Stockfish's coordinates (ranks 1–10).
+//!
+//! Fairy-Stockfish is `/usr/games/fairy-stockfish` or `$FAIRY_STOCKFISH`; a missing engine
+//! fails the test that needs it, with how to install it.
+
+#![allow(dead_code)] // each test uses what it needs
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// A running Fairy-Stockfish, set to xiangqi.
+pub struct Fsf {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Fsf {
+    /// Starts the engine for `purpose` (named in the failure when it is missing), tells it
+    /// the variant and waits until it is ready.
+    pub fn start(purpose: &str) -> Fsf {
+        let binary = std::env::var_os("FAIRY_STOCKFISH")
+            .unwrap_or_else(|| "/usr/games/fairy-stockfish".into());
+        let mut child = Command::new(&binary)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "{purpose} needs Fairy-Stockfish at {}: {e}; run `apt-get install \
+                     fairy-stockfish` or set FAIRY_STOCKFISH",
+                    binary.to_string_lossy()
+                )
+            });
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut fsf = Fsf {
+            child,
+            stdin,
+            stdout,
+        };
+        fsf.send("uci");
+        fsf.until(|l| l == "uciok");
+        fsf.send("setoption name UCI_Variant value xiangqi");
+        fsf.ready();
+        fsf
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// `isready`, up to `readyok`.
+    pub fn ready(&mut self) {
+        self.send("isready");
+        self.until(|l| l == "readyok");
+    }
+
+    /// The lines up to and including the first that `last` accepts.
+    pub fn until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).unwrap();
+            assert!(n > 0, "Fairy-Stockfish stopped; lines so far: {lines:?}");
+            let line = line.trim_end().to_string();
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Sets up `fen` and the `moves` (ICCS) after it.
+    pub fn position(&mut self, fen: &str, moves: &[String]) {
+        if moves.is_empty() {
+            self.send(&format!("position fen {fen}"));
+        } else {
+            let moves: Vec<String> = moves.iter().map(|m| to_fsf(m)).collect();
+            self.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+        }
+    }
+
+    /// Like [`Fsf::position`], with a fresh hash table first (`ucinewgame`), and waits
+    /// until the engine is ready.
+    pub fn new_position(&mut self, fen: &str, moves: &[String]) {
+        self.send("ucinewgame");
+        self.position(fen, moves);
+        self.ready();
+    }
+}
+
+impl Drop for Fsf {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// ICCS (ranks 0–9) to Fairy-Stockfish's coordinates (ranks 1–10): `h2e2` → `h3e3`.
+pub fn to_fsf(iccs: &str) -> String {
+    let b = iccs.as_bytes();
+    let r = |c: u8| (c - b'0' + 1).to_string();
+    format!("{}{}{}{}", b[0] as char, r(b[1]), b[2] as char, r(b[3]))
+}
+
+/// Fairy-Stockfish's coordinates back to ICCS: `h10g8` → `h9g7`.
+pub fn from_fsf(mv: &str) -> String {
+    let mut out = String::new();
+    let mut digits = String::new();
+    for c in mv.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            if !digits.is_empty() {
+                out.push_str(&(digits.parse::<u32>().unwrap() - 1).to_string());
+                digits.clear();
+            }
+            if c != ' ' {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
