@@ -1,4 +1,4 @@
-//! qiyuan (棋院): a teaching and puzzle trainer for Go, chess and shogi.
+//! qiyuan (棋院): a teaching and puzzle trainer for Go, xiangqi, chess and shogi.
 //!
 //! Layers, each depending only on those before it: [`rules`] (the engines, one [`rules::Rules`]
 //! trait for every game), [`render`] (SVG boards from plain data), [`content`] (lessons and

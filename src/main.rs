@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// qiyuan (棋院): lessons and puzzles for Go, chess and shogi, judged by real rules engines.
+/// qiyuan (棋院): lessons and puzzles for Go, xiangqi, chess and shogi, judged by real rules engines.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
@@ -61,8 +61,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         content: Option<PathBuf>,
         /// A real engine for a game's computer opponent, as GAME=PROGRAM [ARGS…]
-        /// (`go=/usr/games/gnugo`, `chess=stockfish`); by default GNU Go, Stockfish and
-        /// Fairy-Stockfish are used when found on PATH or in /usr/games.
+        /// (`go=/usr/games/gnugo`, `chess=stockfish`, `xiangqi=fairy-stockfish`); by default
+        /// GNU Go, Stockfish and Fairy-Stockfish are used when found on PATH or in /usr/games.
         #[arg(long = "engine", value_name = "GAME=PROGRAM", value_parser = qiyuan::play::engine::parse_engine_arg)]
         engines: Vec<qiyuan::play::engine::EngineArg>,
         /// Engine processes running at most (one per game against an installed engine);

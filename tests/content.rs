@@ -1,11 +1,12 @@
 //! The repository's own lessons and puzzles: all load without error, and every puzzle (and
 //! every task of a lesson) is solved by playing its main line through the engine.
 
-use qiyuan::content::board_game::PieceGame;
+use qiyuan::content::board_game::{Goal, PieceGame};
 use qiyuan::content::chess::ChessGoal;
 use qiyuan::content::go::GoGoal;
 use qiyuan::content::shogi::{Shogi, ShogiGoal};
 use qiyuan::content::source::{self, Folder};
+use qiyuan::content::xiangqi::Xiangqi;
 use qiyuan::content::{Input, Library, Puzzle, Verdict};
 
 fn repo_library() -> Library {
@@ -112,6 +113,16 @@ fn solve(name: &str, problem: &qiyuan::content::Problem) -> bool {
                     Shogi::mating_moves(&pos, n - 2 * turn as u32)
                         .first()
                         .unwrap_or_else(|| panic!("{name}: no tsume"))
+                        .clone()
+                }
+                Puzzle::Xiangqi(x) => {
+                    let pos = x.replay(&moves).expect("moves replay");
+                    let Goal::Mate(n) = x.goal else {
+                        panic!("{name}: no line to play")
+                    };
+                    Xiangqi::mating_moves(&pos, n - turn as u32)
+                        .first()
+                        .unwrap_or_else(|| panic!("{name}: no win in {}", n - turn as u32))
                         .clone()
                 }
                 _ => panic!("{name}: the main line ends unsolved"),

@@ -84,6 +84,7 @@ const TARGETS: &[&str] = &[
     "game",
     "engine-reply",
     "xiangqi",
+    "record-xiangqi",
 ];
 
 /// Runs one input through `target`; `Err` says which property broke.
@@ -156,7 +157,7 @@ fn run(target: &str, input: &[u8]) -> Result<(), String> {
             ])?;
         }
         "problem" => {
-            for game in ["go", "chess", "shogi"] {
+            for game in ["go", "chess", "shogi", "xiangqi"] {
                 load(&[(format!("problems/{game}/f.toml"), text.to_string())])?;
             }
         }
@@ -169,6 +170,15 @@ fn run(target: &str, input: &[u8]) -> Result<(), String> {
         "record-sgf" => record_round_trip(&["fuzz.sgf"], input)?,
         "record-pgn" => record_round_trip(&["fuzz.pgn"], input)?,
         "record-kif" => record_round_trip(&["fuzz.kif", "fuzz.ki2", "fuzz.csa"], input)?,
+        "record-xiangqi" => {
+            // The reader alone (any bytes), then through the records' registry.
+            if let Err(e) = qiyuan::record::xiangqi::read(input) {
+                if e.to_string().trim().is_empty() {
+                    return Err("a refusal with no message".into());
+                }
+            }
+            record_round_trip(&["fuzz.pgn"], input)?
+        }
         "game" => game_actions(&text)?,
         "engine-reply" => {
             // Engines are programs we did not write: any answer is read without a panic.
@@ -291,7 +301,7 @@ fn record_round_trip(names: &[&str], input: &[u8]) -> Result<(), String> {
             }
             Err(_) => continue,
         };
-        let format = Format::from_name(name).unwrap_or(qiyuan::record::sgf::SGF);
+        let format = Format::for_file(name, input).unwrap_or(qiyuan::record::sgf::SGF);
         for r in &records {
             let text = match record::write(r, format) {
                 Ok(t) => t,
@@ -484,6 +494,12 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
         }
         "record-pgn" => {
             for p in files_under(&corpus.join("chess/pgn"), &[".pgn"]) {
+                out.extend(seeds_of(&p, 0));
+            }
+        }
+        "record-xiangqi" => {
+            // Chinese tools' PGN (Big5) from the CCPD files in the repository.
+            for p in files_under(&repo.join("tests/data/xiangqi/ccpd"), &[".pgn"]) {
                 out.extend(seeds_of(&p, 0));
             }
         }

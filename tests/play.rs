@@ -294,7 +294,7 @@ async fn go_disagreement_resumes_play() {
 async fn bad_requests_are_explained_in_both_languages() {
     let state = state();
     for (body, needle) in [
-        (json!({"game": "xiangqi"}), "xiangqi"),
+        (json!({"game": "janggi"}), "janggi"),
         (json!({"game": "go", "size": 10}), "10"),
         (json!({"game": "go", "handicap": 1}), "1"),
         (json!({"game": "go", "rules": "ing"}), "ing"),

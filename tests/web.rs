@@ -140,7 +140,7 @@ async fn unknown_pages_answer_404_in_the_learners_language() {
         "/go/lessons/nope",
         "/go/problems/nope",
         "/go/problems/liberties/999",
-        "/xiangqi",
+        "/janggi",
     ] {
         let (status, body, _) = get(&state, &format!("{uri}?lang=en"), &[]).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
@@ -526,13 +526,13 @@ fn every_key_content_names_is_in_the_locales() {
 async fn unknown_games_are_404_pages() {
     let state = state();
     for path in [
-        "/xiangqi",
-        "/xiangqi/lessons/captures",
-        "/xiangqi/lessons/captures/diagram/0",
+        "/janggi",
+        "/janggi/lessons/captures",
+        "/janggi/lessons/captures/diagram/0",
         "/go/lessons/captures/diagram/x",
-        "/xiangqi/problems/captures",
-        "/xiangqi/problems/captures/1",
-        "/xiangqi/worksheets/captures",
+        "/janggi/problems/captures",
+        "/janggi/problems/captures/1",
+        "/janggi/worksheets/captures",
     ] {
         let (status, body, _) = get(&state, &format!("{path}?lang=en"), &[]).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");

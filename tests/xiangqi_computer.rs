@@ -17,13 +17,14 @@
 //! A debug build (what `cargo test` runs) searches fewer positions per move (see
 //! `strength`); a release build (`cargo test --release`) plays the real levels.
 
+mod fairy;
+
+use fairy::Fsf;
 use qiyuan::play::computer::xiangqi::{strength as level_strength, think_with};
 use qiyuan::play::computer::{Computer, SearchStrength};
 use qiyuan::play::Level;
 use qiyuan::rules::xiangqi::{Move, Outcome, Position, START_FEN};
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const RELEASE: bool = !cfg!(debug_assertions);
@@ -54,139 +55,6 @@ fn think(pos: &Position, n: u8, seed: u64) -> Option<Move> {
     )
 }
 
-/// A running Fairy-Stockfish, set to xiangqi.
-struct Fsf {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Fsf {
-    fn start() -> Fsf {
-        let binary = std::env::var_os("FAIRY_STOCKFISH")
-            .unwrap_or_else(|| "/usr/games/fairy-stockfish".into());
-        let mut child = Command::new(&binary)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "the xiangqi computer test needs Fairy-Stockfish at {}: {e}; run \
-                     `apt-get install fairy-stockfish` or set FAIRY_STOCKFISH",
-                    binary.to_string_lossy()
-                )
-            });
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut fsf = Fsf {
-            child,
-            stdin,
-            stdout,
-        };
-        fsf.send("uci");
-        fsf.until(|l| l == "uciok");
-        fsf.send("setoption name UCI_Variant value xiangqi");
-        fsf.send("isready");
-        fsf.until(|l| l == "readyok");
-        fsf
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).unwrap();
-            assert!(n > 0, "Fairy-Stockfish stopped; lines so far: {lines:?}");
-            let line = line.trim_end().to_string();
-            let done = last(&line);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    }
-
-    fn position(&mut self, fen: &str, moves: &[String]) {
-        if moves.is_empty() {
-            self.send(&format!("position fen {fen}"));
-        } else {
-            let moves: Vec<String> = moves.iter().map(|m| to_fsf(m)).collect();
-            self.send(&format!("position fen {fen} moves {}", moves.join(" ")));
-        }
-    }
-
-    /// The legal moves (ICCS) of the position set.
-    fn legal(&mut self) -> BTreeSet<String> {
-        self.send("go perft 1");
-        let lines = self.until(|l| l.starts_with("Nodes searched"));
-        lines
-            .iter()
-            .filter(|l| !l.starts_with("Nodes searched"))
-            .filter_map(|l| l.split_once(": ").map(|(mv, _)| from_fsf(mv)))
-            .collect()
-    }
-
-    /// Whether the side to move is in check (`d`'s `Checkers:`).
-    fn in_check(&mut self) -> bool {
-        self.send("d");
-        self.send("isready");
-        let lines = self.until(|l| l == "readyok");
-        let checkers = lines
-            .iter()
-            .find_map(|l| l.strip_prefix("Checkers:"))
-            .expect("d prints the checkers");
-        !checkers.trim().is_empty()
-    }
-
-    /// Fairy-Stockfish's move (ICCS) after `go depth {depth}`, `None` for `(none)`.
-    fn best(&mut self, depth: u32) -> Option<String> {
-        self.send(&format!("go depth {depth}"));
-        let lines = self.until(|l| l.starts_with("bestmove"));
-        let mv = lines.last()?.split_whitespace().nth(1)?.to_string();
-        (mv != "(none)").then(|| from_fsf(&mv))
-    }
-}
-
-impl Drop for Fsf {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
-    }
-}
-
-/// ICCS (ranks 0–9) to Fairy-Stockfish's coordinates (ranks 1–10): `h2e2` → `h3e3`.
-fn to_fsf(iccs: &str) -> String {
-    let b = iccs.as_bytes();
-    let r = |c: u8| (c - b'0' + 1).to_string();
-    format!("{}{}{}{}", b[0] as char, r(b[1]), b[2] as char, r(b[3]))
-}
-
-/// Fairy-Stockfish's coordinates back to ICCS: `h10g8` → `h9g7`.
-fn from_fsf(mv: &str) -> String {
-    let mut out = String::new();
-    let mut digits = String::new();
-    for c in mv.chars().chain(std::iter::once(' ')) {
-        if c.is_ascii_digit() {
-            digits.push(c);
-        } else {
-            if !digits.is_empty() {
-                out.push_str(&(digits.parse::<u32>().unwrap() - 1).to_string());
-                digits.clear();
-            }
-            if c != ' ' {
-                out.push(c);
-            }
-        }
-    }
-    out
-}
-
 /// A small seeded generator (xorshift64*), so that the positions are the same every run.
 struct Rng(u64);
 
@@ -201,7 +69,7 @@ impl Rng {
 
 #[test]
 fn mates_in_one_and_takes_a_free_chariot() {
-    let mut fsf = Fsf::start();
+    let mut fsf = Fsf::start("the xiangqi computer test");
     // Red: the chariot a1–d1 (e9 faces Red's king). Black: the chariot a8–f8 (e0 faces
     // Black's king).
     let mates = [
@@ -220,7 +88,7 @@ fn mates_in_one_and_takes_a_free_chariot() {
             let mv = pos.think(level(n), 7).unwrap().iccs();
             fsf.position(fen, std::slice::from_ref(&mv));
             assert!(
-                fsf.legal().is_empty() && fsf.in_check(),
+                fsf.legal().is_empty() && fsf.show().1,
                 "level {n}: {mv} does not mate in {fen}"
             );
         }
@@ -237,7 +105,7 @@ fn mates_in_one_and_takes_a_free_chariot() {
 
 #[test]
 fn always_a_legal_move_in_200_random_positions() {
-    let mut fsf = Fsf::start();
+    let mut fsf = Fsf::start("the xiangqi computer test");
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut checked = 0;
     let mut game = 0u64;
@@ -314,7 +182,7 @@ fn game(fsf: &mut Fsf, n: u8, ours_red: bool, seed: u64) -> (Vec<String>, Option
 
 #[test]
 fn games_against_fairy_stockfish_play_to_the_end() {
-    let mut fsf = Fsf::start();
+    let mut fsf = Fsf::start("the xiangqi computer test");
     let n = if RELEASE { 5 } else { 3 };
     for ours_red in [true, false] {
         let (played, end) = game(&mut fsf, n, ours_red, 11);

@@ -28,7 +28,7 @@
 
 mod fairy;
 
-use fairy::{from_fsf, Fsf};
+use fairy::Fsf;
 use qiyuan::lang::Lang;
 use qiyuan::rules::xiangqi::{Kind, Move, Outcome, Point, Position, START_FEN};
 use qiyuan::rules::Rules;
@@ -36,41 +36,6 @@ use std::collections::BTreeSet;
 use std::time::Instant;
 
 const RELEASE: bool = !cfg!(debug_assertions);
-
-impl Fsf {
-    /// `go perft depth`: the moves (in ICCS) with their counts, and the total.
-    fn perft(&mut self, depth: u32) -> (BTreeSet<String>, u64) {
-        self.send(&format!("go perft {depth}"));
-        let lines = self.until(|l| l.starts_with("Nodes searched"));
-        let mut moves = BTreeSet::new();
-        let mut total = 0;
-        for l in &lines {
-            if let Some(n) = l.strip_prefix("Nodes searched:") {
-                total = n.trim().parse().unwrap();
-            } else if let Some((mv, _)) = l.split_once(": ") {
-                moves.insert(from_fsf(mv));
-            }
-        }
-        (moves, total)
-    }
-
-    /// `d`: the FEN and whether the side to move is in check.
-    fn show(&mut self) -> (String, bool) {
-        self.send("d");
-        self.send("isready");
-        let lines = self.until(|l| l == "readyok");
-        let fen = lines
-            .iter()
-            .find_map(|l| l.strip_prefix("Fen: "))
-            .expect("d prints the FEN")
-            .to_string();
-        let checkers = lines
-            .iter()
-            .find_map(|l| l.strip_prefix("Checkers:"))
-            .expect("d prints the checkers");
-        (fen, !checkers.trim().is_empty())
-    }
-}
 
 fn names(moves: &[Move]) -> BTreeSet<String> {
     moves.iter().map(|m| m.iccs()).collect()

@@ -28,6 +28,7 @@ mod xiangqi_pyffish;
 
 use encoding_rs::{BIG5, GBK};
 use qiyuan::record::xiangqi::{decode, read, read_named, write, Encoding, XiangqiGame};
+use qiyuan::record::{self, Format};
 use qiyuan::rules::xiangqi::{Position, START_FEN};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -144,6 +145,26 @@ fn read_ccpd(path: &Path) -> (XiangqiGame, Vec<String>) {
     assert_eq!(back[0].fen, game.fen, "{name}: round trip FEN");
     assert_eq!(back[0].result, game.result, "{name}: round trip result");
     assert!(again.contains("[Game \"Chinese Chess\"]") && again.contains("[Variant \"xiangqi\"]"));
+    // Through the records' registry, as `qiyuan convert` and the records pages take it: the
+    // file is claimed as xiangqi's PGN, and converting it keeps every move and the start.
+    let format = Format::for_file(&name, &bytes).expect("a .pgn file has a format");
+    assert_eq!(format, record::xiangqi::PGN, "{name}: claimed as xiangqi");
+    let records = record::read(&name, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let iccs: Vec<String> = game.moves.iter().map(|m| m.iccs.clone()).collect();
+    assert_eq!(records[0].main_line(), iccs, "{name}: the record's moves");
+    let converted = record::convert(&name, &bytes, format, None)
+        .unwrap_or_else(|e| panic!("{name}: converting: {e}"));
+    let back = record::read("converted.pgn", converted.text.as_bytes())
+        .unwrap_or_else(|e| panic!("{name}: the converted file: {e}"));
+    assert_eq!(
+        back[0].main_line(),
+        iccs,
+        "{name}: every move kept by convert"
+    );
+    assert_eq!(
+        back[0].start, records[0].start,
+        "{name}: the start kept by convert"
+    );
     (game, written)
 }
 

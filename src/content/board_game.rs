@@ -175,7 +175,7 @@ with_marks! {
 }
 
 with_marks! {
-    /// One `[[problem]]` of a chess or shogi set.
+    /// One `[[problem]]` of a chess, shogi or xiangqi set.
     struct ProblemSpec {
         id: Spanned<String>,
         prompt: Text,
@@ -474,7 +474,7 @@ pub(crate) fn diagram<G: PieceGame>(
     Ok(Tasked { diagram, tasks })
 }
 
-/// What a chess or shogi problem asks.
+/// What a chess, shogi or xiangqi problem asks.
 #[derive(Clone, Debug)]
 pub enum Goal<A> {
     /// Mate (chess: in `n` moves of the side to move; shogi: tsume in `n` plies), proven by
@@ -560,7 +560,7 @@ impl<A> Goal<A> {
     }
 }
 
-/// A chess or shogi problem, ready to judge attempts.
+/// A chess, shogi or xiangqi problem, ready to judge attempts.
 #[derive(Clone, Debug)]
 pub struct BoardPuzzle<G: PieceGame> {
     /// The position the learner starts from.
@@ -663,7 +663,7 @@ fn read_task<G: PieceGame>(
         .map_err(|e| task::first(ctx, written, e))
 }
 
-/// Reads a chess or shogi problem whose position has been read; `dress` finishes its puzzle
+/// Reads a chess, shogi or xiangqi problem whose position has been read; `dress` finishes its puzzle
 /// (a lesson task's board drawn as its diagram is).
 fn problem_from<G: PieceGame>(
     ctx: &Ctx,

@@ -1,5 +1,5 @@
 //! Board marks as written and as read: the point lists every game's blocks write (`Points`,
-//! `Labels`), and the mark keys that chess and shogi blocks share, declared once for every TOML
+//! `Labels`), and the mark keys that chess, shogi and xiangqi blocks share, declared once for every TOML
 //! table that has them.
 
 use super::diagnostic::{Ctx, Diagnostic};
@@ -13,10 +13,10 @@ pub(crate) type Points = Vec<Spanned<String>>;
 /// Labels as written: point or square name to label, with their places in the file.
 pub(crate) type Labels = BTreeMap<String, Spanned<String>>;
 
-/// A square of a chess or shogi board as the renderers take it.
+/// A square of a chess, shogi or xiangqi board as the renderers take it.
 pub(crate) type Sq = (u8, u8);
 
-/// Marks read and checked, for a chess or shogi board.
+/// Marks read and checked, for a chess, shogi or xiangqi board.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoardMarks {
     /// Shaded squares.

@@ -1,6 +1,6 @@
-//! Game records of all three games: one model (where the game starts, who played it, how it
+//! Game records of all four games: one model (where the game starts, who played it, how it
 //! ended, and a tree of moves with comments), read from and written to SGF, PGN and
-//! KIF/KI2/CSA.
+//! KIF/KI2/CSA, and xiangqi's PGN as Chinese tools write it.
 //!
 //! A [`Record`] holds its moves by their canonical names (Go `D4`/`pass`, chess UCI `e2e4`,
 //! shogi USI `7g7f`/`P*5e`), whatever notation the file used; every reader plays every move
@@ -14,7 +14,7 @@
 //! ```
 //! use qiyuan::play::{Finish, Reason, Side, Start};
 //! use qiyuan::record::{self, Format, Record};
-//! let start = Start::Chess(crate::base::chess::Start { fen: qiyuan::rules::chess::Position::start().fen() });
+//! let start = Start::Chess(qiyuan::base::chess::Start { fen: qiyuan::rules::chess::Position::start().fen() });
 //! let moves: Vec<String> = ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).into();
 //! let finish = Finish { winner: Some(Side::Second), reason: Reason::Checkmate };
 //! let game = Record::from_game(start, &moves, ["Fool", "Scholar"], Some("2026.12.01"), Some(finish)).unwrap();

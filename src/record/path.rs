@@ -11,7 +11,7 @@
 //! use qiyuan::record::path::Path;
 //! use qiyuan::record::{Record, Step};
 //! use qiyuan::play::Start;
-//! let mut record = Record::new(Start::Go(crate::base::go::Start { size: 9, handicap: 0, rules: qiyuan::rules::go::Scoring::Chinese, komi: 7.5 }));
+//! let mut record = Record::new(Start::Go(qiyuan::base::go::Start { size: 9, handicap: 0, rules: qiyuan::rules::go::Scoring::Chinese, komi: 7.5 }));
 //! let mut second = Step::new("E5");
 //! second.variations.push(vec![Step::new("C3"), Step::new("C4")]);
 //! record.moves = vec![Step::new("D4"), second];

@@ -19,7 +19,7 @@ pub(crate) const TINT_HIGHLIGHT: &str = "fill=\"#0a7cff\" fill-opacity=\".5\"";
 pub(crate) const TINT_LAST: &str = "fill=\"#d7c437\" fill-opacity=\".55\"";
 pub(crate) const TINT_SELECTED: &str = "fill=\"#3c9a3c\" fill-opacity=\".62\"";
 
-/// What a square of a chess or shogi board shows, for its accessible name: the piece picked
+/// What a square of a chess, shogi or xiangqi board shows, for its accessible name: the piece picked
 /// up, a legal destination, the last move, a king in check, an author's shading, a mark.
 pub(crate) const F_SELECTED: u8 = 1;
 /// A legal destination of the piece picked up.

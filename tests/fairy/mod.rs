@@ -96,6 +96,54 @@ impl Fsf {
     }
 }
 
+impl Fsf {
+    /// `go perft depth`: the moves (in ICCS) with their counts, and the total.
+    pub fn perft(&mut self, depth: u32) -> (std::collections::BTreeSet<String>, u64) {
+        self.send(&format!("go perft {depth}"));
+        let lines = self.until(|l| l.starts_with("Nodes searched"));
+        let mut moves = std::collections::BTreeSet::new();
+        let mut total = 0;
+        for l in &lines {
+            if let Some(n) = l.strip_prefix("Nodes searched:") {
+                total = n.trim().parse().unwrap();
+            } else if let Some((mv, _)) = l.split_once(": ") {
+                moves.insert(from_fsf(mv));
+            }
+        }
+        (moves, total)
+    }
+
+    /// The legal moves (ICCS) of the position set.
+    pub fn legal(&mut self) -> std::collections::BTreeSet<String> {
+        self.perft(1).0
+    }
+
+    /// `d`: the FEN and whether the side to move is in check (`Checkers:`).
+    pub fn show(&mut self) -> (String, bool) {
+        self.send("d");
+        self.send("isready");
+        let lines = self.until(|l| l == "readyok");
+        let fen = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("Fen: "))
+            .expect("d prints the FEN")
+            .to_string();
+        let checkers = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("Checkers:"))
+            .expect("d prints the checkers");
+        (fen, !checkers.trim().is_empty())
+    }
+
+    /// The engine's move (ICCS) after `go depth {depth}`, `None` for `(none)`.
+    pub fn best(&mut self, depth: u32) -> Option<String> {
+        self.send(&format!("go depth {depth}"));
+        let lines = self.until(|l| l.starts_with("bestmove"));
+        let mv = lines.last()?.split_whitespace().nth(1)?.to_string();
+        (mv != "(none)").then(|| from_fsf(&mv))
+    }
+}
+
 impl Drop for Fsf {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");

@@ -121,7 +121,7 @@ pub fn moves_between(pos: &AnyPosition, from: &str, to: &str) -> Vec<Choice> {
     entry_of(pos.game()).map_or_else(Vec::new, |e| (e.moves_between)(pos, from, to))
 }
 
-/// Draws a chess or shogi position with the shared board-game code: `last` the move that
+/// Draws a chess, shogi or xiangqi position with the shared board-game code: `last` the move that
 /// led here, `marks` the shaded squares and arrows, turned round when `flipped`.
 pub fn draw_pieces<G: PieceGame>(
     pos: &G::Pos,

@@ -11,6 +11,9 @@
 //!   deeper at each level, with random noise on the root moves at low levels.
 //! - Shogi ([`shogi`]): alpha-beta over rsshogi's make/undo position with material (hand
 //!   pieces worth a little more), promotion, a light king safety and mobility.
+//! - Xiangqi ([`xiangqi`]): alpha-beta with quiescence over the rules' own position, material
+//!   (a soldier across the river worth twice one at home) and piece-square tables; a win in
+//!   one is always taken, and a losing perpetual check is avoided.
 //!
 //! Every search is bounded by a count (playouts or nodes) chosen for the level and board,
 //! so a move is the same for the same position, level and seed; a deadline of
@@ -83,9 +86,9 @@ impl SearchStrength {
     }
 }
 
-/// A mate found is worth this, less the plies to it (chess and shogi searches).
+/// A mate found is worth this, less the plies to it (chess, shogi and xiangqi searches).
 pub(crate) const MATE: i32 = 100_000;
-/// Above every score of the chess and shogi searches.
+/// Above every score of the chess, shogi and xiangqi searches.
 pub(crate) const INFINITY: i32 = 1_000_000;
 
 /// What an alpha-beta search may spend: a count of positions and a deadline.

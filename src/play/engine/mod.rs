@@ -15,7 +15,7 @@
 //!
 //! let engines = Engines::discover(&[]);
 //! let mut stockfish = engines.start(Game::Chess)?;
-//! let start = Start::Chess(crate::base::chess::Start { fen: qiyuan::rules::chess::Position::start().fen() });
+//! let start = Start::Chess(qiyuan::base::chess::Start { fen: qiyuan::rules::chess::Position::start().fen() });
 //! let reply = stockfish.best_move(&start, &["e2e4".to_string()], Level::new(2).unwrap())?;
 //! assert_eq!(reply.len(), 4); // such as e7e5
 //! # Ok::<(), qiyuan::play::engine::EngineError>(())
@@ -235,14 +235,23 @@ pub enum BadEngineArg {
 impl fmt::Display for BadEngineArg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BadEngineArg::NoEquals(text) => write!(
-                f,
-                "engine `{text}` has no `=`: write it as go=PATH, chess=PATH or shogi=PATH"
-            ),
-            BadEngineArg::UnknownGame(game) => {
+            BadEngineArg::NoEquals(text) => {
+                let forms: Vec<String> = Game::ALL
+                    .iter()
+                    .map(|g| format!("{}=PATH", g.slug()))
+                    .collect();
                 write!(
                     f,
-                    "unknown game `{game}` in --engine: use go, chess or shogi"
+                    "engine `{text}` has no `=`: write it as {}",
+                    forms.join(", ")
+                )
+            }
+            BadEngineArg::UnknownGame(game) => {
+                let slugs: Vec<&str> = Game::ALL.iter().map(|g| g.slug()).collect();
+                write!(
+                    f,
+                    "unknown game `{game}` in --engine: use {}",
+                    slugs.join(", ")
                 )
             }
             BadEngineArg::NoCommand(game) => {
@@ -264,7 +273,7 @@ impl std::error::Error for BadEngineArg {}
 /// let arg = parse_engine_arg("go=/usr/games/gnugo --level 3").unwrap();
 /// assert_eq!(arg.game, Game::Go);
 /// assert_eq!(arg.command.to_string(), "/usr/games/gnugo --level 3 --mode gtp");
-/// assert_eq!(parse_engine_arg("xiangqi=/bin/x"), Err(BadEngineArg::UnknownGame("xiangqi".into())));
+/// assert_eq!(parse_engine_arg("janggi=/bin/x"), Err(BadEngineArg::UnknownGame("janggi".into())));
 /// assert_eq!(parse_engine_arg("chess="), Err(BadEngineArg::NoCommand(Game::Chess)));
 /// assert!(matches!(parse_engine_arg("stockfish"), Err(BadEngineArg::NoEquals(_))));
 /// ```

@@ -1,5 +1,5 @@
 //! A game table: one game in play, its seats, moves, take-backs, offers and end, the same for Go,
-//! chess and shogi. [`Playable`] is what each game adds; [`Match`] is the table as the web sees
+//! chess, shogi and xiangqi. [`Playable`] is what each game adds; [`Match`] is the table as the web sees
 //! it, whatever the game.
 
 use super::computer::{self, Computer};
@@ -791,7 +791,7 @@ pub trait Drawable: Rules {
     }
 }
 
-/// Draws a chess or shogi position at a table, through `content::drawing`.
+/// Draws a chess, shogi or xiangqi position at a table, through `content::drawing`.
 fn draw_at_table<G: PieceGame>(pos: &G::Pos, d: &DrawAsk<<G::Pos as Rules>::Move>) -> String {
     let ask = crate::content::drawing::DrawAsk {
         markup: &[],

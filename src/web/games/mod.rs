@@ -157,9 +157,10 @@ impl Explain for BadRequest {
     fn explain(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         let cut = |s: &String| s.chars().take(40).collect::<String>();
+        let slugs: Vec<&str> = Game::ALL.iter().map(|g| g.slug()).collect();
         match self {
-            BadRequest::Game(g) if zh => format!("没有“{}”这种棋：请选 go、chess 或 shogi。", cut(g)),
-            BadRequest::Game(g) => format!("There is no game “{}”: choose go, chess or shogi.", cut(g)),
+            BadRequest::Game(g) if zh => format!("没有“{}”这种棋：请选 {}。", cut(g), slugs.join("、")),
+            BadRequest::Game(g) => format!("There is no game “{}”: choose {}.", cut(g), slugs.join(", ")),
             BadRequest::Opponent(o) if zh => format!("对手“{}”不明：请选 computer（电脑）或 human（同学）。", cut(o)),
             BadRequest::Opponent(o) => format!("Opponent “{}” is unknown: choose computer or human.", cut(o)),
             BadRequest::Level(l) if zh => format!("没有“{}”级：电脑级别是 1 到 5。", cut(l)),

@@ -3,7 +3,7 @@
 use super::*;
 use crate::render::svg::Heat;
 
-/// Where a move lands: the point or square a heat map shades (a chess or shogi move's
+/// Where a move lands: the point or square a heat map shades (a chess, shogi or xiangqi move's
 /// destination, a Go point, a square picked); none for a count or a pass.
 ///
 /// ```text

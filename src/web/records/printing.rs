@@ -116,7 +116,7 @@ fn go_figures(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figur
     out
 }
 
-/// A chess or shogi score sheet of the main line, a diagram after every `per` moves.
+/// A chess, shogi or xiangqi score sheet of the main line, a diagram after every `per` moves.
 fn score_sheet(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figure> {
     let ui = &Ui::get(lang).record;
     let Ok(mut board) = record.position_at_start("record") else {
