@@ -6,7 +6,8 @@
 //! (tesuji); every other line is wrong, with its comments as the explanation.
 //!
 //! Writing ([`to_sgf`], [`problem_to_sgf`]): a position as `AB`/`AW`/`PL`, and lines as
-//! variations, correct ones ending in a `RIGHT` comment, so that the file imports back.
+//! variations, correct ones ending in a `RIGHT` comment, so that the file imports back; the
+//! lines become a record's variations, written by the records' SGF writer.
 //!
 //! ```
 //! use qiyuan::import::sgf::{import, to_sgf, SgfLine};
@@ -24,7 +25,7 @@
 //!     moves: vec![Move::parse("D9", 9).unwrap()],
 //!     right: true,
 //!     comment: None,
-//! }]);
+//! }]).unwrap();
 //! assert!(sgf.contains("AB[ba][bb][cb]") && sgf.contains("C[RIGHT]"));
 //! ```
 
@@ -32,10 +33,14 @@ use super::{
     fit_lines, is_chinese, one_language, play_all, standard_prompt, view_for, Goal, Imported,
     ImportedProblem, Setup, Skipped, MAX_PLIES,
 };
+use crate::base::go::Start as GoStart;
+use crate::base::{Side, Start};
 use crate::content::{Problem, Puzzle, Step as TreeStep, Text};
 use crate::lang::Lang;
 pub use crate::record::sgf::line_past_the_limit;
-use crate::record::sgf::{escape, syntax_error_place, write_move};
+use crate::record::sgf::syntax_error_place;
+use crate::record::{GoSetup, Record, Step as RecordStep};
+use crate::rules::go::Scoring;
 use crate::rules::go::{Board, Color, Move, Point, Position};
 use sgf_parse::go::{Move as SgfMove, Prop};
 use sgf_parse::SgfNode;
@@ -527,7 +532,7 @@ pub struct SgfLine {
     pub comment: Option<String>,
 }
 
-/// A node of the variation tree being written.
+/// A node of the variation tree being built.
 #[derive(Default)]
 struct Node {
     mv: Option<(Color, Move)>,
@@ -536,47 +541,58 @@ struct Node {
 }
 
 impl Node {
-    fn write(&self, out: &mut String) {
-        // Every node written has a move: the root's stones are written with the position.
-        if let Some((c, m)) = self.mv {
-            let colour = if c == Color::Black { 'B' } else { 'W' };
-            write_move(colour, m, &self.comments.join("\n"), out);
-        }
-        match self.children.len() {
-            0 => {}
-            1 => self.children[0].write(out),
-            _ => {
-                for child in &self.children {
-                    out.push('(');
-                    child.write(out);
-                    out.push(')');
-                }
-            }
+    /// The record step of this node's move (every node but the root has one).
+    fn step(&self, size: u8) -> RecordStep {
+        RecordStep {
+            comment: self.comments.join("\n"),
+            ..RecordStep::new(self.mv.map(|(_, m)| m.name(size)).unwrap_or_default())
         }
     }
 }
 
+/// The record line below `children`: the first child goes on, the others are its
+/// variations, each a line of its own.
+fn line_below(children: &[Node], size: u8) -> Vec<RecordStep> {
+    let Some((first, others)) = children.split_first() else {
+        return Vec::new();
+    };
+    let mut step = first.step(size);
+    step.variations = others
+        .iter()
+        .map(|other| {
+            let mut line = vec![other.step(size)];
+            line.extend(line_below(&other.children, size));
+            line
+        })
+        .collect();
+    let mut line = vec![step];
+    line.extend(line_below(&first.children, size));
+    line
+}
+
 /// An SGF file of `start` (`SZ`, `AB`, `AW`, `PL`, and `comment` on the root) with `lines`
-/// as variations. Lines sharing a beginning share those nodes; a correct line ends in a
-/// comment holding `RIGHT`, so [`import`] reads it back as correct.
-pub fn to_sgf(start: &Position, comment: Option<&str>, lines: &[SgfLine]) -> String {
+/// as variations, written by the records' SGF writer (`record::sgf::write`). Lines sharing
+/// a beginning share those moves; a correct line ends in a comment holding `RIGHT`, so
+/// [`import`] reads it back as correct. `None` only if the writer refuses the position.
+pub fn to_sgf(start: &Position, comment: Option<&str>, lines: &[SgfLine]) -> Option<String> {
     let size = start.size();
     let board = start.board();
-    let mut out = format!("(;GM[1]FF[4]CA[UTF-8]AP[qiyuan]SZ[{size}]");
-    for (tag, c) in [("AB", Color::Black), ("AW", Color::White)] {
-        let stones: Vec<String> = board.stones(c).map(|p| format!("[{}]", p.sgf())).collect();
-        if !stones.is_empty() {
-            out.push_str(tag);
-            out.push_str(&stones.concat());
-        }
-    }
-    out.push_str(match start.turn() {
-        Color::Black => "PL[B]",
-        Color::White => "PL[W]",
+    let stones = |c: Color| board.stones(c).map(|p| p.name(size)).collect::<Vec<_>>();
+    let mut record = Record::new(Start::Go(GoStart {
+        size,
+        handicap: 0,
+        rules: Scoring::Chinese,
+        komi: 0.0,
+    }));
+    record.setup = Some(GoSetup {
+        black: stones(Color::Black),
+        white: stones(Color::White),
+        to_play: match start.turn() {
+            Color::Black => Side::First,
+            Color::White => Side::Second,
+        },
     });
-    if let Some(c) = comment.filter(|c| !c.trim().is_empty()) {
-        out.push_str(&format!("C[{}]", escape(c)));
-    }
+    record.comment = comment.map(str::trim).unwrap_or_default().to_string();
     let mut root = Node::default();
     for line in lines {
         let mut at = &mut root;
@@ -607,19 +623,8 @@ pub fn to_sgf(start: &Position, comment: Option<&str>, lines: &[SgfLine]) -> Str
             at.comments.push(said);
         }
     }
-    match root.children.len() {
-        0 => {}
-        1 => root.children[0].write(&mut out),
-        _ => {
-            for child in &root.children {
-                out.push('(');
-                child.write(&mut out);
-                out.push(')');
-            }
-        }
-    }
-    out.push(')');
-    out
+    record.moves = line_below(&root.children, size);
+    crate::record::sgf::write(&record).ok()
 }
 
 /// A Go problem as SGF, in `lang`: its position, prompt, every correct line (marked `RIGHT`,
@@ -680,11 +685,7 @@ pub fn problem_to_sgf(problem: &Problem, lang: Lang) -> Option<String> {
             }
         }
     }
-    Some(to_sgf(
-        &puzzle.start,
-        Some(problem.prompt.get(lang)),
-        &lines,
-    ))
+    to_sgf(&puzzle.start, Some(problem.prompt.get(lang)), &lines)
 }
 
 /// The game of the problems this importer writes.

@@ -535,8 +535,10 @@ pub async fn diagram_sgf(
         vec![line]
     };
     let caption = text.diagrams[index].caption.as_deref();
-    let sgf = crate::import::sgf::to_sgf(start, caption, &lines);
-    sgf_response(&format!("{}-{}", lesson.slug, index + 1), sgf)
+    match crate::import::sgf::to_sgf(start, caption, &lines) {
+        Some(sgf) => sgf_response(&format!("{}-{}", lesson.slug, index + 1), sgf),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 /// `GET /{game}/lessons/{slug}/diagram/{index}?s=…`: one diagram figure, for the script.

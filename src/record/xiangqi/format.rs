@@ -69,7 +69,7 @@ fn to_record(name: &str, game: &XiangqiGame) -> Result<Record, RecordError> {
         let iccs = &noted.iccs;
         // Every move was checked while reading; a refusal here would be a reader's bug.
         end = end
-            .play(iccs)
+            .play_on(iccs)
             .map_err(|e| RecordError::Illegal {
                 place: name.to_string(),
                 mv: iccs.clone(),

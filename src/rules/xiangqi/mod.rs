@@ -60,7 +60,9 @@ pub use mate::{MateError, MateProver, NotForcing, DEFAULT_BUDGET, LONGEST_MATE};
 pub use position::{Position, START_FEN};
 pub use types::{Color, Kind, Move, Point};
 
-/// The rules in the words every game shares.
+/// The rules in the words every game shares. A move is read on past a repetition that ended
+/// the game ([`Position::play_on`]): records keep the moves players made after one, and a
+/// table, which stops at [`Position::outcome`], takes no move after the end anyway.
 impl super::Rules for Position {
     type Move = Move;
     type Illegal = Illegal;
@@ -74,10 +76,7 @@ impl super::Rules for Position {
         Position::legal_moves(self)
     }
     fn play(&self, text: &str) -> Result<(Self, Move), Illegal> {
-        Position::play(self, text)
-    }
-    fn play_in_place(&mut self, text: &str) -> Result<Move, Illegal> {
-        Position::play_in_place(self, text)
+        Position::play_on(self, text)
     }
     fn move_name(&self, mv: &Move) -> String {
         mv.iccs()

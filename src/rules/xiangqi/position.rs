@@ -153,11 +153,26 @@ impl Position {
 
     /// Reads a written move and checks it, without playing it.
     pub fn read_move(&self, text: &str) -> Result<Move, Illegal> {
-        // The repetition rules end the game whatever the move; a side with no legal move
-        // (将死, 困毙) is told so in place of the reason its move is refused.
+        // The repetition rules end the game whatever the move.
         if self.repetitions() >= 2 {
             return Err(Illegal::GameOver);
         }
+        self.read_move_on(text)
+    }
+
+    /// Plays a move as [`Position::play`] does, but also after a repetition that ended the
+    /// game: a record whose players went on (nobody claimed it) is read to its end. A side
+    /// with no legal move still has none.
+    pub fn play_on(&self, text: &str) -> Result<(Position, Move), Illegal> {
+        let mv = self.read_move_on(text)?;
+        let mut next = self.clone();
+        next.apply(mv);
+        Ok((next, mv))
+    }
+
+    /// Reads and checks a move whatever the repetitions; a side with no legal move (将死,
+    /// 困毙) is told so in place of the reason its move is refused.
+    fn read_move_on(&self, text: &str) -> Result<Move, Illegal> {
         let legal = |f: Point, t: Point| self.check_move(f, t).is_ok();
         let checked = notation::read(&self.board, &legal, text)
             .and_then(|(from, to)| self.check_move(from, to));
