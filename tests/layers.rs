@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// At most this many lines outside the rules and the games' own files name a game.
-const GAME_NAMES_AT_MOST: usize = 10;
+const GAME_NAMES_AT_MOST: usize = 5;
 
 /// At most this many groups of modules use each other.
 const CIRCLES_AT_MOST: usize = 0;

@@ -18,10 +18,9 @@ pub mod sgf;
 mod go;
 pub use go::{life, tsumego_json};
 
-use crate::base::GamePosition;
 use crate::content::{Diagnostic, Game, Library, LineTree, Text};
 use crate::lang::Lang;
-use crate::rules::go::{Board, Color, Move, Point, Position};
+use crate::rules::go::{Color, Move, Point, Position};
 use std::fmt::Write as _;
 
 // Limits on records read from files (game records and problem files alike): `record`
@@ -115,35 +114,11 @@ pub enum Setup {
 }
 
 impl Setup {
-    /// The game of the position.
-    pub fn game(&self) -> Game {
-        match self {
-            Setup::Go { .. } => <Position as GamePosition>::GAME,
-            Setup::Pieces { game, .. } => *game,
-        }
-    }
-
     /// The position of a game of pieces, `notation` in the game's notation.
     pub fn pieces(game: Game, notation: impl Into<String>) -> Setup {
         Setup::Pieces {
             game,
             notation: notation.into(),
-        }
-    }
-
-    /// The FEN or SFEN of a chess or shogi position.
-    pub fn notation(&self) -> Option<&str> {
-        match self {
-            Setup::Pieces { notation, .. } => Some(notation),
-            Setup::Go { .. } => None,
-        }
-    }
-
-    /// The Go position.
-    pub fn go(&self) -> Option<&Position> {
-        match self {
-            Setup::Go { start, .. } => Some(start),
-            _ => None,
         }
     }
 }
@@ -497,36 +472,9 @@ fn write_problem(out: &mut String, p: &ImportedProblem) {
         let _ = writeln!(out, "# note: {}", comment(note));
     }
     let _ = writeln!(out, "prompt = {}", toml_text(&p.prompt));
-    match &p.setup {
-        Setup::Go { start, view } => {
-            let size = start.size();
-            let _ = writeln!(out, "size = {size}");
-            let board = start.board();
-            let text = match view {
-                Some((tl, br)) => {
-                    let _ = writeln!(
-                        out,
-                        "view = {}",
-                        toml_string(&rectangle_name((*tl, *br), size))
-                    );
-                    crop(board, *tl, *br)
-                }
-                None => board.to_text(),
-            };
-            let _ = write!(out, "board = \"\"\"\n{text}\"\"\"\n");
-            let _ = writeln!(out, "to_play = {}", toml_string(start.turn().as_str()));
-        }
-        Setup::Pieces { game, notation } => {
-            let key = game.kind().position_key;
-            let _ = writeln!(out, "{key} = {}", toml_string(notation));
-        }
-    }
+    p.setup.write_position(out);
     let _ = writeln!(out, "goal = {}", toml_string(p.goal.as_str()));
-    if let (Some((tl, br)), Setup::Go { start, .. }) = (p.region, &p.setup) {
-        let size = start.size();
-        let rect = rectangle_name((tl, br), size);
-        let _ = writeln!(out, "region = {}", toml_string(&rect));
-    }
+    p.setup.write_region(p.region, out);
     if let Some(n) = p.goal.mate_in() {
         let _ = writeln!(out, "mate_in = {n}");
     }
@@ -556,22 +504,6 @@ fn write_problem(out: &mut String, p: &ImportedProblem) {
         let _ = writeln!(out, "line = {}", toml_string(&line.join(" ")));
         let _ = writeln!(out, "why = {}", toml_text(why));
     }
-}
-
-fn crop(board: &Board, tl: Point, br: Point) -> String {
-    let mut out = String::new();
-    for row in tl.row..=br.row {
-        let cells: Vec<&str> = (tl.col..=br.col)
-            .map(|col| match board.get(Point::new(col, row)) {
-                None => ".",
-                Some(Color::Black) => "X",
-                Some(Color::White) => "O",
-            })
-            .collect();
-        out.push_str(&cells.join(" "));
-        out.push('\n');
-    }
-    out
 }
 
 /// An id for `wanted` (made a slug) that no earlier problem of the set has: `abc`, then

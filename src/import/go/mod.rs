@@ -2,4 +2,5 @@
 //! proof of what any Go importer brings.
 
 pub mod life;
+mod setup;
 pub mod tsumego_json;
