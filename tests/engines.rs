@@ -9,7 +9,7 @@
 use qiyuan::content::Game;
 use qiyuan::play::engine::{Engine, EngineCommand, EngineError, Engines, Timeouts};
 use qiyuan::play::{Level, ShogiHandicap, Start};
-use qiyuan::rules::{chess, go, shogi, Rules};
+use qiyuan::rules::{chess, go, shogi, xiangqi, Rules};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -305,6 +305,32 @@ fn fairy_stockfish_plays_shogi_forty_plies_even_and_with_a_handicap() {
         "{moves:?}"
     );
     assert!(moves.len() >= 20, "{moves:?}");
+}
+
+/// Fairy-Stockfish told `UCI_Variant xiangqi` plays a whole game against itself through our
+/// engine layer (its moves count the ranks from 1, ours from 0), every move checked by our
+/// rules, from the start (120 plies at most) and from an endgame's FEN to the mate.
+#[test]
+fn fairy_stockfish_plays_xiangqi_to_the_end() {
+    let mut fairy = installed(Game::Xiangqi, "fairy-stockfish");
+    let start = Start::Xiangqi(qiyuan::base::xiangqi::Start {
+        fen: xiangqi::START_FEN.to_string(),
+    });
+    let (moves, pos, stopped) = self_play(&mut fairy, &start, xiangqi::Position::start(), 120, level);
+    assert!(
+        moves.len() == 120 || pos.ending().is_some() || stopped.is_some(),
+        "{moves:?}"
+    );
+    assert!(moves.len() >= 40, "{moves:?}");
+    // A rook and horse against a lone king: Fairy-Stockfish mates, and our rules agree.
+    let fen = "4k4/9/9/9/9/9/9/9/4R4/3K2N2 w - - 0 1";
+    let start = Start::Xiangqi(qiyuan::base::xiangqi::Start { fen: fen.into() });
+    let first = xiangqi::Position::from_fen(fen).unwrap();
+    let (moves, pos, stopped) = self_play(&mut fairy, &start, first, 60, |_| Level::MAX);
+    assert!(
+        matches!(pos.ending(), Some(xiangqi::Outcome::Checkmate { .. } | xiangqi::Outcome::Stalemate { .. })),
+        "no win after {moves:?} ({stopped:?})"
+    );
 }
 
 #[test]
