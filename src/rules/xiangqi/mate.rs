@@ -118,10 +118,10 @@ impl NotForcing {
                 left,
                 ..
             } => match (lang, *left) {
-                (Lang::Zh, 1) => format!(
+                (Lang::Zh, 0 | 1) => format!(
                     "{played_zh}之后对方还有棋可走（例如{reply_zh}），既没有被将死也没有被困毙。"
                 ),
-                (Lang::En, 1) => format!(
+                (Lang::En, 0 | 1) => format!(
                     "After {played_en} the opponent can still move (for example {reply_en}): neither checkmated nor stalemated."
                 ),
                 (Lang::Zh, l) => format!(
@@ -423,6 +423,9 @@ mod tests {
         assert!(why.explain(Lang::Zh).contains("之后对方还有棋可走"));
         assert!(why.explain(Lang::En).contains("can still move"));
         assert_eq!(p.why_not_mate("i0e0", 1).unwrap(), None);
+        // No moves left: the sentence still reads.
+        let none_left = p.why_not_mate("e7g8", 0).unwrap().expect("no moves left");
+        assert!(none_left.explain(Lang::En).contains("can still move"));
         assert!(matches!(
             p.why_not_mate("i0i9x", 1).unwrap(),
             Some(NotForcing::Illegal(_))
