@@ -56,7 +56,10 @@ impl Fsf {
         let mut lines = Vec::new();
         loop {
             let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "Fairy-Stockfish stopped");
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "Fairy-Stockfish stopped"
+            );
             let line = line.trim_end().to_string();
             let done = last(&line);
             lines.push(line);
@@ -104,12 +107,20 @@ fn kill_positions() -> Vec<(String, String)> {
             }
             fens.push(pos.fen());
         }
-        if !ok || !matches!(pos.outcome(), Some(Outcome::Checkmate { .. } | Outcome::Stalemate { .. })) {
+        if !ok
+            || !matches!(
+                pos.outcome(),
+                Some(Outcome::Checkmate { .. } | Outcome::Stalemate { .. })
+            )
+        {
             continue;
         }
         for back in [1, 3, 5, 7] {
             if fens.len() > back {
-                out.push((format!("{}-{back}", f[0]), fens[fens.len() - 1 - back].clone()));
+                out.push((
+                    format!("{}-{back}", f[0]),
+                    fens[fens.len() - 1 - back].clone(),
+                ));
             }
         }
     }
@@ -133,19 +144,27 @@ fn main() {
     for (name, fen) in &positions {
         let pos = Position::from_fen(fen).unwrap();
         let mut prover = MateProver::new();
-        let Some(d) = prover.mate_distance(&pos, 4).unwrap_or_else(|e| panic!("{name}: {e}")) else {
+        let Some(d) = prover
+            .mate_distance(&pos, 4)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+        else {
             none += 1;
             continue;
         };
         let start = Instant::now();
         let mut prover = MateProver::new();
-        let moves = prover.mating_moves(&pos, d).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let moves = prover
+            .mating_moves(&pos, d)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         ours[d as usize].push(start.elapsed());
         nodes_max[d as usize] = nodes_max[d as usize].max(prover.nodes());
         assert!(!moves.is_empty(), "{name}: {fen}");
         theirs[d as usize].push(fsf.time_mate(fen, d));
     }
-    println!("{} kill positions, {none} without a mate in 4 or less", positions.len());
+    println!(
+        "{} kill positions, {none} without a mate in 4 or less",
+        positions.len()
+    );
     println!("| mate in | positions | ours median ms | ours worst ms | most nodes | Fairy-Stockfish median ms | Fairy-Stockfish worst ms |");
     println!("|---|---|---|---|---|---|---|");
     for d in 1..=4 {

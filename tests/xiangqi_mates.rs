@@ -206,8 +206,8 @@ fn problem_positions() -> Option<Vec<(String, String, u32)>> {
     let mut out = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        let doc: toml::Table = toml::from_str(&text)
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let doc: toml::Table =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let Some(problems) = doc.get("problem").and_then(|p| p.as_array()) else {
             continue;
         };
@@ -278,7 +278,9 @@ fn check(fsf: &mut Fsf, label: &str, fen: &str) -> Checked {
             theirs = fsf.mate_score(&format!("go mate {d} movetime 60000"));
         }
     }
-    let theirs = theirs.filter(|&k| k > 0 && k as u32 <= LONGEST).map(|k| k as u32);
+    let theirs = theirs
+        .filter(|&k| k > 0 && k as u32 <= LONGEST)
+        .map(|k| k as u32);
     assert_eq!(
         ours, theirs,
         "{label}: {fen}: mate length, ours {ours:?}, Fairy-Stockfish {theirs:?}"
@@ -288,7 +290,10 @@ fn check(fsf: &mut Fsf, label: &str, fen: &str) -> Checked {
         let moves = prover
             .mating_moves(&pos, d)
             .unwrap_or_else(|e| panic!("{label}: {fen}: {e}"));
-        assert!(!moves.is_empty(), "{label}: {fen}: a mate in {d} with no mating move");
+        assert!(
+            !moves.is_empty(),
+            "{label}: {fen}: a mate in {d} with no mating move"
+        );
         for mv in moves {
             confirm(fsf, fen, &to_fsf(&mv.iccs()), d)
                 .unwrap_or_else(|why| panic!("{label}: {fen}: {} {why}", mv.iccs()));
@@ -301,7 +306,11 @@ fn check(fsf: &mut Fsf, label: &str, fen: &str) -> Checked {
 #[test]
 fn kill_positions_agree_with_fairy_stockfish() {
     let positions = kill_positions();
-    assert!(positions.len() >= 100, "only {} kill positions", positions.len());
+    assert!(
+        positions.len() >= 100,
+        "only {} kill positions",
+        positions.len()
+    );
     let mut fsf = Fsf::start();
     let mut by_length = [0usize; 6];
     let mut confirmed = 0;

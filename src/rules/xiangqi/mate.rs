@@ -414,7 +414,10 @@ mod tests {
     fn a_check_the_defence_escapes_is_explained() {
         // In the 马后炮 position the horse's check from g8 lets the king step to e8.
         let p = pos(HORSE_CANNON);
-        let why = p.why_not_mate("e7g8", 1).unwrap().expect("e7g8 does not mate");
+        let why = p
+            .why_not_mate("e7g8", 1)
+            .unwrap()
+            .expect("e7g8 does not mate");
         let NotForcing::Escape { reply, .. } = &why else {
             panic!("{why:?}");
         };
@@ -448,9 +451,14 @@ mod tests {
         let (then, _) = after.play(&defence.iccs()).unwrap();
         assert_eq!(then.mate_distance(1).unwrap(), Some(1));
         // A quiet first move lets Black escape the mate in two, and the reason names it.
-        let why = p.why_not_mate("e0f0", 2).unwrap().expect("e0f0 does not mate in 2");
+        let why = p
+            .why_not_mate("e0f0", 2)
+            .unwrap()
+            .expect("e0f0 does not mate in 2");
         assert!(matches!(why, NotForcing::Escape { left: 2, .. }));
-        assert!(why.explain(Lang::En).contains("no forced win in the 1 move left"));
+        assert!(why
+            .explain(Lang::En)
+            .contains("no forced win in the 1 move left"));
     }
 
     #[test]
@@ -463,7 +471,9 @@ mod tests {
         );
         assert_eq!(
             p.mating_moves(LONGEST_MATE + 1),
-            Err(MateError::TooLong { n: LONGEST_MATE + 1 })
+            Err(MateError::TooLong {
+                n: LONGEST_MATE + 1
+            })
         );
         for lang in Lang::ALL {
             assert!(!MateError::Budget { budget: 5 }.explain(lang).is_empty());

@@ -123,7 +123,10 @@ impl Ask {
             Some((n, a)) => (n.trim(), Some(a.trim())),
             None => (text.trim(), None),
         };
-        let point = || arg.and_then(Point::parse).ok_or_else(|| BadAsk::NeedsPoint(text.to_string()));
+        let point = || {
+            arg.and_then(Point::parse)
+                .ok_or_else(|| BadAsk::NeedsPoint(text.to_string()))
+        };
         match name {
             "moves" => Ok(Ask::Moves(point()?)),
             "captures" => Ok(Ask::Captures(point()?)),
@@ -226,7 +229,10 @@ mod tests {
         assert!(matches!(Ask::parse("attacks:h2"), Err(BadAsk::Unknown(_))));
         assert!(matches!(Ask::parse("moves:j2"), Err(BadAsk::NeedsPoint(_))));
         assert!(matches!(Ask::parse("moves"), Err(BadAsk::NeedsPoint(_))));
-        assert!(matches!(Ask::parse("checks:e4"), Err(BadAsk::TakesNoPoint(_))));
+        assert!(matches!(
+            Ask::parse("checks:e4"),
+            Err(BadAsk::TakesNoPoint(_))
+        ));
         let start = Position::start();
         let empty = Ask::parse("moves:e4").unwrap().answer(&start);
         assert_eq!(empty, Err(BadAsk::EmptyPoint(Point::parse("e4").unwrap())));
@@ -235,7 +241,9 @@ mod tests {
         let wrong = Ask::parse("moves:d0").unwrap().answer(&pos);
         assert!(matches!(wrong, Err(BadAsk::WrongSide(_))));
         for lang in Lang::ALL {
-            assert!(!BadAsk::WrongSide(Point::parse("d0").unwrap()).explain(lang).is_empty());
+            assert!(!BadAsk::WrongSide(Point::parse("d0").unwrap())
+                .explain(lang)
+                .is_empty());
         }
     }
 }

@@ -324,7 +324,11 @@ impl Search {
 
 /// The defender's replies in the order to try: the table's refutation, the killers,
 /// captures, the rest (the order of generation kept within each group).
-fn defender_order(mut replies: Vec<Move>, best: Option<Step>, killers: [Option<Step>; 2]) -> Vec<Move> {
+fn defender_order(
+    mut replies: Vec<Move>,
+    best: Option<Step>,
+    killers: [Option<Step>; 2],
+) -> Vec<Move> {
     let rank = |m: &Move| {
         let step = Some((m.from, m.to));
         if step == best {
