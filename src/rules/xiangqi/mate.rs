@@ -118,10 +118,10 @@ impl NotForcing {
                 left,
                 ..
             } => match (lang, *left) {
-                (Lang::Zh, 1) => format!(
+                (Lang::Zh, 0 | 1) => format!(
                     "{played_zh}之后对方还有棋可走（例如{reply_zh}），既没有被将死也没有被困毙。"
                 ),
-                (Lang::En, 1) => format!(
+                (Lang::En, 0 | 1) => format!(
                     "After {played_en} the opponent can still move (for example {reply_en}): neither checkmated nor stalemated."
                 ),
                 (Lang::Zh, l) => format!(
@@ -414,7 +414,10 @@ mod tests {
     fn a_check_the_defence_escapes_is_explained() {
         // In the 马后炮 position the horse's check from g8 lets the king step to e8.
         let p = pos(HORSE_CANNON);
-        let why = p.why_not_mate("e7g8", 1).unwrap().expect("e7g8 does not mate");
+        let why = p
+            .why_not_mate("e7g8", 1)
+            .unwrap()
+            .expect("e7g8 does not mate");
         let NotForcing::Escape { reply, .. } = &why else {
             panic!("{why:?}");
         };
@@ -423,6 +426,9 @@ mod tests {
         assert!(why.explain(Lang::Zh).contains("之后对方还有棋可走"));
         assert!(why.explain(Lang::En).contains("can still move"));
         assert_eq!(p.why_not_mate("i0e0", 1).unwrap(), None);
+        // No moves left: the sentence still reads.
+        let none_left = p.why_not_mate("e7g8", 0).unwrap().expect("no moves left");
+        assert!(none_left.explain(Lang::En).contains("can still move"));
         assert!(matches!(
             p.why_not_mate("i0i9x", 1).unwrap(),
             Some(NotForcing::Illegal(_))
@@ -445,9 +451,14 @@ mod tests {
         let (then, _) = after.play(&defence.iccs()).unwrap();
         assert_eq!(then.mate_distance(1).unwrap(), Some(1));
         // A quiet first move lets Black escape the mate in two, and the reason names it.
-        let why = p.why_not_mate("e0f0", 2).unwrap().expect("e0f0 does not mate in 2");
+        let why = p
+            .why_not_mate("e0f0", 2)
+            .unwrap()
+            .expect("e0f0 does not mate in 2");
         assert!(matches!(why, NotForcing::Escape { left: 2, .. }));
-        assert!(why.explain(Lang::En).contains("no forced win in the 1 move left"));
+        assert!(why
+            .explain(Lang::En)
+            .contains("no forced win in the 1 move left"));
     }
 
     #[test]
@@ -460,7 +471,9 @@ mod tests {
         );
         assert_eq!(
             p.mating_moves(LONGEST_MATE + 1),
-            Err(MateError::TooLong { n: LONGEST_MATE + 1 })
+            Err(MateError::TooLong {
+                n: LONGEST_MATE + 1
+            })
         );
         for lang in Lang::ALL {
             assert!(!MateError::Budget { budget: 5 }.explain(lang).is_empty());

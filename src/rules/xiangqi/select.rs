@@ -11,21 +11,20 @@ use std::fmt;
 ///
 /// ```
 /// use qiyuan::rules::xiangqi::{select::Ask, Position};
-/// // Red's cannon on h2 captures only over exactly one screen: the horse on h7 stands
-/// // behind the soldier on h5... no: the h-file from h2 up holds h5 (a black soldier,
-/// // the screen) and h7 (a black horse): the cannon captures on h7.
+/// // Red's cannon on h2 captures only over exactly one screen: up the h-file stand h5
+/// // (a black cannon, the screen) and h7 (a black horse), so it captures on h7.
 /// //   a b c d e f g h i
 /// // 9 . . . . k . . . .
 /// // 8 . . . . . . . . .
 /// // 7 . . . . . . . n .
 /// // 6 . . . . . . . . .
-/// // 5 . . . . . . . p .
+/// // 5 . . . . . . . c .
 /// // 4 . . . . . . . . .
 /// // 3 . . . . . . . . .
 /// // 2 . . . . . . . C .
 /// // 1 . . . . . . . . .
 /// // 0 . . . K . . . . .
-/// let pos = Position::from_fen("4k4/9/7n1/9/7p1/9/9/7C1/9/3K5 w - - 0 1").unwrap();
+/// let pos = Position::from_fen("4k4/9/7n1/9/7c1/9/9/7C1/9/3K5 w - - 0 1").unwrap();
 /// let ask = Ask::parse("captures:h2").unwrap();
 /// assert_eq!(ask.answer_names(&pos).unwrap(), ["h7"]);
 /// ```
@@ -124,7 +123,10 @@ impl Ask {
             Some((n, a)) => (n.trim(), Some(a.trim())),
             None => (text.trim(), None),
         };
-        let point = || arg.and_then(Point::parse).ok_or_else(|| BadAsk::NeedsPoint(text.to_string()));
+        let point = || {
+            arg.and_then(Point::parse)
+                .ok_or_else(|| BadAsk::NeedsPoint(text.to_string()))
+        };
         match name {
             "moves" => Ok(Ask::Moves(point()?)),
             "captures" => Ok(Ask::Captures(point()?)),
@@ -227,7 +229,10 @@ mod tests {
         assert!(matches!(Ask::parse("attacks:h2"), Err(BadAsk::Unknown(_))));
         assert!(matches!(Ask::parse("moves:j2"), Err(BadAsk::NeedsPoint(_))));
         assert!(matches!(Ask::parse("moves"), Err(BadAsk::NeedsPoint(_))));
-        assert!(matches!(Ask::parse("checks:e4"), Err(BadAsk::TakesNoPoint(_))));
+        assert!(matches!(
+            Ask::parse("checks:e4"),
+            Err(BadAsk::TakesNoPoint(_))
+        ));
         let start = Position::start();
         let empty = Ask::parse("moves:e4").unwrap().answer(&start);
         assert_eq!(empty, Err(BadAsk::EmptyPoint(Point::parse("e4").unwrap())));
@@ -236,7 +241,9 @@ mod tests {
         let wrong = Ask::parse("moves:d0").unwrap().answer(&pos);
         assert!(matches!(wrong, Err(BadAsk::WrongSide(_))));
         for lang in Lang::ALL {
-            assert!(!BadAsk::WrongSide(Point::parse("d0").unwrap()).explain(lang).is_empty());
+            assert!(!BadAsk::WrongSide(Point::parse("d0").unwrap())
+                .explain(lang)
+                .is_empty());
         }
     }
 }

@@ -25,8 +25,8 @@
 //! attacker move (`n = 1`) is tried without a child node: the move wins exactly when the
 //! defender is left without a legal move, which is tested without listing every reply.
 
-use super::super::board::Board;
-use super::super::types::{Move, Point};
+use super::super::board::{horse_leg, Board, HORSE_JUMPS, LINES};
+use super::super::types::{Color, Kind, Move, Point};
 use std::collections::HashMap;
 
 /// Entries the table holds at most; it is emptied when full (memory stays bounded).
@@ -194,7 +194,7 @@ impl Search {
                 tainted: false,
             });
         }
-        let moves = b.legal_moves();
+        let moves = legal_moves(b);
         if n == 1 {
             for m in &moves {
                 self.count()?;
@@ -247,7 +247,7 @@ impl Search {
                 tainted: false,
             });
         }
-        let replies = b.legal_moves();
+        let replies = legal_moves(b);
         if replies.is_empty() {
             self.store_win(key, 1, None);
             return Ok(WIN);
@@ -308,8 +308,8 @@ impl Search {
             next.make(m.from, m.to);
             let rank = if best == Some((m.from, m.to)) {
                 0
-            } else if next.in_check() {
-                1 + next.legal_moves().len()
+            } else if in_check(&next) {
+                1 + legal_moves(&next).len()
             } else if let Some(k) = m.captured {
                 200 - value(k)
             } else {
@@ -324,7 +324,11 @@ impl Search {
 
 /// The defender's replies in the order to try: the table's refutation, the killers,
 /// captures, the rest (the order of generation kept within each group).
-fn defender_order(mut replies: Vec<Move>, best: Option<Step>, killers: [Option<Step>; 2]) -> Vec<Move> {
+fn defender_order(
+    mut replies: Vec<Move>,
+    best: Option<Step>,
+    killers: [Option<Step>; 2],
+) -> Vec<Move> {
     let rank = |m: &Move| {
         let step = Some((m.from, m.to));
         if step == best {
@@ -344,8 +348,7 @@ fn defender_order(mut replies: Vec<Move>, best: Option<Step>, killers: [Option<S
 }
 
 /// A rough worth of a piece, to try the richest captures first.
-fn value(kind: super::super::types::Kind) -> usize {
-    use super::super::types::Kind;
+fn value(kind: Kind) -> usize {
     match kind {
         Kind::Rook => 90,
         Kind::Cannon => 45,
@@ -362,6 +365,112 @@ pub(super) fn has_legal_move(b: &Board) -> bool {
     b.pseudo_moves().iter().any(|m| {
         let mut next = b.clone();
         next.make(m.from, m.to);
-        !next.king_exposed(us)
+        !exposed(&next, us)
     })
+}
+
+/// The legal moves of the side to move at `b`: [`Board::legal_moves`], with the cheaper
+/// test [`exposed`].
+fn legal_moves(b: &Board) -> Vec<Move> {
+    let us = b.turn;
+    let mut moves = b.pseudo_moves();
+    moves.retain(|m| {
+        let mut next = b.clone();
+        next.make(m.from, m.to);
+        !exposed(&next, us)
+    });
+    moves
+}
+
+/// Whether the side to move at `b` is in check.
+fn in_check(b: &Board) -> bool {
+    exposed(b, b.turn)
+}
+
+/// Whether `color`'s king is attacked or faces the other king ([`Board::king_exposed`]
+/// without lists): along each line the first piece may be a rook (or, up or down the
+/// file, the other king) and the second a cannon; then horses with their legs free, and
+/// soldiers (sideways only across the river).
+fn exposed(b: &Board, color: Color) -> bool {
+    let Some(king) = king_of(b, color) else {
+        return true;
+    };
+    let by = color.opponent();
+    for (df, dr) in LINES {
+        let mut screened = false;
+        let mut p = king.offset(df, dr);
+        while let Some(q) = p {
+            if let Some((c, k)) = b.at(q) {
+                if screened {
+                    if c == by && k == Kind::Cannon {
+                        return true;
+                    }
+                    break;
+                }
+                if c == by && (k == Kind::Rook || (k == Kind::King && df == 0)) {
+                    return true;
+                }
+                screened = true;
+            }
+            p = q.offset(df, dr);
+        }
+    }
+    for (df, dr) in HORSE_JUMPS {
+        let Some(h) = king.offset(df, dr) else {
+            continue;
+        };
+        if b.at(h) == Some((by, Kind::Horse)) {
+            let (lf, lr) = horse_leg(-df, -dr);
+            if h.offset(lf, lr).is_some_and(|leg| b.at(leg).is_none()) {
+                return true;
+            }
+        }
+    }
+    let fwd = by.forward();
+    for (df, dr) in [(0, -fwd), (1, 0), (-1, 0)] {
+        if let Some(s) = king.offset(df, dr) {
+            if b.at(s) == Some((by, Kind::Pawn)) && (dr != 0 || !s.on_own_side(by)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Where `color`'s king stands (looked for in its palace).
+fn king_of(b: &Board, color: Color) -> Option<Point> {
+    let ranks = if color == Color::Red { 0..3 } else { 7..10 };
+    ranks
+        .flat_map(|r| (3..6).map(move |f| (f, r)))
+        .filter_map(|(f, r)| Point::new(f, r))
+        .find(|&p| b.at(p) == Some((color, Kind::King)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::position::Position;
+    use super::*;
+
+    #[test]
+    fn quick_legality_agrees_with_the_board_on_the_ccpd_games() {
+        // Every position of the CCPD games in tests/data (CC BY 4.0), both sides to move.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xiangqi/ccpd.tsv");
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut seen = 0;
+        for line in text.lines() {
+            let f: Vec<&str> = line.split('\t').collect();
+            let mut pos = Position::from_fen(f[1]).unwrap();
+            for mv in f.get(2).unwrap_or(&"").split_whitespace() {
+                let b = Board::from_fen(&pos.fen()).unwrap();
+                assert_eq!(legal_moves(&b), b.legal_moves(), "{}", pos.fen());
+                assert_eq!(in_check(&b), b.in_check(), "{}", pos.fen());
+                assert_eq!(has_legal_move(&b), !b.legal_moves().is_empty());
+                seen += 1;
+                if pos.play_in_place(mv).is_err() {
+                    break;
+                }
+            }
+        }
+        assert!(seen > 5000, "{seen}");
+    }
 }
