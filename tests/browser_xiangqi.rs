@@ -19,7 +19,7 @@ use content::problem_path;
 use harness::{squash, start_trainer, Browser, Driver};
 use qiyuan::content::{Game, Library, Problem, ProblemSet, Puzzle, Verdict};
 use qiyuan::lang::Lang;
-use qiyuan::rules::xiangqi::{Illegal, Kind, Point, Position};
+use qiyuan::rules::xiangqi::{Illegal, Kind, Position};
 use qiyuan::web::AppState;
 use serde_json::json;
 

@@ -316,7 +316,8 @@ fn fairy_stockfish_plays_xiangqi_to_the_end() {
     let start = Start::Xiangqi(qiyuan::base::xiangqi::Start {
         fen: xiangqi::START_FEN.to_string(),
     });
-    let (moves, pos, stopped) = self_play(&mut fairy, &start, xiangqi::Position::start(), 120, level);
+    let (moves, pos, stopped) =
+        self_play(&mut fairy, &start, xiangqi::Position::start(), 120, level);
     assert!(
         moves.len() == 120 || pos.ending().is_some() || stopped.is_some(),
         "{moves:?}"
@@ -328,7 +329,10 @@ fn fairy_stockfish_plays_xiangqi_to_the_end() {
     let first = xiangqi::Position::from_fen(fen).unwrap();
     let (moves, pos, stopped) = self_play(&mut fairy, &start, first, 60, |_| Level::MAX);
     assert!(
-        matches!(pos.ending(), Some(xiangqi::Outcome::Checkmate { .. } | xiangqi::Outcome::Stalemate { .. })),
+        matches!(
+            pos.ending(),
+            Some(xiangqi::Outcome::Checkmate { .. } | xiangqi::Outcome::Stalemate { .. })
+        ),
         "no win after {moves:?} ({stopped:?})"
     );
 }

@@ -24,7 +24,6 @@ use qiyuan::play::computer::xiangqi::{strength as level_strength, think_with};
 use qiyuan::play::computer::{Computer, SearchStrength};
 use qiyuan::play::Level;
 use qiyuan::rules::xiangqi::{Move, Outcome, Position, START_FEN};
-use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 const RELEASE: bool = !cfg!(debug_assertions);

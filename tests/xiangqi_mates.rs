@@ -23,10 +23,11 @@
 //! [`LONGEST`] is 4 in a release build and 3 in a debug one (an unoptimised mate in 4
 //! takes half a minute); `cargo test --release --test xiangqi_mates` checks mates in 4.
 
-use qiyuan::rules::xiangqi::{MateProver, Outcome, Position};
-use std::io::{BufRead, BufReader, Write};
+mod fairy;
+
+use fairy::{kill_positions, to_fsf, Fsf};
+use qiyuan::rules::xiangqi::{MateProver, Position};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 const RELEASE: bool = !cfg!(debug_assertions);
 
@@ -36,95 +37,7 @@ const LONGEST: u32 = if RELEASE { 4 } else { 3 };
 /// Fairy-Stockfish's search depth for the mate length: well beyond 2 × 4 − 1 plies.
 const DEPTH: u32 = 14;
 
-/// A running Fairy-Stockfish, set to xiangqi.
-struct Fsf {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
 impl Fsf {
-    fn start() -> Fsf {
-        let binary = std::env::var_os("FAIRY_STOCKFISH")
-            .unwrap_or_else(|| "/usr/games/fairy-stockfish".into());
-        let mut child = Command::new(&binary)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "the xiangqi mate test needs Fairy-Stockfish at {}: {e}; run `apt-get install fairy-stockfish` or set FAIRY_STOCKFISH",
-                    binary.to_string_lossy()
-                )
-            });
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut fsf = Fsf {
-            child,
-            stdin,
-            stdout,
-        };
-        fsf.send("uci");
-        fsf.until(|l| l == "uciok");
-        fsf.send("setoption name UCI_Variant value xiangqi");
-        fsf.send("isready");
-        fsf.until(|l| l == "readyok");
-        fsf
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The lines up to and including the first that `last` accepts.
-    fn until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).unwrap();
-            assert!(n > 0, "Fairy-Stockfish stopped; lines so far: {lines:?}");
-            let line = line.trim_end().to_string();
-            let done = last(&line);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    }
-
-    /// Sets up `fen` and the `moves` (ICCS) after it, with a fresh hash table.
-    fn position(&mut self, fen: &str, moves: &[String]) {
-        self.send("ucinewgame");
-        if moves.is_empty() {
-            self.send(&format!("position fen {fen}"));
-        } else {
-            let moves: Vec<String> = moves.iter().map(|m| to_fsf(m)).collect();
-            self.send(&format!("position fen {fen} moves {}", moves.join(" ")));
-        }
-        self.send("isready");
-        self.until(|l| l == "readyok");
-    }
-
-    /// Runs `go …` and returns the last `score mate K` (positive: the side to move mates),
-    /// `None` for a score in centipawns.
-    fn mate_score(&mut self, go: &str) -> Option<i32> {
-        self.send(go);
-        let lines = self.until(|l| l.starts_with("bestmove"));
-        let mut score = None;
-        for l in &lines {
-            if let Some((_, rest)) = l.split_once(" score ") {
-                let mut words = rest.split_whitespace();
-                score = match (words.next(), words.next()) {
-                    (Some("mate"), Some(k)) => k.parse().ok(),
-                    _ => None,
-                };
-            }
-        }
-        score
-    }
-
     /// The legal moves in Fairy-Stockfish's coordinates (`go perft 1`).
     fn legal_moves(&mut self) -> Vec<String> {
         self.send("go perft 1");
@@ -143,53 +56,6 @@ impl Fsf {
         self.send("isready");
         self.until(|l| l == "readyok");
     }
-}
-
-impl Drop for Fsf {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
-    }
-}
-
-/// ICCS (ranks 0–9) to Fairy-Stockfish's coordinates (ranks 1–10): `h2e2` → `h3e3`.
-fn to_fsf(iccs: &str) -> String {
-    let b = iccs.as_bytes();
-    let r = |c: u8| (c - b'0' + 1).to_string();
-    format!("{}{}{}{}", b[0] as char, r(b[1]), b[2] as char, r(b[3]))
-}
-
-/// The kill positions: (label, FEN), the winner to move, 1, 3, 5 and 7 plies before the
-/// end of each CCPD kill game that ends by 将死 or 困毙.
-fn kill_positions() -> Vec<(String, String)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xiangqi/ccpd.tsv");
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
-    let mut out = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with("kills/")) {
-        let f: Vec<&str> = line.split('\t').collect();
-        let mut pos = Position::from_fen(f[1]).unwrap_or_else(|e| panic!("{}: {e}", f[0]));
-        let mut fens = vec![pos.fen()];
-        for mv in f.get(2).unwrap_or(&"").split_whitespace() {
-            pos.play_in_place(mv)
-                .unwrap_or_else(|e| panic!("{} {mv}: {e}", f[0]));
-            fens.push(pos.fen());
-        }
-        if !matches!(
-            pos.outcome(),
-            Some(Outcome::Checkmate { .. } | Outcome::Stalemate { .. })
-        ) {
-            continue;
-        }
-        for back in [1, 3, 5, 7] {
-            if fens.len() > back {
-                out.push((
-                    format!("{} {back} plies before the end", f[0]),
-                    fens[fens.len() - 1 - back].clone(),
-                ));
-            }
-        }
-    }
-    out
 }
 
 /// The `goal = "mate"` problems: (label, FEN, mate_in), or `None` without the folder.
@@ -311,7 +177,7 @@ fn kill_positions_agree_with_fairy_stockfish() {
         "only {} kill positions",
         positions.len()
     );
-    let mut fsf = Fsf::start();
+    let mut fsf = Fsf::start("the xiangqi mate test");
     let mut by_length = [0usize; 6];
     let mut confirmed = 0;
     for (label, fen) in &positions {
@@ -335,7 +201,7 @@ fn mate_problems_agree_with_fairy_stockfish() {
         println!("no problems/xiangqi folder (nor $XIANGQI_PROBLEMS): nothing to compare");
         return;
     };
-    let mut fsf = Fsf::start();
+    let mut fsf = Fsf::start("the xiangqi mate test");
     let mut compared = 0;
     for (label, fen, n) in &problems {
         let c = check(&mut fsf, label, fen);

@@ -66,7 +66,7 @@ trait Dyn: Send + Sync + fmt::Debug {
     fn over(&self) -> bool;
     fn engine_position(&self) -> String;
     fn to_engine_move(&self, name: &str) -> String;
-    fn from_engine_move(&self, text: &str) -> String;
+    fn engine_move_read(&self, text: &str) -> String;
     fn boxed(&self) -> Box<dyn Dyn>;
     fn any(&self) -> &dyn Any;
 }
@@ -111,7 +111,7 @@ impl<P: GamePosition> Dyn for P {
         P::to_engine_move(name)
     }
 
-    fn from_engine_move(&self, text: &str) -> String {
+    fn engine_move_read(&self, text: &str) -> String {
         P::from_engine_move(text)
     }
 
@@ -194,7 +194,7 @@ impl AnyPosition {
 
     /// A move as the game's engines write it, in the canonical name the rules read.
     pub fn from_engine_move(&self, text: &str) -> String {
-        self.0.from_engine_move(text)
+        self.0.engine_move_read(text)
     }
 
     /// The game's own position, when it is a `P`: for a game's own code.

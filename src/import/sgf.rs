@@ -729,7 +729,8 @@ mod tests {
                     comment: Some("Too slow.".into()),
                 },
             ],
-        );
+        )
+        .unwrap();
         let root = sgf_parse::go::parse(&text).unwrap().remove(0);
         assert_eq!(root.get_property("SZ"), Some(&Prop::SZ((5, 5))));
         assert_eq!(

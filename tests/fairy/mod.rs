@@ -135,6 +135,24 @@ impl Fsf {
         (fen, !checkers.trim().is_empty())
     }
 
+    /// Runs `go …` and returns the last `score mate K` (positive: the side to move mates),
+    /// `None` for a score in centipawns.
+    pub fn mate_score(&mut self, go: &str) -> Option<i32> {
+        self.send(go);
+        let lines = self.until(|l| l.starts_with("bestmove"));
+        let mut score = None;
+        for l in &lines {
+            if let Some((_, rest)) = l.split_once(" score ") {
+                let mut words = rest.split_whitespace();
+                score = match (words.next(), words.next()) {
+                    (Some("mate"), Some(k)) => k.parse().ok(),
+                    _ => None,
+                };
+            }
+        }
+        score
+    }
+
     /// The engine's move (ICCS) after `go depth {depth}`, `None` for `(none)`.
     pub fn best(&mut self, depth: u32) -> Option<String> {
         self.send(&format!("go depth {depth}"));
@@ -172,6 +190,41 @@ pub fn from_fsf(mv: &str) -> String {
             }
             if c != ' ' {
                 out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The kill positions of the CCPD kill games in `tests/data/xiangqi/ccpd.tsv` (CC BY 4.0):
+/// (label, FEN), the winner to move, 1, 3, 5 and 7 plies before the end of each game that
+/// ends by 将死 or 困毙, as FENs with a fresh history.
+pub fn kill_positions() -> Vec<(String, String)> {
+    use qiyuan::rules::xiangqi::{Outcome, Position};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xiangqi/ccpd.tsv");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with("kills/")) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let mut pos = Position::from_fen(f[1]).unwrap_or_else(|e| panic!("{}: {e}", f[0]));
+        let mut fens = vec![pos.fen()];
+        for mv in f.get(2).unwrap_or(&"").split_whitespace() {
+            pos.play_in_place(mv)
+                .unwrap_or_else(|e| panic!("{} {mv}: {e}", f[0]));
+            fens.push(pos.fen());
+        }
+        if !matches!(
+            pos.outcome(),
+            Some(Outcome::Checkmate { .. } | Outcome::Stalemate { .. })
+        ) {
+            continue;
+        }
+        for back in [1, 3, 5, 7] {
+            if fens.len() > back {
+                out.push((
+                    format!("{} {back} plies before the end", f[0]),
+                    fens[fens.len() - 1 - back].clone(),
+                ));
             }
         }
     }
