@@ -324,7 +324,7 @@ fn fairy_stockfish_plays_xiangqi_to_the_end() {
     );
     assert!(moves.len() >= 40, "{moves:?}");
     // A rook and horse against a lone king: Fairy-Stockfish mates, and our rules agree.
-    let fen = "4k4/9/9/9/9/9/9/9/4R4/3K2N2 w - - 0 1";
+    let fen = "4k4/9/9/9/9/9/9/9/R8/3K2N2 w - - 0 1";
     let start = Start::Xiangqi(qiyuan::base::xiangqi::Start { fen: fen.into() });
     let first = xiangqi::Position::from_fen(fen).unwrap();
     let (moves, pos, stopped) = self_play(&mut fairy, &start, first, 60, |_| Level::MAX);

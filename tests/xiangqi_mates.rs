@@ -197,10 +197,9 @@ fn kill_positions_agree_with_fairy_stockfish() {
 
 #[test]
 fn mate_problems_agree_with_fairy_stockfish() {
-    let Some(problems) = problem_positions() else {
-        println!("no problems/xiangqi folder (nor $XIANGQI_PROBLEMS): nothing to compare");
-        return;
-    };
+    let problems = problem_positions()
+        .expect("the problems/xiangqi folder (or $XIANGQI_PROBLEMS) is missing: nothing to compare");
+    assert!(problems.len() >= 40, "only {} mate problems", problems.len());
     let mut fsf = Fsf::start("the xiangqi mate test");
     let mut compared = 0;
     for (label, fen, n) in &problems {
@@ -216,4 +215,5 @@ fn mate_problems_agree_with_fairy_stockfish() {
         }
     }
     println!("{compared} of {} mate problems compared", problems.len());
+    assert!(compared > 0, "no mate problem is short enough to compare");
 }

@@ -27,6 +27,11 @@
 //! Fairy-Stockfish's does, but no game ends by it. Draw offers, resignation and time
 //! belong to the table.
 //!
+//! Beside the rules: [`MateProver`] proves a forced win in `n` moves (将死 and 困毙 both
+//! win; a repetition on the path does not), with every winning first move, the most
+//! stubborn defence and, for a move that fails, the defence that escapes; [`select`] asks
+//! which points a piece can move to or capture on, and which moves give check.
+//!
 //! ```
 //! use qiyuan::lang::Lang;
 //! use qiyuan::rules::xiangqi::{Illegal, Position};
