@@ -1,5 +1,5 @@
 //! Game records on the web (`/records`): every corpus file of chess/pgn, go/sgf-encodings,
-//! go/scoring and shogi/kif opens through the upload route and replays to its end (its main
+//! go/scoring and shogi/kif, and the xiangqi CCPD files in tests/data, opens through the upload route and replays to its end (its main
 //! line as long as sgf-parse, pgn-reader or rsshogi count it), or is refused with its reason;
 //! the GBK MultiGo file shows its Chinese text; moves tried are judged and kept as variations
 //! and come back in every download; the library lists a folder by its tags; the print page
@@ -107,6 +107,11 @@ fn corpus_files() -> Vec<PathBuf> {
         &corpus.join("shogi/kif"),
         &[".kif", ".kifu", ".ki2", ".ki2u", ".csa"],
     ));
+    // Xiangqi as Chinese tools write it (Big5 PGN): the CCPD files in the repository.
+    let ccpd = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/xiangqi/ccpd");
+    for folder in ["games", "endgames", "kills"] {
+        paths.extend(files(&ccpd.join(folder), &[".pgn"]));
+    }
     paths
 }
 
@@ -114,8 +119,9 @@ fn corpus_files() -> Vec<PathBuf> {
 /// (PGN, first game), rsshogi (shogi).
 fn independent_main_line(path: &Path, bytes: &[u8]) -> Option<usize> {
     let name = path.to_string_lossy();
-    match Format::from_name(&name)?.as_str() {
-        "SGF" => {
+    let format = Format::for_file(&name, bytes)?;
+    match (format.game().slug(), format.as_str()) {
+        ("go", "SGF") => {
             let (text, _) = record::sgf::decode(bytes);
             let root = sgf_parse::go::parse(&text)
                 .or_else(|_| sgf_parse::go::parse(&text.replacen('(', "(;", 1)))
@@ -131,7 +137,7 @@ fn independent_main_line(path: &Path, bytes: &[u8]) -> Option<usize> {
                     .count(),
             )
         }
-        "PGN" => {
+        ("chess", "PGN") => {
             struct Count(usize);
             impl pgn_reader::Visitor for Count {
                 type Tags = ();

@@ -197,9 +197,14 @@ fn kill_positions_agree_with_fairy_stockfish() {
 
 #[test]
 fn mate_problems_agree_with_fairy_stockfish() {
-    let problems = problem_positions()
-        .expect("the problems/xiangqi folder (or $XIANGQI_PROBLEMS) is missing: nothing to compare");
-    assert!(problems.len() >= 40, "only {} mate problems", problems.len());
+    let problems = problem_positions().expect(
+        "the problems/xiangqi folder (or $XIANGQI_PROBLEMS) is missing: nothing to compare",
+    );
+    assert!(
+        problems.len() >= 40,
+        "only {} mate problems",
+        problems.len()
+    );
     let mut fsf = Fsf::start("the xiangqi mate test");
     let mut compared = 0;
     for (label, fen, n) in &problems {

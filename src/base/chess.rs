@@ -1,7 +1,7 @@
 //! Chess (国际象棋) as the layers above the rules see it.
 
 use super::kind::{
-    square_landing, typed, ClockStyle, Fields, GameKind, Protocol, StartField, StartFieldError,
+    square_landing, ClockStyle, Fields, GameKind, Protocol, StartFieldError, FEN_FIELD,
 };
 use super::position::{position_of, BadStart, GamePosition};
 use super::{Game, Side};
@@ -39,14 +39,7 @@ pub static KIND: GameKind = GameKind {
     programs: &["stockfish"],
     position: position_of::<chess::Position>,
     lands_on: square_landing,
-    start_fields: &[StartField {
-        name: "fen",
-        label: [
-            "从某个局面开始：FEN（可不填）",
-            "Start from a position: FEN (optional)",
-        ],
-        choices: typed,
-    }],
+    start_fields: &[FEN_FIELD],
     standard_start,
     start_from_fields,
 };

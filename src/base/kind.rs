@@ -70,6 +70,17 @@ impl StartField {
     }
 }
 
+/// The start field of a game whose positions are written as FEN (chess, xiangqi): a text
+/// field, the usual start when left empty.
+pub const FEN_FIELD: StartField = StartField {
+    name: "fen",
+    label: [
+        "从某个局面开始：FEN（可不填）",
+        "Start from a position: FEN (optional)",
+    ],
+    choices: typed,
+};
+
 /// No choices: a text field.
 pub fn typed(_: Lang) -> Vec<(String, String)> {
     Vec::new()
