@@ -296,3 +296,53 @@ async fn problem_page_ranks_the_wrong_move_of_two_students_first() {
         .await;
     assert_eq!(none.status, 404);
 }
+
+/// Xiangqi in the classroom as the other games: homework of a xiangqi kill, a student's
+/// wrong, refused (a horse that cannot go so) and winning moves recorded and shown on the
+/// teacher's grid and the student's page.
+#[tokio::test]
+async fn xiangqi_homework_records_each_move_and_shows_on_the_grid() {
+    let s = School::new("xiangqi").await;
+    let reply = s
+        .post_form(
+            Some(&s.teacher),
+            &class_path(&s, "/homework"),
+            "csrf={csrf}&title=Kills&problems=xiangqi%2Fproblems%2Fbasic-kills%2F1",
+        )
+        .await;
+    assert_eq!(reply.status, 303, "{}", reply.body);
+    for (mv, verdict) in [("a4a5", "wrong"), ("e7e5", "illegal"), ("a4e4", "solved")] {
+        let reply = s
+            .post_json(
+                Some(&s.student),
+                "/api/attempt",
+                &format!(r#"{{"game":"xiangqi","set":"basic-kills","id":"1","play":"{mv}"}}"#),
+            )
+            .await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert_eq!(reply.json()["verdict"], verdict, "{mv}: {}", reply.body);
+    }
+    let page = s.get(Some(&s.teacher), &class_path(&s, "?lang=en")).await;
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains(
+            "class=\"st after-mistakes\" title=\"a1 · Mate in one: the basic kills · Problem 1: "
+        ),
+        "{}",
+        page.body
+    );
+    let sid = s.store.students(s.class).unwrap()[0].id.0;
+    let student = s
+        .get(
+            Some(&s.teacher),
+            &class_path(&s, &format!("/students/{sid}?lang=en")),
+        )
+        .await;
+    assert_eq!(student.status, 200);
+    assert!(
+        student.body.contains("✓ a4e4 — ") || student.body.contains("✓ 炮九平五"),
+        "{}",
+        student.body
+    );
+    assert!(student.body.matches("<svg").count() >= 2);
+}

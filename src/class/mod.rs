@@ -190,7 +190,7 @@ impl Task {
         if !parts.iter().all(|p| ok(p)) {
             return None;
         }
-        let game = |g: &str| matches!(g, "go" | "chess" | "shogi").then(|| g.to_string());
+        let game = |g: &str| crate::base::Game::from_slug(g).map(|g| g.slug().to_string());
         match parts.as_slice() {
             [g, "problems", set, id] => Some(Task::Problem {
                 game: game(g)?,
