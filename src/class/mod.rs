@@ -622,6 +622,6 @@ mod tests {
             assert_eq!(Task::parse(p).unwrap().path(), p);
         }
         assert!(Task::parse("go/problems/../x").is_none());
-        assert!(Task::parse("xiangqi/lessons/a").is_none());
+        assert!(Task::parse("janggi/lessons/a").is_none());
     }
 }
