@@ -80,6 +80,19 @@ impl GamePosition for chess::Position {
         Ok(pos)
     }
 
+    /// Any FEN: an engine plays Chess960 too.
+    fn engine_start(start: &super::Start) -> Result<chess::Position, BadStart> {
+        let super::Start::Chess(Start { fen }) = start else {
+            return Err(BadStart::Position("not a chess start".into()));
+        };
+        chess::Position::from_fen(fen).map_err(|e| BadStart::Position(e.to_string()))
+    }
+
+    fn engine_options(&self) -> Vec<(&'static str, &'static str)> {
+        let on = if self.is_chess960() { "true" } else { "false" };
+        vec![("UCI_Chess960", on)]
+    }
+
     fn engine_position(&self) -> String {
         self.fen()
     }

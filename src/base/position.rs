@@ -40,6 +40,18 @@ pub trait GamePosition: Rules {
     /// The position where `start` begins.
     fn from_start(start: &Start) -> Result<Self, BadStart>;
 
+    /// The position where `start` begins for an engine, which may play starts a table
+    /// refuses (a chess engine plays Chess960).
+    fn engine_start(start: &Start) -> Result<Self, BadStart> {
+        Self::from_start(start)
+    }
+
+    /// The options an engine of the game is given for this position, where it announces
+    /// them (`UCI_Chess960`).
+    fn engine_options(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+
     /// The position as engines are told it (`position fen …`, `position sfen …`): the
     /// game's FEN or SFEN. Go, whose engines replay the moves, writes its board.
     fn engine_position(&self) -> String;
@@ -65,6 +77,7 @@ trait Dyn: Send + Sync + fmt::Debug {
     fn legal_moves(&self) -> Vec<String>;
     fn over(&self) -> bool;
     fn engine_position(&self) -> String;
+    fn engine_options(&self) -> Vec<(&'static str, &'static str)>;
     fn to_engine_move(&self, name: &str) -> String;
     fn engine_move_read(&self, text: &str) -> String;
     fn boxed(&self) -> Box<dyn Dyn>;
@@ -105,6 +118,10 @@ impl<P: GamePosition> Dyn for P {
 
     fn engine_position(&self) -> String {
         GamePosition::engine_position(self)
+    }
+
+    fn engine_options(&self) -> Vec<(&'static str, &'static str)> {
+        GamePosition::engine_options(self)
     }
 
     fn to_engine_move(&self, name: &str) -> String {
@@ -185,6 +202,11 @@ impl AnyPosition {
     /// The position as the game's engines are told it: its FEN or SFEN.
     pub fn engine_position(&self) -> String {
         self.0.engine_position()
+    }
+
+    /// The options the game's engines are given for this position.
+    pub fn engine_options(&self) -> Vec<(&'static str, &'static str)> {
+        self.0.engine_options()
     }
 
     /// A move's canonical name as the game's engines write it.

@@ -1,6 +1,7 @@
 //! Where a game starts: one variant a game, each holding the `Start` of the game's own file
 //! (a Go board and its handicap, a chess FEN, a shogi SFEN or 駒落ち …).
 
+use super::position::{AnyPosition, BadStart, GamePosition};
 use super::Game;
 
 /// Makes [`Start`] from the registry.
@@ -20,6 +21,17 @@ macro_rules! starts {
             pub fn game(&self) -> Game {
                 match self {
                     $(Start::$game(_) => Game::$game,)*
+                }
+            }
+
+            /// The position where the start begins for an engine of its game
+            /// ([`GamePosition::engine_start`]).
+            pub fn engine_start(&self) -> Result<AnyPosition, BadStart> {
+                match self {
+                    $(Start::$game(_) => {
+                        <crate::rules::$module::Position as GamePosition>::engine_start(self)
+                            .map(AnyPosition::new)
+                    })*
                 }
             }
         }

@@ -1,4 +1,5 @@
-//! Chess over UCI and shogi over USI: the two protocols are one dialogue with different
+//! Engines of the UCI family (chess and xiangqi over UCI, shogi over USI): the two protocols
+//! are one dialogue with different
 //! words (`uci`/`usiok`, `position fen`/`position sfen`, `go movetime`/`go byoyomi`), so one
 //! session speaks both; [`super::usi`] holds what only USI has.
 //!
@@ -15,7 +16,8 @@
 //!
 //! Strength: the engine's `Skill Level` option ([`skill_level`], kept inside the range the
 //! engine announces) and the think time per move ([`think_time`]). An engine that announces
-//! `UCI_Variant` (Fairy-Stockfish) is told the game; a Chess960 start sets `UCI_Chess960`.
+//! `UCI_Variant` (Fairy-Stockfish) is told the game, and the options the position asks for
+//! (a Chess960 start: `UCI_Chess960`) are set where the engine announces them.
 
 use super::process::Process;
 use super::usi;
@@ -23,7 +25,6 @@ use super::{EngineError, Timeouts};
 use crate::base::{AnyPosition, Game, Protocol};
 use crate::lang::Lang;
 use crate::play::{Level, Start};
-use crate::rules::chess;
 use std::time::{Duration, Instant};
 
 /// The `Skill Level` each of our levels asks for, from the game's descriptor: Stockfish
@@ -216,8 +217,8 @@ pub struct Session {
     options: Vec<EngineOption>,
     /// The `Skill Level` last set.
     skill: Option<i32>,
-    /// Whether `UCI_Chess960` is on.
-    chess960: bool,
+    /// The options set for the positions played so far (`UCI_Chess960`), each at most once.
+    position_options: Vec<(&'static str, &'static str)>,
     /// Think time instead of the level's.
     think: Option<Duration>,
     /// Whether the engine was told the game by `UCI_Variant` (its moves may then name the
@@ -242,7 +243,7 @@ impl Session {
             timeouts,
             options: Vec::new(),
             skill: None,
-            chess960: false,
+            position_options: Vec::new(),
             think: None,
             variant: false,
         };
@@ -321,14 +322,9 @@ impl Session {
                 position: start.game(),
             });
         }
-        // A Chess960 start, which tables refuse, is still UCI's to play (`UCI_Chess960`).
-        let first = match start {
-            Start::Chess(crate::base::chess::Start { fen }) => chess::Position::from_fen(fen)
-                .map(AnyPosition::new)
-                .map_err(|e| e.to_string()),
-            _ => AnyPosition::from_start(start).map_err(|e| e.to_string()),
-        }
-        .map_err(EngineError::BadPosition)?;
+        let first = start
+            .engine_start()
+            .map_err(|e| EngineError::BadPosition(e.to_string()))?;
         let text = first.engine_position();
         let setup = if self.protocol == Protocol::Usi {
             usi::position_setup(&text)
@@ -337,16 +333,27 @@ impl Session {
         } else {
             format!("fen {text}")
         };
-        if let Some(chess) = first.get::<chess::Position>() {
-            self.want_chess960(chess.is_chess960())?;
+        for (name, value) in first.engine_options() {
+            self.want_option(name, value)?;
         }
         self.ask(first, setup, moves, level)
     }
 
-    fn want_chess960(&mut self, on: bool) -> Result<(), EngineError> {
-        if on != self.chess960 && self.option("UCI_Chess960").is_some() {
-            self.set_option("UCI_Chess960", if on { "true" } else { "false" })?;
-            self.chess960 = on;
+    /// Sets the option `name` to `value` if the engine announced it and it is not so already
+    /// (an unset option is at the engine's default, which a position's `false` keeps).
+    fn want_option(&mut self, name: &'static str, value: &'static str) -> Result<(), EngineError> {
+        if self.option(name).is_none() {
+            return Ok(());
+        }
+        let now = self
+            .position_options
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v);
+        if now.unwrap_or("false") != value {
+            self.set_option(name, value)?;
+            self.position_options.retain(|(n, _)| *n != name);
+            self.position_options.push((name, value));
         }
         Ok(())
     }
