@@ -27,7 +27,7 @@ pub use lesson::{LessonText, Segment};
 pub use lines::{LineTree, Step, WrongMove};
 pub use marks::BoardMarks;
 pub use problem::{
-    Action, BoardRequest, CountAsk, GamePuzzle, Input, ProblemOf, RecordFormat, Verdict,
+    Action, BoardRequest, CountAsk, GamePuzzle, Input, ProblemOf, RecordFormat, Verdict, WhyLine,
 };
 pub use proofs::{PendingProofs, ProofRun, ProofStore, Proving};
 pub use puzzle::{Problem, ProblemSet, Puzzle};

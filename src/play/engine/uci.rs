@@ -1,7 +1,6 @@
 //! Engines of the UCI family (chess and xiangqi over UCI, shogi over USI): the two protocols
-//! are one dialogue with different
-//! words (`uci`/`usiok`, `position fen`/`position sfen`, `go movetime`/`go byoyomi`), so one
-//! session speaks both; [`super::usi`] holds what only USI has.
+//! are one dialogue with different words (`uci`/`usiok`, `position fen`/`position sfen`,
+//! `go movetime`/`go byoyomi`), so one session speaks both; [`super::usi`] holds what only USI has.
 //!
 //! ```text
 //! > uci                               > usi

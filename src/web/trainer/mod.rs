@@ -5,7 +5,7 @@ use super::i18n::{fill, Ui};
 use super::kit::{enc, respond, At, Chrome, FoundSet, Item, PageError, ProblemAt, Req};
 use super::urls;
 use super::AppState;
-use crate::content::go::WhyLine;
+use crate::content::WhyLine;
 use crate::content::{
     Action, BoardRequest, Game, Input as Takes, Library, Problem, ProblemSet, Text, Verdict,
 };
