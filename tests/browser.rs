@@ -25,13 +25,12 @@ use anyhow::{anyhow, bail, ensure, Context, Result};
 use content::{move_problem, problem_path, solution, wrong_move};
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use harness::{squash, start_trainer, Browser, Driver};
+use harness::{squash, start_trainer, Browser, Driver, Runner};
 use qiyuan::content::{Game, Input, Library, Problem, ProblemSet, Verdict};
 use qiyuan::lang::Lang;
 use qiyuan::web::i18n::{fill, Ui};
 use qiyuan::web::AppState;
 use serde_json::{json, Value};
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -1263,40 +1262,6 @@ async fn keyboard_board(b: &Browser, library: &Library) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// Runs the scenarios one by one, timing each; a failed one leaves a screenshot.
-struct Runner<'a> {
-    browser: &'a Browser,
-    failures: Vec<String>,
-}
-
-impl Runner<'_> {
-    async fn run(&mut self, name: &str, scenario: impl Future<Output = Result<()>>) {
-        let start = Instant::now();
-        let mut outcome = scenario.await;
-        if outcome.is_ok() {
-            outcome = self.browser.check_errors().await;
-        }
-        let took = start.elapsed();
-        match outcome {
-            Ok(()) => eprintln!("browser: {name}: ok in {took:.1?}"),
-            Err(e) => {
-                let shot = format!("failed-{}", name.replace(' ', "-"));
-                let saved = match self.browser.screenshot(&shot).await {
-                    Ok(path) => format!("screenshot {}", path.display()),
-                    Err(e) => format!("no screenshot: {e}"),
-                };
-                let errors = match self.browser.check_errors().await {
-                    Ok(()) => String::new(),
-                    Err(e) => format!("\n  also: {e:#}"),
-                };
-                eprintln!("browser: {name}: FAILED in {took:.1?}");
-                self.failures
-                    .push(format!("{name}: {e:#}\n  ({saved}){errors}"));
-            }
-        }
-    }
 }
 
 /// The trainer with the built-in content, chromedriver, and a browser session on it.

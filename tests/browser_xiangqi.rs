@@ -16,7 +16,7 @@ mod harness;
 
 use anyhow::{anyhow, ensure, Context, Result};
 use content::problem_path;
-use harness::{squash, start_trainer, Browser, Driver};
+use harness::{squash, start_trainer, Browser, Driver, Runner};
 use qiyuan::content::{Game, Library, Problem, ProblemSet, Puzzle, Verdict};
 use qiyuan::lang::Lang;
 use qiyuan::rules::xiangqi::{Illegal, Kind, Position};
@@ -210,23 +210,20 @@ async fn xiangqi_lesson_task_refused_horse_and_game_in_headless_chromium() {
         .session(&base)
         .await
         .unwrap_or_else(|e| panic!("{e:#}"));
-    let mut failures = Vec::new();
-    for (name, outcome) in [
-        ("lesson task", lesson_task(&b, &library).await),
-        ("horse leg", horse_leg_refused(&b, &library).await),
-        ("against the computer", against_the_computer(&b).await),
-    ] {
-        let outcome = match outcome {
-            Ok(()) => b.check_errors().await,
-            e => e,
-        };
-        if let Err(e) = outcome {
-            let _ = b
-                .screenshot(&format!("failed-xiangqi-{}", name.replace(' ', "-")))
-                .await;
-            failures.push(format!("{name}: {e:#}"));
-        }
-    }
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run("xiangqi lesson task", lesson_task(&b, &library))
+        .await;
+    runner
+        .run("xiangqi horse leg", horse_leg_refused(&b, &library))
+        .await;
+    runner
+        .run("xiangqi against the computer", against_the_computer(&b))
+        .await;
+    let failures = runner.failures;
     let _ = b.close().await;
     drop(driver);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

@@ -500,3 +500,44 @@ async fn driver_post(port: u16, path: &str, body: &Value) -> Result<Value> {
     .await??;
     serde_json::from_str(&body).with_context(|| format!("chromedriver replied {body}"))
 }
+
+/// Runs the scenarios one by one, timing each; a failed one leaves a screenshot.
+pub struct Runner<'a> {
+    /// The session the scenarios run in.
+    pub browser: &'a Browser,
+    /// Each failed scenario: its name, the error, the screenshot and any script error.
+    pub failures: Vec<String>,
+}
+
+impl Runner<'_> {
+    /// Runs one scenario, then checks the page for script errors.
+    pub async fn run(
+        &mut self,
+        name: &str,
+        scenario: impl std::future::Future<Output = Result<()>>,
+    ) {
+        let start = Instant::now();
+        let mut outcome = scenario.await;
+        if outcome.is_ok() {
+            outcome = self.browser.check_errors().await;
+        }
+        let took = start.elapsed();
+        match outcome {
+            Ok(()) => eprintln!("browser: {name}: ok in {took:.1?}"),
+            Err(e) => {
+                let shot = format!("failed-{}", name.replace(' ', "-"));
+                let saved = match self.browser.screenshot(&shot).await {
+                    Ok(path) => format!("screenshot {}", path.display()),
+                    Err(e) => format!("no screenshot: {e}"),
+                };
+                let errors = match self.browser.check_errors().await {
+                    Ok(()) => String::new(),
+                    Err(e) => format!("\n  also: {e:#}"),
+                };
+                eprintln!("browser: {name}: FAILED in {took:.1?}");
+                self.failures
+                    .push(format!("{name}: {e:#}\n  ({saved}){errors}"));
+            }
+        }
+    }
+}
