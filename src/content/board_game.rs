@@ -101,16 +101,23 @@ pub trait PieceGame: fmt::Debug + Send + Sync + Sized + 'static {
     fn piece_on(pos: &Self::Pos, sq: Sq) -> Option<bool>;
     /// The squares of a move: from (none for a drop) and to.
     fn squares(mv: &<Self::Pos as Rules>::Move) -> (Option<Sq>, Sq);
-    /// The piece dropped by a move, as `P*`.
-    fn dropped(mv: &<Self::Pos as Rules>::Move) -> Option<String>;
+    /// The piece dropped by a move, as `P*` (a game without hands drops none).
+    fn dropped(_mv: &<Self::Pos as Rules>::Move) -> Option<String> {
+        None
+    }
     /// How a choice between moves joining the same squares is labelled (the promotion).
     fn choice_label(mv: &<Self::Pos as Rules>::Move) -> Text;
     /// Whether the move promotes (promoting choices are offered first).
-    fn promotes(mv: &<Self::Pos as Rules>::Move) -> bool;
+    fn promotes(_mv: &<Self::Pos as Rules>::Move) -> bool {
+        false
+    }
     /// Every square the piece on `sq` could go to, as if it were its side's turn.
     fn moves_of(pos: &Self::Pos, sq: Sq) -> Vec<Sq>;
-    /// Every square where the side to move may drop `kind` (`P`), or why it is no piece.
-    fn drops_of(pos: &Self::Pos, kind: &str) -> Result<Vec<Sq>, String>;
+    /// Every square where the side to move may drop `kind` (`P`), or why it is no piece
+    /// (a game without hands has none).
+    fn drops_of(_pos: &Self::Pos, _kind: &str) -> Result<Vec<Sq>, String> {
+        Err(format!("{} has no pieces in hand", Self::GAME.slug()))
+    }
     /// The picture.
     fn draw(pos: &Self::Pos, view: &View) -> String;
 
@@ -125,8 +132,11 @@ pub trait PieceGame: fmt::Debug + Send + Sync + Sized + 'static {
     fn mate_what(n: u32) -> String;
     /// The error when the position has no such mate.
     fn no_mate(n: u32) -> String;
-    /// How much of a mate in `n` is left after `played` moves (learner and replies).
-    fn left(n: u32, played: usize) -> Option<u32>;
+    /// How much of a mate in `n` is left after `played` moves (learner and replies): `n`
+    /// counts the attacker's moves, so two plies make one.
+    fn left(n: u32, played: usize) -> Option<u32> {
+        n.checked_sub(played as u32 / 2)
+    }
     /// The first moves that force mate in `n` (canonical names).
     fn mating_moves(pos: &Self::Pos, n: u32) -> Vec<String>;
     /// Whether `mv` forces mate within `left`.

@@ -93,10 +93,6 @@ impl PieceGame for Chess {
         (Some(sq(mv.from)), sq(mv.to))
     }
 
-    fn dropped(_: &Played) -> Option<String> {
-        None
-    }
-
     fn choice_label(mv: &Played) -> Text {
         let role = mv.promotion.unwrap_or(Role::Pawn);
         Text::from_fn(|lang| rules::role_name(role, lang).to_string())
@@ -111,10 +107,6 @@ impl PieceGame for Chess {
             .and_then(|from| Ask::Moves(from).answer(pos).ok())
             .map(|squares| squares.into_iter().map(sq).collect())
             .unwrap_or_default()
-    }
-
-    fn drops_of(_: &Position, _: &str) -> Result<Vec<Sq>, String> {
-        Err("chess has no pieces in hand".into())
     }
 
     fn draw(pos: &Position, view: &View) -> String {
@@ -181,10 +173,6 @@ impl PieceGame for Chess {
 
     fn no_mate(n: u32) -> String {
         format!("the side to move has no mate in {n} here: check the FEN and mate_in")
-    }
-
-    fn left(n: u32, played: usize) -> Option<u32> {
-        n.checked_sub(played as u32 / 2)
     }
 
     fn mating_moves(pos: &Position, n: u32) -> Vec<String> {

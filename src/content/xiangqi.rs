@@ -102,16 +102,8 @@ impl PieceGame for Xiangqi {
         (Some(sq(mv.from)), sq(mv.to))
     }
 
-    fn dropped(_: &Move) -> Option<String> {
-        None
-    }
-
     fn choice_label(mv: &Move) -> Text {
         Text::from_fn(|_| mv.iccs())
-    }
-
-    fn promotes(_: &Move) -> bool {
-        false
     }
 
     fn moves_of(pos: &Position, s: Sq) -> Vec<Sq> {
@@ -119,10 +111,6 @@ impl PieceGame for Xiangqi {
             .and_then(|from| Ask::Moves(from).answer(pos).ok())
             .map(|found| found.into_iter().map(sq).collect())
             .unwrap_or_default()
-    }
-
-    fn drops_of(_: &Position, _: &str) -> Result<Vec<Sq>, String> {
-        Err("xiangqi has no pieces in hand".into())
     }
 
     fn draw(pos: &Position, view: &View) -> String {
@@ -221,10 +209,6 @@ impl PieceGame for Xiangqi {
         format!(
             "the side to move has no forced win (将死 or 困毙) in {n} here: check the FEN and mate_in"
         )
-    }
-
-    fn left(n: u32, played: usize) -> Option<u32> {
-        n.checked_sub(played as u32 / 2)
     }
 
     fn mating_moves(pos: &Position, n: u32) -> Vec<String> {
