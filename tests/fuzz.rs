@@ -85,6 +85,7 @@ const TARGETS: &[&str] = &[
     "engine-reply",
     "xiangqi",
     "record-xiangqi",
+    "xiangqi-content",
 ];
 
 /// Runs one input through `target`; `Err` says which property broke.
@@ -127,16 +128,16 @@ fn run(target: &str, input: &[u8]) -> Result<(), String> {
                 }
             }
         }
-        "chess" | "shogi" => {
+        "chess" | "shogi" | "xiangqi-content" => {
             // The first line is a position, the second a line of moves, as a problem and as
             // a lesson diagram.
             let mut lines = text.lines();
             let position = toml_string(lines.next().unwrap_or(""));
             let moves = toml_string(lines.next().unwrap_or(""));
-            let (key, game) = if target == "chess" {
-                ("fen", "chess")
-            } else {
-                ("sfen", "shogi")
+            let (key, game) = match target {
+                "chess" => ("fen", "chess"),
+                "shogi" => ("sfen", "shogi"),
+                _ => ("fen", "xiangqi"),
             };
             let set = format!(
                 "[set]\ntitle = \"F\"\n\n[[problem]]\nid = \"1\"\nprompt = \"P\"\n{key} = {position}\ngoal = \"best\"\ndifficulty = 1\nsolutions = [{moves}]\n"
@@ -222,7 +223,7 @@ fn xiangqi_line(text: &str) -> Result<(), String> {
 }
 
 /// A game played by the lines of `text`: the first names the game (`go`, `chess`, `shogi`,
-/// else a FEN or SFEN to start from), each other line is an action of the side to move or,
+/// `xiangqi`, else a FEN or SFEN to start from), each other line is an action of the side to move or,
 /// when it starts with `2 `, of the other side. A refused action changes nothing; an accepted
 /// one leaves a table whose every move replays.
 fn game_actions(text: &str) -> Result<(), String> {
@@ -240,6 +241,12 @@ fn game_actions(text: &str) -> Result<(), String> {
             sfen: shogi::Position::start().sfen(),
             handicap: None,
         }),
+        "xiangqi" => Start::Xiangqi(qiyuan::base::xiangqi::Start {
+            fen: qiyuan::rules::xiangqi::START_FEN.to_string(),
+        }),
+        f if f.contains('/') && f.split('/').count() == 10 => {
+            Start::Xiangqi(qiyuan::base::xiangqi::Start { fen: f.to_string() })
+        }
         f if f.contains('/') && f.split('/').count() == 8 => {
             Start::Chess(qiyuan::base::chess::Start { fen: f.to_string() })
         }
@@ -497,6 +504,16 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
                 out.extend(seeds_of(&p, 0));
             }
         }
+        "xiangqi-content" => {
+            // A position and a line of moves, as problems and lessons write them.
+            for seed in [
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\nh2e2 h9g7",
+                "4k4/9/4N4/p8/9/C8/9/9/9/5K3 w - - 0 1\na4e4",
+                "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\n\u{5e05}\u{4e94}\u{5e73}\u{516d}",
+            ] {
+                out.push(seed.as_bytes().to_vec());
+            }
+        }
         "record-xiangqi" => {
             // Chinese tools' PGN (Big5) from the CCPD files in the repository.
             for p in files_under(&repo.join("tests/data/xiangqi/ccpd"), &[".pgn"]) {
@@ -514,6 +531,7 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
                 "go\nE5\n2 E5\nresign\nundo\ndraw\n2 resume",
                 "chess\ne4\n2 e5\nQh5\n2 Nc6\nBc4\n2 Nf6\nQxf7\ndraw\n2 draw",
                 "shogi\n7g7f\n2 3c3d\n8h2b+\n2 3a2b\nB*4e\ndeclare\n2 resign",
+                "xiangqi\nh2e2\n2 h9g7\n\u{70ae}\u{4e8c}\u{5e73}\u{4e94}\nundo\ndraw\n2 draw",
                 "8/8/8/4k3/8/8/8/4K2Q w - - 0 1\nQh5\n2 Kd4\nundo",
                 "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1\n2 7g7f\n3c3d",
             ] {
