@@ -95,11 +95,6 @@ impl Format {
         Format::all().filter(move |f| f.0.extensions.contains(&extension.as_str()))
     }
 
-    /// `game`'s format that its usual extension names: `sgf`, `kif`.
-    pub fn from_slug(game: Game, slug: &str) -> Option<Format> {
-        Format::of(game).into_iter().find(|f| f.extension() == slug)
-    }
-
     /// The game whose records the format holds.
     pub fn game(self) -> Game {
         self.0.game
@@ -160,7 +155,6 @@ mod tests {
             assert!(!formats.is_empty(), "{game:?} has no record format");
             for f in formats {
                 assert_eq!(f.game(), game);
-                assert_eq!(Format::from_slug(game, f.extension()), Some(f));
             }
         }
         assert_eq!(Format::of_game(Game::Go).as_str(), "SGF");
