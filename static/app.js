@@ -460,6 +460,8 @@ showProgress();
 // Games: live boards and the learner's list of games.
 if (document.querySelector(".play-table, #my-games")) import("/static/play.js");
 if (document.querySelector(".record-view")) import("/static/record.js");
+// The login page's picture grid.
+if (document.querySelector("form.student-login")) import("/static/login.js");
 
 // The classroom: a logged-in student's hints and earlier progress go to the server.
 if (document.body.dataset.student) import("/static/class.js");

@@ -76,7 +76,7 @@ async fn teacher_and_student(t: &Browser, s: &Browser) -> Result<()> {
         .js(
             "const c = [...document.querySelectorAll('.login-card')].find(c => c.querySelector('.card-name').textContent === 'Tom');
              return { code: c.querySelector('.class-code').textContent,
-                      emoji: [...c.querySelectorAll('.emoji')].map(e => e.textContent),
+                      pictures: [...c.querySelectorAll('.card-pictures img')].map(e => e.getAttribute('src')),
                       address: c.querySelector('.card-address strong').textContent }",
             vec![],
         )
@@ -85,31 +85,29 @@ async fn teacher_and_student(t: &Browser, s: &Browser) -> Result<()> {
         .as_str()
         .context("the card's class code")?
         .to_string();
-    let emoji: Vec<String> = card["emoji"]
+    let pictures: Vec<String> = card["pictures"]
         .as_array()
         .context("the card's pictures")?
         .iter()
         .filter_map(|e| e.as_str().map(String::from))
         .collect();
-    ensure!(emoji.len() == 3, "three pictures on the card: {card}");
+    ensure!(pictures.len() == 3, "three pictures on the card: {card}");
     let host = t.url("").trim_start_matches("http://").to_string();
     ensure!(
         card["address"] == json!(format!("{host}/login")),
         "the card's address is the teacher's host: {card}"
     );
 
-    // The student logs in by choosing the card's pictures.
+    // The student logs in by tapping the card's pictures, in order, in the login's grid.
     s.open("/login?lang=en").await?;
-    for (i, e) in emoji.iter().enumerate() {
-        let chosen = s
-            .js(
-                "const sel = document.querySelector('form.student-login select[name=p' + arguments[0] + ']');
-                 const o = [...sel.options].find(o => o.textContent.startsWith(arguments[1]));
-                 if (!o) return false; sel.value = o.value; return true",
-                vec![json!(i + 1), json!(e)],
-            )
+    for (i, src) in pictures.iter().enumerate() {
+        let grid = format!("form.student-login fieldset.pictures[data-n=\"{}\"]", i + 1);
+        s.find(&format!("{grid}.active")).await?;
+        s.find(&format!("{grid} label.picture:has(img[src=\"{src}\"])"))
+            .await
+            .with_context(|| format!("picture {src} is offered at login"))?
+            .click()
             .await?;
-        ensure!(chosen == json!(true), "picture {e} is offered at login");
     }
     submit(
         s,

@@ -138,6 +138,14 @@ const ROUTES: &[Route] = &[
         "csrf={csrf}&title=H&task=go%2Fproblems%2Fcaptures",
         [401, 403, 403, 303, 404],
     ),
+    get(
+        "/teacher/classes/{spare}/homework/{spare_homework}/delete",
+        [303, 403, 403, 200, 404],
+    ),
+    get(
+        "/teacher/classes/{class}/homework/999999/delete",
+        [303, 403, 403, 404, 404],
+    ),
     form(
         "/teacher/classes/{spare}/homework/{spare_homework}/delete",
         "csrf={csrf}",

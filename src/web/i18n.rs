@@ -105,6 +105,36 @@ pub struct Ui {
     pub teacher: TeacherUi,
     /// Tasks in lessons.
     pub lesson: LessonUi,
+    /// What the classroom and games polish added (`[polish]`, kept apart from the other
+    /// sections so that their keys never collide in a merge).
+    pub polish: PolishUi,
+}
+
+/// The strings of the classroom and games polish (`[polish]` in the locale files).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct PolishUi {
+    /// Above the login form's picture grid.
+    pub tap_pictures: String,
+    /// A chosen picture's slot, to choose it again: `{n}`.
+    pub change_picture: String,
+    /// The slot of a picture not chosen yet.
+    pub not_chosen: String,
+    /// Taking a homework back, asked first: `{title}`.
+    pub take_back_title: String,
+    pub take_back_note: String,
+    pub take_back_yes: String,
+    /// The grid's cell of a student who looked at the solution without trying a move.
+    pub looked_only: String,
+    /// A classmate at the table, as `{who}` of the pass messages.
+    pub opponent: String,
+    /// `{who}` passed: one more pass ends the game.
+    pub opponent_passed: String,
+    /// `{who}` answered the learner's pass with `{move}`.
+    pub answered_pass: String,
+    /// The learner passed: the game ends if the opponent passes too.
+    pub you_passed: String,
 }
 
 /// The strings of the live board (`[live]` in the locale files).

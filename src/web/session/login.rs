@@ -27,11 +27,16 @@ pub struct LoginForm {
     password: String,
     #[serde(default)]
     next: String,
+    /// Whether the form sent was the teacher's (its name goes back in the teacher's form,
+    /// not the student's).
+    #[serde(skip)]
+    teacher: bool,
 }
 
+/// A picture of the login grid: its number, its drawing's file (`static/pictures/`) and word.
 struct Picture {
     index: usize,
-    emoji: &'static str,
+    file: &'static str,
     word: &'static str,
 }
 
@@ -42,6 +47,7 @@ struct LoginPage {
     error: String,
     class: String,
     name: String,
+    teacher_name: String,
     next: String,
     pictures: Vec<Picture>,
     enabled: bool,
@@ -59,7 +65,16 @@ fn login_form(
         chrome: Chrome::new(req, &snap, req.ui().class.login.clone()),
         error: error.to_string(),
         class: form.class,
-        name: form.name,
+        name: if form.teacher {
+            String::new()
+        } else {
+            form.name.clone()
+        },
+        teacher_name: if form.teacher {
+            form.name
+        } else {
+            String::new()
+        },
         next: if form.next.is_empty() {
             req.param("next").unwrap_or("").to_string()
         } else {
@@ -68,9 +83,9 @@ fn login_form(
         pictures: class::codes::PICTURES
             .iter()
             .enumerate()
-            .map(|(index, (emoji, zh, en))| Picture {
+            .map(|(index, (_, zh, en))| Picture {
                 index,
-                emoji,
+                file: en,
                 word: if req.lang == Lang::Zh { zh } else { en },
             })
             .collect(),
@@ -271,6 +286,7 @@ pub(crate) async fn login_teacher(
     headers: HeaderMap,
     Form(mut form): Form<LoginForm>,
 ) -> Result<Response, LoginRefused> {
+    form.teacher = true;
     let refused = |form, why| LoginRefused::form(&state, &req, form, why);
     let Some(room) = state.classroom_arc() else {
         return Err(refused(form, NotIn::NoClassroom));

@@ -143,6 +143,18 @@ pub(super) fn grid(
     }
 }
 
+/// Whether `student` looked at the solution of `task` without trying a move: not a wrong
+/// answer, which the grid's "failed" would say.
+fn looked_only(
+    summaries: &HashMap<(StudentId, Task), Summary>,
+    student: StudentId,
+    task: &Task,
+) -> bool {
+    summaries
+        .get(&(student, task.clone()))
+        .is_some_and(|s| s.status == Status::Failed && s.solution && s.mistakes == 0)
+}
+
 /// A status's symbol in the grid (the legend says what each means: not colour alone).
 fn symbol(s: Status) -> &'static str {
     match s {
@@ -278,10 +290,20 @@ async fn class_page(
             cells: cells
                 .iter()
                 .zip(&g.columns)
-                .map(|(s, c)| Cell {
-                    slug: s.slug(),
-                    symbol: symbol(*s),
-                    label: format!("{name} · {}: {}", c.title, status_word(t, *s)),
+                .map(|(s, c)| {
+                    if looked_only(&summaries, StudentId(*id), &c.task) {
+                        let p = &signed.req.ui().polish;
+                        return Cell {
+                            slug: "looked",
+                            symbol: "?",
+                            label: format!("{name} · {}: {}", c.title, p.looked_only),
+                        };
+                    }
+                    Cell {
+                        slug: s.slug(),
+                        symbol: symbol(*s),
+                        label: format!("{name} · {}: {}", c.title, status_word(t, *s)),
+                    }
                 })
                 .collect(),
         })
@@ -352,6 +374,7 @@ async fn class_page(
     ]
     .into_iter()
     .map(|s| (s.slug(), symbol(s), status_word(t, s).to_string()))
+    .chain([("looked", "?", signed.req.ui().polish.looked_only.clone())])
     .collect();
     let page = ClassPage {
         chrome: Chrome::new(&signed.req, snap, class.name.clone()),
@@ -528,6 +551,37 @@ pub(crate) async fn give_homework(
             None => Err(signed.refuse(Why::Store(e))),
         },
     }
+}
+
+/// `GET /teacher/classes/{id}/homework/{aid}/delete`: take this homework back? (as deleting a
+/// class asks first).
+pub(crate) async fn take_back_confirm(
+    signed: Signed,
+    Path((id, aid)): Path<(String, String)>,
+) -> Result<Response, PageError> {
+    let class = own(&signed, &id).await?;
+    let aid = AssignmentId(id_of(&signed, &aid)?);
+    let cid = class.id;
+    let homework = blocking(&signed.room.store, move |s| s.assignments(cid))
+        .await
+        .map_err(|e| signed.refuse(Why::Store(e)))?
+        .into_iter()
+        .find(|a| a.id == aid)
+        .ok_or_else(|| signed.refuse(Why::NoClass))?;
+    let t = tui(&signed);
+    let p = &signed.req.ui().polish;
+    let title = fill(&p.take_back_title, &[("title", &homework.title)]);
+    let page = super::classes::DeletePage {
+        chrome: Chrome::new(&signed.req, &signed.snap, title.clone()),
+        t,
+        csrf: signed.account.csrf.clone(),
+        title,
+        note: p.take_back_note.clone(),
+        action: format!("{}/homework/{}/delete", class_href(cid), aid.0),
+        yes: p.take_back_yes.clone(),
+        back: class_href(cid),
+    };
+    Ok(respond(&signed.req, StatusCode::OK, page.render()))
 }
 
 /// `POST /teacher/classes/{id}/homework/{aid}/delete`: takes a homework back.

@@ -85,14 +85,19 @@ pub(crate) async fn create_class(
     }
 }
 
+/// Are you sure? A page that asks before something is deleted or taken back (a page, so it
+/// works without a script): what, why it matters, the form that does it and the way back.
 #[derive(Template)]
 #[template(path = "teacher_delete.html")]
-struct DeletePage {
-    chrome: Chrome,
-    t: &'static TeacherUi,
-    csrf: String,
-    id: i64,
-    title: String,
+pub(super) struct DeletePage {
+    pub chrome: Chrome,
+    pub t: &'static TeacherUi,
+    pub csrf: String,
+    pub title: String,
+    pub note: String,
+    pub action: String,
+    pub yes: String,
+    pub back: String,
 }
 
 /// `GET /teacher/classes/{id}/delete`: are you sure? (a page, so it works without a script).
@@ -107,8 +112,11 @@ pub(crate) async fn delete_confirm(
         chrome: Chrome::new(&signed.req, &signed.snap, title.clone()),
         t,
         csrf: signed.account.csrf.clone(),
-        id: class.id.0,
         title,
+        note: t.delete_note.clone(),
+        action: format!("{}/delete", class_href(class.id)),
+        yes: t.delete_yes.clone(),
+        back: class_href(class.id),
     };
     Ok(respond(&signed.req, StatusCode::OK, page.render()))
 }

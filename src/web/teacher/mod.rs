@@ -36,7 +36,7 @@ mod login_cards;
 mod reports;
 mod student_page;
 
-use class_page::{add_students, class, give_homework, take_back};
+use class_page::{add_students, class, give_homework, take_back, take_back_confirm};
 use classes::{create_class, delete_class, delete_confirm, home};
 use login_cards::cards;
 use reports::{activity, attempts_csv, grid_csv};
@@ -62,7 +62,7 @@ pub(super) fn routes() -> Router<AppState> {
         )
         .route(
             "/teacher/classes/{id}/homework/{aid}/delete",
-            post(take_back).layer(small()),
+            get(take_back_confirm).post(take_back).layer(small()),
         )
         .route("/teacher/classes/{id}/cards", get(cards))
         .route("/teacher/classes/{id}/students/{sid}", get(student))
