@@ -218,6 +218,22 @@ pub(super) fn render_table(
                 (None, Some(t)) => fill(&ui.play.turn_of, &[("side", &side_name(game, t, lang))]),
                 _ => String::new(),
             };
+            if let Some(y) = you.filter(|_| game.kind().passes) {
+                let last_by_you = table.turn() != Some(y);
+                let said = passes_said(
+                    table.moves(),
+                    table.notations(),
+                    y,
+                    last_by_you,
+                    seats,
+                    lang,
+                );
+                if !said.is_empty() {
+                    // Chinese sentences follow each other without a space.
+                    let gap = if lang == Lang::Zh { "" } else { " " };
+                    headline = format!("{said}{gap}{headline}");
+                }
+            }
             if table.in_check() && game.kind().shows_check {
                 headline = format!("{} {headline}", ui.play.check);
             }
@@ -740,4 +756,41 @@ pub struct ViewQuery {
     /// `zh` or `en`.
     #[serde(default)]
     pub lang: Option<String>,
+}
+
+/// What the passes just played mean to the player `you`: the opponent passed (and one more
+/// pass ends the game), the opponent answered `you`'s pass with a move, or `you` passed and
+/// the game ends if the opponent passes too (`last_by_you`: whether `you` played the last
+/// move). Empty when the last moves were no pass.
+fn passes_said(
+    moves: &[String],
+    notations: &[String],
+    you: Side,
+    last_by_you: bool,
+    seats: &[Seat; 2],
+    lang: Lang,
+) -> String {
+    let ui = Ui::get(lang);
+    let p = &ui.polish;
+    let n = moves.len();
+    let Some(last) = moves.last() else {
+        return String::new();
+    };
+    let opponent = match seats[you.other().index()] {
+        Seat::Computer { .. } => ui.play.computer.clone(),
+        Seat::Human { .. } => p.opponent.clone(),
+    };
+    let passed = |m: &String| m == "pass";
+    if passed(last) && last_by_you {
+        p.you_passed.clone()
+    } else if passed(last) {
+        fill(&p.opponent_passed, &[("who", &opponent)])
+    } else if !last_by_you && n >= 2 && passed(&moves[n - 2]) {
+        fill(
+            &p.answered_pass,
+            &[("who", &opponent), ("move", &notations[n - 1])],
+        )
+    } else {
+        String::new()
+    }
 }

@@ -1,0 +1,147 @@
+//! Classroom and games, polished (issue 48): the points about playing a game, in headless
+//! Chromium, in both languages, with a screenshot kept in `target/screenshots/polish-*`. Any
+//! JavaScript error fails the test.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`scripts/test.sh` installs them).
+
+#[allow(dead_code)]
+#[path = "browser/classroom.rs"]
+mod classroom;
+#[allow(dead_code)]
+#[path = "browser/harness.rs"]
+mod harness;
+
+use anyhow::{ensure, Context, Result};
+use classroom::{finish, no_sideways_scroll, Room, ONE_AT_A_TIME};
+use fantoccini::Locator;
+use harness::{Browser, Runner};
+use qiyuan::lang::Lang;
+use qiyuan::web::i18n::{fill, Ui};
+use serde_json::json;
+
+/// Waits until the move list of the page holds `n` moves.
+async fn wait_moves(b: &Browser, n: usize) -> Result<()> {
+    b.wait_for_with(
+        &format!("{n} moves in the list"),
+        "return document.querySelectorAll('.move-list li').length === arguments[0]",
+        vec![json!(n)],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Presses the table's button for `action` (`pass`, `resign` …), as a click on it.
+async fn press(b: &Browser, action: &str) -> Result<()> {
+    b.find(&format!("#side form input[value={action}]")).await?;
+    b.js(
+        "document.querySelector(`#side form input[value=${arguments[0]}]`).form.querySelector('button').click(); return true",
+        vec![json!(action)],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Starts a game of `game` from `/play` in `lang`, against the computer or a classmate; the
+/// table's code.
+async fn new_game(b: &Browser, game: &str, lang: &str, classmate: bool) -> Result<String> {
+    b.open(&format!("/play?lang={lang}")).await?;
+    if classmate {
+        b.js(
+            "document.querySelector(`#new-${arguments[0]} input[value=human]`).checked = true; return true",
+            vec![json!(game)],
+        )
+        .await?;
+    }
+    b.follow(Locator::Css(&format!("#new-{game} button[type=submit]")))
+        .await?;
+    let id = b
+        .js(
+            "return document.querySelector('.play-table').dataset.id",
+            vec![],
+        )
+        .await?;
+    Ok(id.as_str().context("the table's code")?.to_string())
+}
+
+/// Point 6: a pass is answered in words: what the computer did instead of passing, that the
+/// classmate passed and one more pass ends the game, and that it then goes to counting.
+async fn passing_is_told(room: &Room, a: &Browser) -> Result<()> {
+    let zh = Ui::get(Lang::Zh);
+    new_game(a, "go", "zh", false).await?;
+    press(a, "pass").await?;
+    wait_moves(a, 2).await?;
+    let reply = a.text(".move-list li:nth-child(2)").await?;
+    let status = a.text("#status").await?;
+    let said = fill(
+        &zh.polish.answered_pass,
+        &[("who", &zh.play.computer), ("move", &reply)],
+    );
+    ensure!(
+        status.contains(&said) && status.contains(&zh.play.your_turn),
+        "after a pass the status reads {status:?}, not {said:?}"
+    );
+    a.viewport(390, 844).await?;
+    no_sideways_scroll(a, "a game after a pass").await?;
+    a.screenshot("polish-06-pass-computer-zh").await?;
+    a.viewport(1280, 800).await?;
+
+    // Two classmates: Black passes, each is told what it means, White passes: counting.
+    let en = Ui::get(Lang::En);
+    let b = room.browser().await?;
+    let outcome = async {
+        let id = new_game(a, "go", "en", true).await?;
+        b.open(&format!("/play/{id}?lang=en")).await?;
+        b.follow(Locator::Css("#side form[action$='/join'] button"))
+            .await?;
+        a.wait_for(
+            "White to have joined",
+            "return !document.querySelector('#status .share')",
+        )
+        .await?;
+        press(a, "pass").await?;
+        wait_moves(a, 1).await?;
+        wait_moves(&b, 1).await?;
+        let mine = a.text("#status").await?;
+        ensure!(mine.contains(&en.polish.you_passed), "Black reads {mine:?}");
+        let theirs = b.text("#status").await?;
+        let said = fill(&en.polish.opponent_passed, &[("who", &en.polish.opponent)]);
+        ensure!(
+            theirs.contains(&said),
+            "White reads {theirs:?}, not {said:?}"
+        );
+        b.screenshot("polish-06-pass-classmate-en").await?;
+        press(&b, "pass").await?;
+        b.wait_for(
+            "counting",
+            "return !!document.querySelector('#status .counting')",
+        )
+        .await?;
+        a.wait_for(
+            "counting",
+            "return !!document.querySelector('#status .counting')",
+        )
+        .await?;
+        b.check_errors().await
+    }
+    .await;
+    let _ = b.close().await;
+    outcome
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_06_a_pass_is_answered_in_words() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("pass", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run("point 6 passing is told", passing_is_told(&room, &b))
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
