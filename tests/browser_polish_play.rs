@@ -128,6 +128,124 @@ async fn passing_is_told(room: &Room, a: &Browser) -> Result<()> {
     outcome
 }
 
+/// Plays `from`→`to` by two clicks on the table's board.
+async fn click_move(b: &Browser, from: &str, to: &str) -> Result<()> {
+    let point = |p: &str| format!("#board a.pt[data-p=\"{p}\"]");
+    b.find(&point(from)).await?.click().await?;
+    b.wait_for_with(
+        "the piece picked up",
+        "const t = document.querySelector(`#board a.pt[data-p=\"${arguments[0]}\"]`); return !!t && t.getAttribute('href').includes('confirm=' + arguments[1])",
+        vec![json!(to), json!(format!("{from}{to}"))],
+    )
+    .await?;
+    b.find(&point(to)).await?.click().await?;
+    Ok(())
+}
+
+/// The move list as shown: each item's number (empty when none) and its top on the page.
+async fn move_rows(b: &Browser) -> Result<Vec<(String, String, i64)>> {
+    let items = b
+        .js(
+            "return [...document.querySelectorAll('.move-list li')].map(li => {
+               const n = li.querySelector('.n');
+               return [n ? n.textContent : '', li.textContent.trim(), Math.round(li.getBoundingClientRect().top)];
+             })",
+            vec![],
+        )
+        .await?;
+    Ok(items
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|i| {
+            (
+                i[0].as_str().unwrap_or_default().to_string(),
+                i[1].as_str().unwrap_or_default().to_string(),
+                i[2].as_i64().unwrap_or_default(),
+            )
+        })
+        .collect())
+}
+
+/// Point 5: a chess game numbers moves in pairs, as the lessons do: `1. e4 e5 2. Nf3`, White
+/// and Black of a move on one row; a game where Black moves first starts `1… e5`.
+async fn chess_numbers_in_pairs(b: &Browser) -> Result<()> {
+    for lang in ["zh", "en"] {
+        new_game(b, "chess", lang, false).await?;
+        click_move(b, "e2", "e4").await?;
+        wait_moves(b, 2).await?;
+        click_move(b, "g1", "f3").await?;
+        wait_moves(b, 4).await?;
+        let rows = move_rows(b).await?;
+        let numbers: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        ensure!(
+            numbers == ["1.", "", "2.", ""],
+            "{lang}: the moves are numbered {rows:?}"
+        );
+        ensure!(
+            rows[0].1.starts_with("1.") && rows[0].1.ends_with("e4") && rows[2].1.ends_with("Nf3"),
+            "{lang}: the moves read {rows:?}"
+        );
+        ensure!(
+            rows[0].2 == rows[1].2 && rows[2].2 > rows[1].2,
+            "{lang}: a move's two halves on one row: {rows:?}"
+        );
+        b.viewport(390, 844).await?;
+        no_sideways_scroll(b, "a chess game").await?;
+        b.js(
+            "document.querySelector('.move-list').scrollIntoView(); return true",
+            vec![],
+        )
+        .await?;
+        b.screenshot(&format!("polish-05-chess-moves-{lang}"))
+            .await?;
+        b.viewport(1280, 800).await?;
+    }
+    // Black to move first, from a position after 1. e4.
+    b.open("/play?lang=en").await?;
+    classroom::fill(
+        b,
+        "#new-chess",
+        &[
+            (
+                "fen",
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            ),
+            ("color", "second"),
+        ],
+    )
+    .await?;
+    b.follow(Locator::Css("#new-chess button[type=submit]"))
+        .await?;
+    click_move(b, "e7", "e5").await?;
+    wait_moves(b, 2).await?;
+    let rows = move_rows(b).await?;
+    ensure!(
+        rows.len() == 2 && rows[0].0 == "1…" && rows[1].0 == "2.",
+        "Black first: the moves are numbered {rows:?}"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_05_chess_moves_numbered_in_pairs() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("pairs", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run("point 5 chess numbers in pairs", chess_numbers_in_pairs(&b))
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_06_a_pass_is_answered_in_words() {
     let _one = ONE_AT_A_TIME.lock().await;

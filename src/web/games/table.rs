@@ -66,6 +66,10 @@ struct SidePanel<'a> {
     hints_href: String,
     hints_label: String,
     moves: Vec<MoveLink>,
+    /// Whether moves are numbered in pairs (`1. e4 e5`), and whether the second side moved
+    /// first (the list starts in the second column).
+    pairs: bool,
+    second_first: bool,
     replay: Vec<ReplayLink>,
     at_text: String,
     downloads: Vec<Download>,
@@ -110,6 +114,9 @@ struct Button {
 
 struct MoveLink {
     href: String,
+    /// The move's number where the game numbers it (`3.`, or `3…` for a first move by the
+    /// second side, in games numbered in pairs); empty where the list's own number serves.
+    number: String,
     text: String,
     current: bool,
 }
@@ -352,11 +359,16 @@ pub(super) fn render_table(
         }
     });
     let notations = table.notations();
+    let pairs = game.kind().numbers_in_pairs;
+    let second_first = pairs
+        && crate::base::AnyPosition::from_start(table.start())
+            .is_ok_and(|p| p.turn() == Side::Second);
     let move_links = notations
         .iter()
         .enumerate()
         .map(|(i, n)| MoveLink {
             href: view.href(id, &[("at", (i + 1).to_string())]),
+            number: pair_number(pairs, second_first, i),
             text: n.clone(),
             current: at.map_or(i + 1 == total, |a| a == i + 1),
         })
@@ -459,6 +471,8 @@ pub(super) fn render_table(
             ui.play.hints_on.clone()
         },
         moves: move_links,
+        pairs,
+        second_first,
         replay,
         at_text,
         downloads: record_formats(game)
@@ -792,5 +806,21 @@ fn passes_said(
         )
     } else {
         String::new()
+    }
+}
+
+/// The number shown before the move of index `i` (from 0) in a game numbered in pairs: `n.`
+/// before the first side's moves, `n…` before a game's first move when the second side moved
+/// first, nothing before the second side's other moves (nor in other games).
+fn pair_number(pairs: bool, second_first: bool, i: usize) -> String {
+    if !pairs {
+        return String::new();
+    }
+    let ply = i + usize::from(second_first);
+    let n = ply / 2 + 1;
+    match (ply % 2, i) {
+        (0, _) => format!("{n}."),
+        (_, 0) => format!("{n}…"),
+        _ => String::new(),
     }
 }
