@@ -16,7 +16,8 @@ use anyhow::{anyhow, ensure, Result};
 use classroom::{finish, no_sideways_scroll, Room, ONE_AT_A_TIME};
 use harness::{Browser, Runner};
 use qiyuan::class::{Act, Store, Task, Try};
-use qiyuan::content::Game;
+use qiyuan::content::go::GoGoal;
+use qiyuan::content::{CountAsk, Game, Puzzle};
 use serde_json::json;
 
 /// The first problem of the `n`th Go set, as a task.
@@ -440,6 +441,145 @@ async fn point_09_take_back_asks_and_looking_is_not_failing() {
             "point 9 take back asks first",
             take_back_asks_first(&room, &b),
         )
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
+/// The Go problems that ask who wins a count by a half, with neither dead stones nor komi:
+/// their addresses and answers.
+fn half_results(room: &Room) -> Vec<(String, String)> {
+    let library = room.state.snapshot().library;
+    let mut out = Vec::new();
+    for shelf in library.shelves.iter().filter(|s| s.game == Game::Go) {
+        for set in &shelf.sets {
+            for p in &set.problems {
+                let Puzzle::Go(go) = &p.puzzle else { continue };
+                if let GoGoal::Count {
+                    ask: CountAsk::Result,
+                    score,
+                    answer,
+                } = &go.goal
+                {
+                    if score.dead.is_empty() && score.counting.komi == 0.0 && answer.ends_with(".5")
+                    {
+                        out.push((
+                            format!("/go/problems/{}/{}", set.slug, p.id),
+                            answer.clone(),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Point 4: a Go count's answers and messages in the learner's words (白胜 ½ 子, not W+0.5),
+/// a wrong answer's advice about this board (no dead stones or komi it does not have), and
+/// no "take back a move" on a question without moves.
+async fn counts_in_words(room: &Room, b: &Browser) -> Result<()> {
+    let problems = half_results(room);
+    ensure!(
+        !problems.is_empty(),
+        "no Go count asks for a result by a half"
+    );
+    for (path, answer) in problems.iter().take(3) {
+        for lang in ["zh", "en"] {
+            let ui = qiyuan::web::i18n::Ui::get(if lang == "zh" {
+                qiyuan::lang::Lang::Zh
+            } else {
+                qiyuan::lang::Lang::En
+            });
+            b.open(&format!("{path}?lang={lang}")).await?;
+            // A wrong answer: the other side wins by one.
+            let other = if answer.starts_with('W') { "B" } else { "W" };
+            classroom::fill(b, "form.count-form", &[("winner", other), ("margin", "1")]).await?;
+            b.find("form.count-form button[type=submit]")
+                .await?
+                .click()
+                .await?;
+            b.wait_for(
+                "the wrong answer's verdict",
+                "return !!document.querySelector('#status .verdict.wrong')",
+            )
+            .await?;
+            b.hook_if_reloaded().await?;
+            let status = b.text("#status").await?;
+            let (words, dead, komi) = if lang == "zh" {
+                (
+                    if other == "B" {
+                        "黑胜 1 子"
+                    } else {
+                        "白胜 1 子"
+                    },
+                    "死子",
+                    "贴",
+                )
+            } else {
+                (
+                    if other == "B" {
+                        "Black wins by 1 stone"
+                    } else {
+                        "White wins by 1 stone"
+                    },
+                    "dead",
+                    "komi",
+                )
+            };
+            ensure!(
+                status.contains(words) && !status.contains(&format!("{other}+1")),
+                "{path} {lang}: the wrong answer reads {status:?}"
+            );
+            ensure!(
+                !status.contains(dead) && !status.contains(komi),
+                "{path} {lang}: the advice names what the board does not have: {status:?}"
+            );
+            ensure!(
+                !status.contains(&ui.take_back),
+                "{path} {lang}: {:?} offered on a question with no move: {status:?}",
+                ui.take_back
+            );
+            if path.ends_with("/3") {
+                b.viewport(390, 844).await?;
+                no_sideways_scroll(b, path).await?;
+                b.screenshot(&format!("polish-04-count-wrong-{lang}"))
+                    .await?;
+                b.viewport(1280, 800).await?;
+            }
+            // The solution, in words.
+            b.open(&format!("{path}?lang={lang}&solution=1")).await?;
+            let shown = b.text("#status .message").await?;
+            let half = answer
+                .trim_start_matches(['B', 'W', '+'])
+                .replace(".5", "½");
+            let half = if half == "0½" {
+                "½".to_string()
+            } else {
+                half
+            };
+            ensure!(
+                !shown.contains('+') && shown.contains(&half),
+                "{path} {lang}: the solution reads {shown:?} (answer {answer})"
+            );
+        }
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_04_go_counts_in_the_learners_words() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("counts", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run("point 4 counts in words", counts_in_words(&room, &b))
         .await;
     let failures = runner.failures;
     finish(failures, vec![b]).await;

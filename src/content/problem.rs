@@ -168,6 +168,12 @@ pub trait GamePuzzle: Send + Sync + std::fmt::Debug {
     /// Japanese notation in shogi (`☗７六歩`), the point in Go.
     fn notation(&self, before: &[String], mv: &str) -> String;
 
+    /// How a learner reads an answer of [`GamePuzzle::answer`] (or one they gave): a count's
+    /// result in words (`白胜 ½ 子`, not `W+0.5`); a point or square as it is.
+    fn answer_words(&self, answer: &str, _lang: Lang) -> String {
+        answer.to_string()
+    }
+
     /// The moves from `from` to `to` after `moves`, with a label each, when there are
     /// several (a promotion to choose).
     fn choices(&self, _moves: &[String], _from: &str, _to: &str) -> Vec<(Text, String)> {

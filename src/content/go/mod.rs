@@ -699,6 +699,61 @@ fn count_answer(ask: CountAsk, score: &Score) -> String {
     }
 }
 
+/// A number with its halves and quarters as fractions: `12½`, `½`, `3¾`.
+fn fraction(x: f64) -> String {
+    let whole = x.trunc();
+    let part = match ((x - whole).abs() * 4.0).round() as u8 {
+        1 => "¼",
+        2 => "½",
+        3 => "¾",
+        _ => return decimal(x),
+    };
+    if whole == 0.0 {
+        part.to_string()
+    } else {
+        format!("{}{part}", decimal(whole))
+    }
+}
+
+/// A count's answer (canonical, as [`read_count`] writes it) in the learner's words: the
+/// result as `白胜 ½ 子` / `White wins by ½ stone` (points, 目, under territory counting), a
+/// side's count as `12 子` / `12 stones`.
+fn count_words(ask: CountAsk, answer: &str, rules: Scoring, lang: Lang) -> String {
+    let area = rules == Scoring::Chinese;
+    let unit = |n: f64| match (lang, area) {
+        (Lang::Zh, true) => "子",
+        (Lang::Zh, false) => "目",
+        (Lang::En, true) if n > 1.0 => "stones",
+        (Lang::En, true) => "stone",
+        (Lang::En, false) if n > 1.0 => "points",
+        (Lang::En, false) => "point",
+    };
+    let number = |text: &str| read_number(text).map(|n| (n, fraction(n)));
+    match ask {
+        CountAsk::Black | CountAsk::White => match number(answer) {
+            Some((n, shown)) => format!("{shown} {}", unit(n)),
+            None => answer.to_string(),
+        },
+        CountAsk::Result => {
+            let Some((side, margin)) = answer.split_once('+') else {
+                return match lang {
+                    Lang::Zh => "和棋".to_string(),
+                    Lang::En => "a draw".to_string(),
+                };
+            };
+            let Some((n, shown)) = number(margin) else {
+                return answer.to_string();
+            };
+            match (lang, side) {
+                (Lang::Zh, "B") => format!("黑胜 {shown} {}", unit(n)),
+                (Lang::Zh, _) => format!("白胜 {shown} {}", unit(n)),
+                (Lang::En, "B") => format!("Black wins by {shown} {}", unit(n)),
+                (Lang::En, _) => format!("White wins by {shown} {}", unit(n)),
+            }
+        }
+    }
+}
+
 /// The learner's answer to a count question in canonical form, if it can be read:
 /// a number, or `B+2.5` / `W+0.5` / `0` for the result.
 pub fn read_count(ask: CountAsk, text: &str) -> Option<String> {
@@ -1268,6 +1323,57 @@ impl GoPuzzle {
 }
 
 impl GoPuzzle {
+    /// Why a count answer `given` (canonical) is wrong, and how to count this board: the
+    /// dead stones and the komi only where the problem has them, and for a result under
+    /// area counting, half the board to compare with.
+    fn count_advice(&self, given: &str, lang: Lang) -> String {
+        let GoGoal::Count { ask, score, .. } = &self.goal else {
+            return String::new();
+        };
+        let counting = &score.counting;
+        let area = counting.rules == Scoring::Chinese;
+        let half = fraction(f64::from(score.size) * f64::from(score.size) / 2.0);
+        let komi = counting.komi;
+        let mut steps: Vec<String> = Vec::new();
+        let zh = lang == Lang::Zh;
+        if !score.dead.is_empty() {
+            steps.push(if zh { "先拿掉死子（×）" } else { "take off the dead stones (×) first" }.into());
+        }
+        steps.push(match (zh, area) {
+            (true, true) => "数一数棋子和围住的空点".into(),
+            (true, false) => "数一数围住的空点，再加上提掉的子".into(),
+            (false, true) => "count the stones and the empty points they surround".into(),
+            (false, false) => "count the surrounded points and add the prisoners".into(),
+        });
+        if *ask == CountAsk::Result && area {
+            steps.push(if zh {
+                format!("和棋盘的一半（{half}）比一比")
+            } else {
+                format!("compare with half the board ({half})")
+            });
+        }
+        if komi != 0.0 {
+            // Under area counting the komi is given back in stones: half the points.
+            let k = if area { fraction(komi / 2.0) } else { fraction(komi) };
+            steps.push(match (zh, area) {
+                (true, true) => format!("别忘了贴子（白贴 {k} 子）"),
+                (true, false) => format!("别忘了贴目（白贴 {k} 目）"),
+                (false, true) => format!("remember the komi (White gets {k} stones)"),
+                (false, false) => format!("remember the komi (White gets {k} points)"),
+            });
+        }
+        let words = count_words(*ask, given, counting.rules, lang);
+        if zh {
+            format!("“{words}”不对。{}。", steps.join("，"))
+        } else {
+            let mut advice = steps.join(", ");
+            if let Some(first) = advice.get(..1) {
+                advice = first.to_uppercase() + &advice[1..];
+            }
+            format!("“{words}” is not right. {advice}.")
+        }
+    }
+
     /// For "show why" on a `live`/`kill`/`ko` problem: with `wrong`, the refutation of the
     /// learner's move `wrong` after `moves` (the learner's valid progress), played out;
     /// without, the proof of the problem from the start. `None` when the problem is not
@@ -1435,6 +1541,16 @@ impl GamePuzzle for GoPuzzle {
         mv.to_string()
     }
 
+    /// A count's answer in words (`白胜 ½ 子`, `White wins by ½ stone`, `12 子`).
+    fn answer_words(&self, answer: &str, lang: Lang) -> String {
+        match &self.goal {
+            GoGoal::Count { ask, score, .. } => {
+                count_words(*ask, answer, score.counting.rules, lang)
+            }
+            _ => answer.to_string(),
+        }
+    }
+
     fn record(&self) -> Option<RecordFormat> {
         Some(RecordFormat::Sgf)
     }
@@ -1500,10 +1616,7 @@ impl GamePuzzle for GoPuzzle {
                     solved: true,
                 },
                 Some(given) => Verdict::Wrong {
-                    why: Some(Text {
-                        zh: format!("{given} 不对。先拿掉死子，再一块一块地数，别忘了贴子（贴目）。"),
-                        en: format!("{given} is not right. Take off the dead stones first, count area by area, and remember the komi."),
-                    }),
+                    why: Some(Text::from_fn(|lang| self.count_advice(&given, lang))),
                     shown: moves.to_vec(),
                 },
             };

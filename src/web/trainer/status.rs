@@ -138,6 +138,7 @@ pub(crate) fn status_at(
     let wrong = matches!(judged.verdict, Some(Verdict::Wrong { .. }));
     let query = judged.progress.query();
     let started = !judged.progress.moves.is_empty() || !judged.progress.picked.is_empty();
+    let counting = matches!(problem.puzzle.input(), Takes::Count(_));
     StatusView {
         kind,
         headline,
@@ -183,9 +184,11 @@ pub(crate) fn status_at(
             .iter()
             .map(|(label, mv)| Item::link(at(&format!("{query}play={}", enc(mv))), label.get(lang)))
             .collect(),
-        take_back: wrong.then(|| Item::link(at(query.trim_end_matches('&')), &ui.take_back)),
+        // A count has no move to take back: it starts again.
+        take_back: (wrong && !counting)
+            .then(|| Item::link(at(query.trim_end_matches('&')), &ui.take_back)),
         why: why_link(problem, judged, at).map(|href| Item::link(href, &ui.show_why)),
-        retry: (solved || started).then(|| Item::link(at(""), &ui.retry)),
+        retry: (solved || started || (wrong && counting)).then(|| Item::link(at(""), &ui.retry)),
         next: (place.next.as_ref())
             .filter(|_| solved)
             .map(|n| Item::link(n.href.clone(), &n.title)),
@@ -236,7 +239,11 @@ pub(crate) fn solution(
     let line = if answer.is_empty() {
         line_html(problem, &main, 0, step)
     } else {
-        answer.join(" ")
+        answer
+            .iter()
+            .map(|a| problem.puzzle.answer_words(a, lang))
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     let status = StatusView {
         kind: "solution",
