@@ -584,3 +584,123 @@ async fn point_04_go_counts_in_the_learners_words() {
     let failures = runner.failures;
     finish(failures, vec![b]).await;
 }
+
+/// The centre of the point `p` of the board in `css`, in the SVG's units (from its link's
+/// square; the point must not be on the edge).
+async fn point_centre(b: &Browser, css: &str, p: &str) -> Result<(f64, f64)> {
+    let v = b
+        .js(
+            "const r = document.querySelector(`${arguments[0]} a.pt[data-p=\"${arguments[1]}\"] rect`);
+             const n = (a) => Number(r.getAttribute(a));
+             return [n('x') + n('width') / 2, n('y') + n('height') / 2]",
+            vec![json!(css), json!(p)],
+        )
+        .await?;
+    Ok((v[0].as_f64().unwrap_or(-1.0), v[1].as_f64().unwrap_or(-1.0)))
+}
+
+/// Point 7: after the reveal the student's board shows the answer: the answer's stone on its
+/// point with the last-move mark, not the student's wrong move and its refutation.
+async fn reveal_shows_the_answer(room: &Room, t: &Browser, s: &Browser) -> Result<()> {
+    let (right, wrong) = ("D4", "E4");
+    room.teacher_login(t, &format!("{}/live?lang=zh", room.class_path()))
+        .await?;
+    room.student_login(s, "Tom").await?;
+    t.js(
+        "document.querySelector('form.live-start select').value = 'go/problems/captures/1'; return true",
+        vec![],
+    )
+    .await?;
+    t.follow(fantoccini::Locator::Css(
+        "form.live-start button[type=submit]",
+    ))
+    .await?;
+    s.wait_for(
+        "the live problem",
+        "return location.pathname === '/live' && document.readyState === 'complete' && !!document.querySelector('.live-board a.pt')",
+    )
+    .await?;
+    s.hook_if_reloaded().await?;
+    let (rx, ry) = point_centre(s, ".live-board", right).await?;
+    let (wx, wy) = point_centre(s, ".live-board", wrong).await?;
+    s.find(&format!(".live-board a.pt[data-p=\"{wrong}\"]"))
+        .await?
+        .click()
+        .await?;
+    s.wait_for(
+        "the answer to be taken",
+        "return document.readyState === 'complete' && !!document.getElementById('live-mine')",
+    )
+    .await?;
+    s.hook_if_reloaded().await?;
+    t.wait_for(
+        "the answer on the teacher's page",
+        "return document.getElementById('live-tally').dataset.answered === '1'",
+    )
+    .await?;
+    t.follow(fantoccini::Locator::Css("button.live-reveal"))
+        .await?;
+    s.wait_for(
+        "the reveal",
+        "return document.readyState === 'complete' && !!document.getElementById('live-verdict')",
+    )
+    .await?;
+    s.hook_if_reloaded().await?;
+    for lang in ["zh", "en"] {
+        s.open(&format!("/live?lang={lang}")).await?;
+        let board = s
+            .js(
+                "const svg = document.querySelector('.live-board svg');
+                 const near = (c, x, y) => Math.abs(Number(c.getAttribute('cx')) - x) < 3 && Math.abs(Number(c.getAttribute('cy')) - y) < 3;
+                 const bodies = [...svg.querySelectorAll('g.stones > g')].slice(1);
+                 const stone = (x, y) => bodies.findIndex(g => [...g.querySelectorAll('circle')].some(c => near(c, x, y)));
+                 const last = svg.querySelector('circle.last');
+                 return { right: stone(arguments[0], arguments[1]), wrong: stone(arguments[2], arguments[3]),
+                          last: !!last && near(last, arguments[0], arguments[1]) }",
+                vec![json!(rx), json!(ry), json!(wx), json!(wy)],
+            )
+            .await?;
+        // Layers after the shadows: black bodies (0), two black glows, white bodies (3).
+        ensure!(
+            board["right"] == json!(0) && board["last"] == json!(true),
+            "{lang}: the answer {right} is not shown as the last black stone: {board}"
+        );
+        ensure!(
+            board["wrong"] == json!(-1),
+            "{lang}: the wrong move {wrong} is still on the board: {board}"
+        );
+        let verdict = s.text("#live-verdict").await?;
+        ensure!(
+            verdict.contains(wrong),
+            "{lang}: the verdict names the student's answer: {verdict}"
+        );
+        s.viewport(390, 844).await?;
+        no_sideways_scroll(s, "the live board").await?;
+        s.screenshot(&format!("polish-07-live-revealed-{lang}"))
+            .await?;
+        s.viewport(1280, 800).await?;
+    }
+    t.check_errors().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_07_the_reveal_shows_the_answer_on_the_board() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("reveal", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let t = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let s = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &s,
+        failures: Vec::new(),
+    };
+    runner
+        .run(
+            "point 7 the reveal shows the answer",
+            reveal_shows_the_answer(&room, &t, &s),
+        )
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![t, s]).await;
+}

@@ -104,15 +104,20 @@ fn student_view(
     };
     let mine_target = mine.as_ref().and_then(|a| target(p.game, &a.played));
     let board = if revealed {
-        // After the reveal: the student's answer as the judge saw it (with its reply or
-        // refutation), or the start.
-        let shown = match &mine {
-            Some(a) => judge(problem, Progress::default(), Input::Play(a.played.clone())).shown,
-            None => judged.shown.clone(),
+        // After the reveal: the answer on the board (the student's own answer is in the
+        // verdict): the main line's first move, the points of a `select` question, or the
+        // counted board.
+        let (shown, picked) = match puzzle.input() {
+            Takes::Pick { .. } => (Vec::new(), puzzle.answer()),
+            Takes::Count(_) => (Vec::new(), Vec::new()),
+            _ => {
+                let main = puzzle.lines().main_line();
+                (main.iter().take(1).cloned().collect(), Vec::new())
+            }
         };
         puzzle.board(&BoardRequest {
             shown: &shown,
-            picked: &[],
+            picked: &picked,
             selected: None,
             href: None,
             heat: None,
