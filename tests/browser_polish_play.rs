@@ -246,6 +246,99 @@ async fn point_05_chess_moves_numbered_in_pairs() {
     finish(failures, vec![b]).await;
 }
 
+/// Point 8: joining a classmate is at the top of `/play`; a table waiting for a classmate
+/// shows its code large, its full address and a QR code of it.
+async fn joining_is_easy(room: &Room, a: &Browser) -> Result<()> {
+    for lang in ["zh", "en"] {
+        a.viewport(390, 844).await?;
+        a.open(&format!("/play?lang={lang}")).await?;
+        let join = a
+            .js(
+                "const r = document.querySelector('form.join-game').getBoundingClientRect(); return [r.top, r.bottom]",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            join[1].as_f64().unwrap_or(f64::MAX) <= 844.0,
+            "{lang}: the join form is not on the first screen of a phone: {join}"
+        );
+        no_sideways_scroll(a, "/play").await?;
+        a.screenshot(&format!("polish-08-play-join-{lang}")).await?;
+        let id = new_game(a, "go", lang, true).await?;
+        let shown = a
+            .js(
+                "const code = document.querySelector('#status .share-code');
+                 const link = document.querySelector('#status .share-address a');
+                 const qr = document.querySelector('#status .share-qr svg');
+                 return { code: code && code.textContent.trim(),
+                          size: code && parseFloat(getComputedStyle(code).fontSize),
+                          address: link && link.textContent.trim(),
+                          qr: qr && qr.getAttribute('role'), qr_width: qr && qr.getBoundingClientRect().width }",
+                vec![],
+            )
+            .await?;
+        let address = a.url(&format!("/play/{id}"));
+        ensure!(
+            shown["code"] == json!(id) && shown["size"].as_f64().unwrap_or(0.0) >= 32.0,
+            "{lang}: the code is not shown large: {shown}"
+        );
+        ensure!(
+            shown["address"] == json!(address),
+            "{lang}: the full address {address} is not shown: {shown}"
+        );
+        ensure!(
+            shown["qr"] == json!("img") && shown["qr_width"].as_f64().unwrap_or(0.0) >= 150.0,
+            "{lang}: no QR code of the address: {shown}"
+        );
+        no_sideways_scroll(a, "a table waiting for a classmate").await?;
+        a.screenshot(&format!("polish-08-waiting-{lang}")).await?;
+        a.viewport(1280, 800).await?;
+    }
+    // The classmate joins at the address shown; the sharing box goes.
+    let b = room.browser().await?;
+    let outcome = async {
+        let address = a
+            .js(
+                "return document.querySelector('#status .share-address a').textContent.trim()",
+                vec![],
+            )
+            .await?;
+        b.client
+            .goto(address.as_str().context("the address")?)
+            .await?;
+        b.after_reload().await?;
+        b.follow(Locator::Css("#side form[action$='/join'] button"))
+            .await?;
+        a.wait_for(
+            "the classmate to have joined",
+            "return !document.querySelector('#status .share')",
+        )
+        .await?;
+        b.check_errors().await
+    }
+    .await;
+    let _ = b.close().await;
+    outcome
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_08_joining_a_classmate_is_easy() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("join", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run("point 8 joining is easy", joining_is_easy(&room, &b))
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_06_a_pass_is_answered_in_words() {
     let _one = ONE_AT_A_TIME.lock().await;

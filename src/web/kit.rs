@@ -51,6 +51,25 @@ pub(crate) struct Req {
     pub query: Vec<(String, String)>,
     /// The logged-in account, if the request carries a live session.
     pub account: Option<crate::class::Account>,
+    /// The host the request was sent to ([`site_host`]).
+    pub host: String,
+}
+
+/// The host a request was sent to (its `Host` header, with the port), when it is a plain
+/// name or address: what a page gives as the address to type or scan on another device;
+/// `localhost` otherwise.
+pub(crate) fn site_host(headers: &HeaderMap) -> String {
+    headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.len() <= 255
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
+        })
+        .unwrap_or("localhost")
+        .to_string()
 }
 
 impl Req {
@@ -95,6 +114,7 @@ impl FromRequestParts<AppState> for Req {
             path: parts.uri.path().to_string(),
             query,
             account,
+            host: site_host(&parts.headers),
         })
     }
 }

@@ -379,6 +379,7 @@ pub async fn lesson(State(app): State<AppState>, found: FoundLesson) -> Response
             .into_iter()
             .collect(),
         account: None,
+        host: req.host.clone(),
     });
     let req = canonical.as_ref().unwrap_or(&req);
     let parts = text

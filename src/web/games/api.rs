@@ -227,7 +227,7 @@ pub async fn api_state(
             .as_deref()
             .and_then(Lang::parse)
             .unwrap_or(Lang::Zh);
-        let view = View::read(&query, lang);
+        let view = View::read(&query, lang, super::super::kit::site_host(&headers));
         let (svg, side) = render_table(&entry, you, &view, None, None)
             .map_err(|error| ApiError::Template { id, error })?;
         (Some(svg), Some(side))

@@ -33,6 +33,7 @@ use std::time::Duration;
 
 mod api;
 mod export;
+mod share;
 mod table;
 
 use crate::play::turns::computer_moves;

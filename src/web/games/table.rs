@@ -6,15 +6,18 @@ use super::*;
 /// What a table page shows besides the game: the view asked for in the address.
 pub(super) struct View {
     lang: Lang,
+    /// The host the page was asked from (the table's full address is shared from it).
+    host: String,
     sel: Option<String>,
     at: Option<usize>,
     hints: bool,
 }
 
 impl View {
-    pub(super) fn read(q: &ViewQuery, lang: Lang) -> View {
+    pub(super) fn read(q: &ViewQuery, lang: Lang, host: String) -> View {
         View {
             lang,
+            host,
             sel: q.sel.clone().filter(|s| !s.is_empty() && s.len() <= 8),
             at: q.at,
             hints: q.hints.as_deref() != Some("0"),
@@ -51,6 +54,10 @@ struct SidePanel<'a> {
     result: String,
     explanation: String,
     waiting_code: String,
+    /// While waiting for a classmate: the table's code, full address and its QR code (SVG).
+    share_code: String,
+    share_address: String,
+    share_qr: String,
     counting: String,
     agreed: String,
     confirm: Option<Confirm>,
@@ -250,6 +257,7 @@ pub(super) fn render_table(
         }
     }
     let share_href = table_href(id);
+    let share_address = super::share::address(&view.host, id);
     let waiting_code = if waiting && you.is_some() && !over {
         fill(&ui.play.waiting, &[("code", id)])
     } else {
@@ -445,6 +453,17 @@ pub(super) fn render_table(
         headline,
         result,
         explanation,
+        share_code: if waiting_code.is_empty() {
+            String::new()
+        } else {
+            id.to_string()
+        },
+        share_qr: if waiting_code.is_empty() {
+            String::new()
+        } else {
+            super::share::qr_svg(&share_address, &share_address)
+        },
+        share_address,
         waiting_code,
         counting: counting_text,
         agreed,
@@ -518,7 +537,7 @@ fn table_page(
         hints: req.param("hints").map(String::from),
         ..Default::default()
     };
-    let view = View::read(&q, req.lang);
+    let view = View::read(&q, req.lang, req.host.clone());
     let confirm = req
         .param("confirm")
         .filter(|m| m.len() <= 64)

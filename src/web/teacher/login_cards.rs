@@ -22,17 +22,7 @@ struct CardsPage {
 
 /// The address students type: the host the teacher used, and `/login`.
 fn login_address(headers: &HeaderMap) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| {
-            !h.is_empty()
-                && h.len() <= 255
-                && h.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
-        })
-        .unwrap_or("localhost");
-    format!("{host}/login")
+    format!("{}/login", super::super::kit::site_host(headers))
 }
 
 /// `GET /teacher/classes/{id}/cards`: A4 login cards, eight a page.
