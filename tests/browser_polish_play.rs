@@ -339,6 +339,125 @@ async fn point_08_joining_a_classmate_is_easy() {
     finish(failures, vec![b]).await;
 }
 
+/// Types `mv` into the table's move form and waits for its refusal: the reason as shown.
+async fn refused(b: &Browser, mv: &str) -> Result<String> {
+    b.js(
+        "const old = document.querySelector('#status .verdict.illegal'); if (old) old.remove();
+         document.querySelector('#side .move-form input[name=move]').value = arguments[0];
+         document.querySelector('#side .move-form button').click(); return true",
+        vec![json!(mv)],
+    )
+    .await?;
+    b.wait_for_with(
+        "the refusal",
+        "return !!document.querySelector('#status .verdict.illegal')",
+        vec![],
+    )
+    .await
+    .with_context(|| format!("{mv} refused"))?;
+    b.hook_if_reloaded().await?;
+    b.text("#status .verdict.illegal .message").await
+}
+
+/// Point 12: every reason in the page's language, and Chinese written as Chinese is: no
+/// space before 的 or 将军 nor a missing one after 被, full-width punctuation (认输？, 黑方：你).
+async fn words_in_place(b: &Browser) -> Result<()> {
+    // An antichess record on a Chinese page: refused in Chinese.
+    b.open("/records?lang=zh").await?;
+    classroom::fill(
+        b,
+        "form.record-upload",
+        &[
+            ("text", "[Variant \"Antichess\"]\n\n1. e3 *\n"),
+            ("format", "pgn"),
+        ],
+    )
+    .await?;
+    b.follow(Locator::Css("form.record-upload button[type=submit]"))
+        .await?;
+    if let Err(e) = b.check_errors().await {
+        // The refusal is answered 422, which Chromium logs: expected here.
+        ensure!(format!("{e:#}").contains("status of 4"), "{e:#}");
+    }
+    let said = b.text("main").await?;
+    ensure!(
+        said.contains("不是标准的国际象棋") && !said.contains("not standard chess"),
+        "the antichess record is refused in English on a Chinese page: {said:?}"
+    );
+    b.screenshot("polish-12-antichess-zh").await?;
+    // Black in check from the rook on e1: a pawn move and a king move into the file refused.
+    b.open("/play?lang=zh").await?;
+    classroom::fill(
+        b,
+        "#new-chess",
+        &[
+            ("fen", "4k3/8/8/8/8/p7/8/4R1K1 b - - 0 1"),
+            ("color", "second"),
+        ],
+    )
+    .await?;
+    b.follow(Locator::Css("#new-chess button[type=submit]"))
+        .await?;
+    let check = refused(b, "a3a2").await?;
+    ensure!(
+        check.contains("被 e1 上的车将军") && !check.contains("车 将军"),
+        "the check reads {check:?}"
+    );
+    let attacked = refused(b, "e8e7").await?;
+    ensure!(
+        attacked.contains("受到 e1 上的车的攻击") && !attacked.contains("车 的"),
+        "the attacked square reads {attacked:?}"
+    );
+    let players = b.text(".players").await?;
+    ensure!(players.contains("黑方：你"), "the players read {players:?}");
+    let turn = b.text("#status .turn").await?;
+    ensure!(
+        !turn.contains("！ "),
+        "a space after a Chinese full stop: {turn:?}"
+    );
+    let resign = b
+        .js(
+            "return document.querySelector('#side button[data-confirm]').dataset.confirm",
+            vec![],
+        )
+        .await?;
+    ensure!(resign == json!("确定认输吗？"), "resigning asks {resign}");
+    b.viewport(390, 844).await?;
+    no_sideways_scroll(b, "a refused move").await?;
+    b.screenshot("polish-12-check-zh").await?;
+    b.viewport(1280, 800).await?;
+    // The same in English keeps its own punctuation.
+    b.open(&format!(
+        "{}?lang=en",
+        b.location().await?.split('?').next().unwrap_or("")
+    ))
+    .await?;
+    let players = b.text(".players").await?;
+    ensure!(
+        players.contains("Black: You") || players.contains("Black: you"),
+        "the players read {players:?}"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_12_words_in_their_language() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("words", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run("point 12 words in place", words_in_place(&b))
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_06_a_pass_is_answered_in_words() {
     let _one = ONE_AT_A_TIME.lock().await;

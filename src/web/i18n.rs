@@ -135,6 +135,14 @@ pub struct PolishUi {
     pub answered_pass: String,
     /// The learner passed: the game ends if the opponent passes too.
     pub you_passed: String,
+    /// Asked before resigning.
+    pub resign_confirm: String,
+    /// A player at the table: `{side}` and `{who}`.
+    pub side_who: String,
+    /// A finished game's result: `{result}`.
+    pub result_is: String,
+    /// A record of a chess variant: `{place}`, `{variant}`.
+    pub variant: String,
 }
 
 /// The strings of the live board (`[live]` in the locale files).

@@ -275,7 +275,7 @@ impl CastlingRefused {
                 sq(square)
             ),
             (CastlingRefused::InCheck { by }, Lang::Zh) => format!(
-                "王正被{}将军；被将军时不能用王车易位来躲避。",
+                "王正被 {}将军；被将军时不能用王车易位来躲避。",
                 piece_on(*by, lang)
             ),
             (CastlingRefused::InCheck { by }, Lang::En) => format!(
@@ -283,7 +283,7 @@ impl CastlingRefused {
                 piece_on(*by, lang)
             ),
             (CastlingRefused::PassesThroughAttacked { square, by }, Lang::Zh) => format!(
-                "王要经过的 {} 受到 {} 的攻击；王车易位时，王不能经过被对方攻击的格子。",
+                "王要经过的 {} 受到 {}的攻击；王车易位时，王不能经过被对方攻击的格子。",
                 sq(square),
                 piece_on(*by, lang)
             ),
@@ -293,7 +293,7 @@ impl CastlingRefused {
                 piece_on(*by, lang)
             ),
             (CastlingRefused::LandsOnAttacked { square, by }, Lang::Zh) => format!(
-                "王要到达的 {} 受到 {} 的攻击，易位后王会被将军。",
+                "王要到达的 {} 受到 {}的攻击，易位后王会被将军。",
                 sq(square),
                 piece_on(*by, lang)
             ),
@@ -441,7 +441,7 @@ impl Illegal {
                 sq(by)
             ),
             (Illegal::KingIntoCheck { to, attacker }, Lang::Zh) => format!(
-                "王不能走到 {}：那里受到 {} 的攻击，王走过去就会被将军。",
+                "王不能走到 {}：那里受到 {}的攻击，王走过去就会被将军。",
                 sq(to),
                 piece_on(*attacker, lang)
             ),
@@ -451,7 +451,7 @@ impl Illegal {
                 piece_on(*attacker, lang)
             ),
             (Illegal::LeavesKingInCheck { attacker }, Lang::Zh) => format!(
-                "这步棋会让自己的王被{}将军：这个棋子被牵制了，它挡在王的前面，一走开王就会被将军。",
+                "这步棋会让自己的王被 {}将军：这个棋子被牵制了，它挡在王的前面，一走开王就会被将军。",
                 piece_on(*attacker, lang)
             ),
             (Illegal::LeavesKingInCheck { attacker }, Lang::En) => format!(
@@ -459,7 +459,7 @@ impl Illegal {
                 piece_on(*attacker, lang)
             ),
             (Illegal::InCheck { attacker }, Lang::Zh) => format!(
-                "你的王正被{}将军，这步棋没有解除将军。被将军时必须应将：移动王、吃掉将军的棋子，或者挡住将军的路线。",
+                "你的王正被 {}将军，这步棋没有解除将军。被将军时必须应将：移动王、吃掉将军的棋子，或者挡住将军的路线。",
                 piece_on(*attacker, lang)
             ),
             (Illegal::InCheck { attacker }, Lang::En) => format!(
@@ -478,10 +478,10 @@ impl Illegal {
                 let (to, captured, by) = (sq(to), sq(captured), piece_on(*attacker, lang));
                 match own_pawn {
                     None => format!(
-                        "不能在 {to} 吃过路兵：要吃掉的 {captured} 上的兵正挡在你的王和{by}之间，吃掉它，你的王就会被将军。"
+                        "不能在 {to} 吃过路兵：要吃掉的 {captured} 上的兵正挡在你的王和 {by}之间，吃掉它，你的王就会被将军。"
                     ),
                     Some(from) => format!(
-                        "不能在 {to} 吃过路兵：{captured} 上的兵和你 {} 上的兵一起挡在你的王和{by}之间；吃过路兵会让这两个兵同时离开这条横线，你的王就会被将军。",
+                        "不能在 {to} 吃过路兵：{captured} 上的兵和你 {} 上的兵一起挡在你的王和 {by}之间；吃过路兵会让这两个兵同时离开这条横线，你的王就会被将军。",
                         sq(from)
                     ),
                 }

@@ -243,16 +243,17 @@ pub(super) fn render_table(
                     lang,
                 );
                 if !said.is_empty() {
-                    // Chinese sentences follow each other without a space.
                     let gap = if lang == Lang::Zh { "" } else { " " };
                     headline = format!("{said}{gap}{headline}");
                 }
             }
+            // Chinese sentences follow each other without a space.
+            let gap = if lang == Lang::Zh { "" } else { " " };
             if table.in_check() && game.kind().shows_check {
-                headline = format!("{} {headline}", ui.play.check);
+                headline = format!("{}{gap}{headline}", ui.play.check);
             }
             if you.is_none() && !waiting {
-                headline = format!("{} {headline}", ui.play.watching);
+                headline = format!("{}{gap}{headline}", ui.play.watching);
             }
         }
     }
@@ -344,7 +345,7 @@ pub(super) fn render_table(
             move_text: "resign",
             label: ui.play.resign.clone(),
             primary: false,
-            confirm: format!("{}?", ui.play.resign),
+            confirm: ui.polish.resign_confirm.clone(),
         });
     }
     let mut notice = match (you, table.draw_offer()) {

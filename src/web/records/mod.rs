@@ -316,6 +316,10 @@ impl RecordsError {
             RecordsError::Unreadable(RecordError::UnknownFormat { .. }) => {
                 ui.unknown_format.clone()
             }
+            RecordsError::Unreadable(RecordError::Variant { place, variant }) => fill(
+                &Ui::get(lang).polish.variant,
+                &[("place", place), ("variant", variant)],
+            ),
             RecordsError::Unreadable(e) => fill(&ui.unreadable, &[("reason", &e.to_string())]),
             RecordsError::Illegal { mv, reason } => {
                 fill(&ui.illegal, &[("move", mv), ("reason", reason)])
