@@ -704,3 +704,137 @@ async fn point_07_the_reveal_shows_the_answer_on_the_board() {
     let failures = runner.failures;
     finish(failures, vec![t, s]).await;
 }
+
+/// A shogi problem where dropping a pawn on some square is refused as 打ち歩詰め: its address,
+/// the drop (`P*9b`) and the square.
+fn pawn_drop_mate(room: &Room) -> Option<(String, String, String)> {
+    let library = room.state.snapshot().library;
+    let shelf = library.shelves.iter().find(|s| s.game == Game::Shogi)?;
+    for set in &shelf.sets {
+        for p in &set.problems {
+            for file in 1..=9 {
+                for rank in 'a'..='i' {
+                    let sq = format!("{file}{rank}");
+                    let drop = format!("P*{sq}");
+                    let reason = match p.puzzle.attempt(&[], &[], &drop) {
+                        qiyuan::content::Verdict::Illegal { reason } => reason.zh,
+                        qiyuan::content::Verdict::NotAnswer { why, .. } => why.zh,
+                        _ => continue,
+                    };
+                    if reason.contains("打步诘") {
+                        return Some((format!("/shogi/problems/{}/{}", set.slug, p.id), drop, sq));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Point 11: a shogi problem fits a 1280×800 window with the player's hand in view, the
+/// counts of pieces in hand stay on their stand, and each language names squares as its
+/// board labels them (English a–i; Chinese 一–九, also in the reason of 打ち歩詰め).
+async fn shogi_fits_and_names_squares(room: &Room, b: &Browser) -> Result<()> {
+    let library = room.state.snapshot().library;
+    let shelf = library
+        .shelves
+        .iter()
+        .find(|s| s.game == Game::Shogi)
+        .ok_or_else(|| anyhow!("no shogi"))?;
+    // A problem with several pieces of a kind in hand.
+    let (set, problem) = shelf
+        .sets
+        .iter()
+        .flat_map(|s| s.problems.iter().map(move |p| (s, p)))
+        .find(|(_, p)| {
+            let svg = p.puzzle.board(&qiyuan::content::BoardRequest {
+                shown: &[],
+                picked: &[],
+                selected: None,
+                href: None,
+                heat: None,
+                lang: qiyuan::lang::Lang::En,
+                title: "",
+            });
+            svg.split("class=\"counts\"").nth(1).is_some_and(|c| {
+                c.split("</g>")
+                    .next()
+                    .is_some_and(|c| c.matches("<text").count() >= 3)
+            })
+        })
+        .ok_or_else(|| anyhow!("no shogi problem with counts in hand"))?;
+    let path = format!("/shogi/problems/{}/{}", set.slug, problem.id);
+    for lang in ["en", "zh"] {
+        b.open(&format!("{path}?lang={lang}")).await?;
+        let seen = b
+            .js(
+                "const svg = document.querySelector('.problem-board svg');
+                 const hands = [...svg.querySelectorAll('a.pt[data-p$=\"*\"] rect')].map(r => r.getBoundingClientRect());
+                 const right = Math.max(...hands.map(r => r.right));
+                 const counts = [...svg.querySelectorAll('g.counts text')].map(t => t.getBoundingClientRect().right);
+                 const ranks = [...svg.querySelectorAll('g.coords text')].map(t => t.textContent).filter(t => !/[０-９]/.test(t));
+                 return { bottom: svg.getBoundingClientRect().bottom, height: innerHeight, right, counts, ranks }",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            seen["bottom"].as_f64() <= seen["height"].as_f64(),
+            "{path} {lang}: the board (and the player's hand) goes below the window: {seen}"
+        );
+        let right = seen["right"].as_f64().unwrap_or(0.0);
+        ensure!(
+            seen["counts"].as_array().is_some_and(|c| c
+                .iter()
+                .all(|x| x.as_f64().unwrap_or(f64::MAX) <= right + 1.0)),
+            "{path} {lang}: a count spills out of its stand: {seen}"
+        );
+        let ranks: Vec<&str> = seen["ranks"]
+            .as_array()
+            .map(|r| r.iter().filter_map(|x| x.as_str()).collect())
+            .unwrap_or_default();
+        let want: Vec<&str> = if lang == "en" {
+            vec!["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+        } else {
+            vec!["一", "二", "三", "四", "五", "六", "七", "八", "九"]
+        };
+        ensure!(ranks == want, "{path} {lang}: the ranks read {ranks:?}");
+        b.screenshot(&format!("polish-11-shogi-{lang}")).await?;
+    }
+    // 打ち歩詰め, in Chinese, names the square as the board does.
+    let (path, drop, sq) =
+        pawn_drop_mate(room).ok_or_else(|| anyhow!("no 打ち歩詰め in the shogi problems"))?;
+    b.open(&format!("{path}?lang=zh&play={}", drop.replace('*', "%2A")))
+        .await?;
+    let status = b.text("#status").await?;
+    let kanji =
+        ["一", "二", "三", "四", "五", "六", "七", "八", "九"][(sq.as_bytes()[1] - b'a') as usize];
+    ensure!(
+        status.contains(&format!("{}{kanji}", &sq[..1])) && !status.contains(&format!("{sq} ")),
+        "{path}: the reason for {drop} reads {status:?}"
+    );
+    b.viewport(390, 844).await?;
+    no_sideways_scroll(b, &path).await?;
+    b.screenshot("polish-11-uchifuzume-zh").await?;
+    b.viewport(1280, 800).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_11_shogi_fits_and_names_squares_as_its_board() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("shogi", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run(
+            "point 11 shogi fits and names squares",
+            shogi_fits_and_names_squares(&room, &b),
+        )
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}

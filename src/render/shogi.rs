@@ -255,8 +255,10 @@ fn piece(bodies: &mut String, texts: &mut String, x: i32, y: i32, down: bool, p:
 }
 
 /// Where the hand of the upper or lower player is drawn: the centre of each kind of piece
-/// held (in [`HAND_ORDER`]), and the caption's marker position.
-fn hand_layout(counts: &[u8; 7], upper: bool) -> (Vec<(usize, i32)>, i32, i32) {
+/// held (in [`HAND_ORDER`]), the caption's marker position, the row's middle and the width
+/// of a slot (narrower than [`SLOT`] when every kind is held, so that the hand stays on its
+/// stand).
+fn hand_layout(counts: &[u8; 7], upper: bool) -> (Vec<(usize, i32)>, i32, i32, i32) {
     let held: Vec<usize> = (0..7).filter(|&i| counts[i] > 0).collect();
     let caption = 150;
     let y = if upper {
@@ -264,18 +266,19 @@ fn hand_layout(counts: &[u8; 7], upper: bool) -> (Vec<(usize, i32)>, i32, i32) {
     } else {
         HEIGHT - PAD - HAND / 2
     };
+    let slot = SLOT.min((9 * CELL_W - caption) / (held.len() as i32).max(1));
     // The upper hand starts at the left, the lower one ends at the right.
     let start = if upper {
         GX + caption
     } else {
-        GX + 9 * CELL_W - held.len() as i32 * SLOT
+        GX + 9 * CELL_W - held.len() as i32 * slot
     };
     let slots = held
         .iter()
         .enumerate()
-        .map(|(n, &i)| (i, start + n as i32 * SLOT + 44))
+        .map(|(n, &i)| (i, start + n as i32 * slot + 44))
         .collect();
-    (slots, start - caption + 10, y)
+    (slots, start - caption + 10, y, slot)
 }
 
 /// Draws `diagram` as an inline SVG element.
@@ -450,7 +453,8 @@ pub fn svg(d: &ShogiDiagram) -> String {
     out.push_str("</g>");
 
     // Coordinates: files １–９ along the top (file 1 on Black's right), ranks 一–九 down the
-    // right side (一 at the top, Black's far side).
+    // right side (一 at the top, Black's far side); in English a–i, as its text names squares
+    // (`7g`).
     let _ = write!(
         out,
         "<g class=\"coords\" {CJK} font-size=\"40\" fill=\"{INK}\" text-anchor=\"middle\">"
@@ -466,7 +470,7 @@ pub fn svg(d: &ShogiDiagram) -> String {
             char::from_u32('０' as u32 + n as u32).unwrap_or('?'),
             GX + 9 * CELL_W + BORDER + RANKS / 2,
             GY + row * CELL_H + CELL_H / 2,
-            rank_kanji(n)
+            rank_label(n, d.lang)
         );
     }
     out.push_str("</g>");
@@ -493,7 +497,7 @@ pub fn svg(d: &ShogiDiagram) -> String {
     for upper in [true, false] {
         let black = upper == flipped;
         let hand = &d.hands[if black { 0 } else { 1 }];
-        let (slots, mx, y) = hand_layout(hand, upper);
+        let (slots, mx, y, slot) = hand_layout(hand, upper);
         let _ = write!(
             captions,
             "<path transform=\"translate({mx} {y})\" fill=\"{}\" stroke=\"{LINE}\" \
@@ -516,7 +520,7 @@ pub fn svg(d: &ShogiDiagram) -> String {
                      height=\"{}\" rx=\"10\"/>",
                     x - 48,
                     y - HAND / 2 + 6,
-                    SLOT - 4,
+                    slot - 4,
                     HAND - 12
                 );
             }
@@ -528,10 +532,11 @@ pub fn svg(d: &ShogiDiagram) -> String {
             let s = scale(letter) * HAND_SCALE;
             piece(&mut bodies, &mut texts, x, y, upper, p, s);
             if hand[i] > 1 {
+                // At the slot's right edge, inside the stand, however many digits.
                 let _ = write!(
                     counts,
                     "<text x=\"{}\" y=\"{}\">{}</text>",
-                    x + 36,
+                    x - 48 + slot - 6,
                     y + 40,
                     hand[i]
                 );
@@ -544,7 +549,7 @@ pub fn svg(d: &ShogiDiagram) -> String {
          <g class=\"kanji\" {CJK} font-weight=\"bold\" fill=\"{PIECE_INK}\" \
          text-anchor=\"middle\">{texts}</g>\
          <g class=\"hands\" {CJK} font-size=\"36\" fill=\"{INK}\">{captions}</g>\
-         <g class=\"counts\" {FONT} font-size=\"38\" font-weight=\"bold\" fill=\"{INK}\" \
+         <g class=\"counts\" {FONT} font-size=\"34\" font-weight=\"bold\" fill=\"{INK}\" text-anchor=\"end\" \
          stroke=\"{STAND}\" stroke-width=\"6\" paint-order=\"stroke\">{counts}</g>"
     );
 
@@ -561,14 +566,14 @@ pub fn svg(d: &ShogiDiagram) -> String {
         let hand_links = |out: &mut String, upper: bool| {
             let black = upper == flipped;
             let hand = &d.hands[if black { 0 } else { 1 }];
-            let (slots, _, y) = hand_layout(hand, upper);
+            let (slots, _, y, slot) = hand_layout(hand, upper);
             for (i, x) in slots {
                 let letter = HAND_ORDER[i];
                 let target = Target::Hand { black, letter };
                 let _ = write!(
                     out,
                     "<a href=\"{}\" class=\"pt\" data-p=\"{}*\" aria-label=\"{}\">\
-                     <rect x=\"{}\" y=\"{}\" width=\"{SLOT}\" height=\"{HAND}\"/></a>",
+                     <rect x=\"{}\" y=\"{}\" width=\"{slot}\" height=\"{HAND}\"/></a>",
                     escape(&link(target)),
                     if black {
                         letter
@@ -633,6 +638,15 @@ pub fn svg(d: &ShogiDiagram) -> String {
     }
     out.push_str("</svg>");
     out
+}
+
+/// A rank's label on the board: 一 to 九 in Chinese, `a` to `i` in English (one coordinate
+/// system a language, the one its text uses).
+fn rank_label(rank: u8, lang: Lang) -> char {
+    match lang {
+        Lang::Zh => rank_kanji(rank),
+        Lang::En => char::from(b'a' + rank.clamp(1, 9) - 1),
+    }
 }
 
 /// 一 to 九.
@@ -874,8 +888,8 @@ mod tests {
             "<text x=\"{right}\" y=\"{}\" dy=\".35em\">１<",
             PAD + HAND + FILES / 2 + 2
         )));
-        assert!(coords.contains(&format!("y=\"{top}\" dy=\".35em\">一<")));
-        assert!(coords.contains(&format!("y=\"{bottom}\" dy=\".35em\">九<")));
+        assert!(coords.contains(&format!("y=\"{top}\" dy=\".35em\">a<")));
+        assert!(coords.contains(&format!("y=\"{bottom}\" dy=\".35em\">i<")));
         // Black's lance on 1i at the bottom right, upright; White's on 9a at the top left,
         // turned round.
         let kanji = group(&normal, "class=\"kanji\"");
@@ -891,7 +905,7 @@ mod tests {
             "<text x=\"{left}\" y=\"{}\" dy=\".35em\">１<",
             PAD + HAND + FILES / 2 + 2
         )));
-        assert!(coords.contains(&format!("y=\"{top}\" dy=\".35em\">九<")));
+        assert!(coords.contains(&format!("y=\"{top}\" dy=\".35em\">i<")));
         let kanji = group(&flipped, "class=\"kanji\"");
         assert!(kanji.contains(&format!("translate({left} {top}) rotate(180)\"")));
         assert!(kanji.contains(&format!("translate({right} {bottom})\"")));
@@ -1007,7 +1021,7 @@ mod tests {
         assert_eq!(count(group(&en, "class=\"kanji\""), "<text"), 6);
         assert_eq!(count(&en, "<rect class=\"selected\""), 1);
         // White's hand is at the top, turned round; Black's at the bottom, upright.
-        let (_, _, y_top) = hand_layout(&hands[1], true);
+        let (_, _, y_top, _) = hand_layout(&hands[1], true);
         let kanji = group(&en, "class=\"kanji\"");
         assert!(text_of(kanji, '角').contains(&format!(" {y_top}) rotate(180)\"")));
         assert!(!text_of(kanji, '飛').contains("rotate"));
@@ -1030,7 +1044,7 @@ mod tests {
             flipped: true,
             ..base
         });
-        let (_, _, y_top) = hand_layout(&hands[0], true);
+        let (_, _, y_top, _) = hand_layout(&hands[0], true);
         let kanji = group(&flipped, "class=\"kanji\"");
         assert!(text_of(kanji, '飛').contains(&format!(" {y_top}) rotate(180)\"")));
         assert!(!text_of(kanji, '角').contains("rotate"));

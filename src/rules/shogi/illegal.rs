@@ -115,9 +115,46 @@ fn has_direction(kind: Kind) -> bool {
     )
 }
 
+/// A Chinese explanation with its squares as the board labels them: `1b` becomes `1二`
+/// (the file's digit, the rank's kanji). Only a square standing alone is changed: not the
+/// move syntax a learner types (`7g7f`, `P*5e`, `8h2b+`).
+fn kanji_squares(text: &str) -> String {
+    const KANJI: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let before = i.checked_sub(1).map(|j| chars[j]);
+        let after = chars.get(i + 1).copied();
+        let rank = |c: char| ('a'..='i').contains(&c);
+        let file = |c: char| ('1'..='9').contains(&c);
+        let free = |c: Option<char>| c.is_none_or(|c| !c.is_ascii_alphanumeric() && c != '*' && c != '+');
+        if rank(c)
+            && before.is_some_and(file)
+            && free(after)
+            && free(i.checked_sub(2).map(|j| chars[j]))
+        {
+            out.push(KANJI[(c as u8 - b'a') as usize]);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl Illegal {
-    /// A sentence or two for the learner, in `lang`.
+    /// A sentence or two for the learner, in `lang`; in Chinese the squares are named as
+    /// the board labels them (`1二`).
     pub fn explain(&self, lang: Lang) -> String {
+        let text = self.explain_usi(lang);
+        if lang == Lang::Zh && !matches!(self, Illegal::NotAMove(_)) {
+            kanji_squares(&text)
+        } else {
+            text
+        }
+    }
+
+    /// [`Illegal::explain`] with squares as USI names them (`1b`).
+    fn explain_usi(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         match self {
             Illegal::NotAMove(text) => {
@@ -437,3 +474,16 @@ impl fmt::Display for Outcome {
         }
     }
 }
+
+#[cfg(test)]
+mod kanji_tests {
+    use super::kanji_squares;
+
+    #[test]
+    fn squares_alone_take_the_boards_kanji() {
+        assert_eq!(kanji_squares("在 1b 打入步兵"), "在 1二 打入步兵");
+        assert_eq!(kanji_squares("从 7g 走到 7f。"), "从 7七 走到 7六。");
+        assert_eq!(kanji_squares("写作 7g7f，如 8h2b+；P*5e"), "写作 7g7f，如 8h2b+；P*5e");
+    }
+}
+

@@ -981,7 +981,7 @@ mod tests {
         let s = sq("5e");
         let all = [
             (Illegal::NotAMove("x".into()), "7g7f", "7g7f"),
-            (Illegal::NoPiece { from: s }, "5e", "5e"),
+            (Illegal::NoPiece { from: s }, "5五", "5e"),
             (Illegal::NotYourPiece { from: s }, "对方", "opponent"),
             (Illegal::OwnPieceOnTarget { to: s }, "自己", "own"),
             (
@@ -1000,7 +1000,7 @@ mod tests {
                     to: sq("5a"),
                     by: sq("5c"),
                 },
-                "5c",
+                "5三",
                 "5c",
             ),
             (
