@@ -13,6 +13,7 @@ mod harness;
 
 use anyhow::{ensure, Context, Result};
 use classroom::{finish, no_sideways_scroll, Room, ONE_AT_A_TIME};
+use fantoccini::actions::InputSource;
 use fantoccini::Locator;
 use harness::{Browser, Runner};
 use qiyuan::lang::Lang;
@@ -453,6 +454,88 @@ async fn point_12_words_in_their_language() {
     };
     runner
         .run("point 12 words in place", words_in_place(&b))
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
+/// Point 14: the stone just placed keeps its colour while the pointer rests on it or it has
+/// the focus: no wash is painted over it.
+async fn placed_stone_not_faded(b: &Browser) -> Result<()> {
+    for lang in ["zh", "en"] {
+        new_game(b, "go", lang, false).await?;
+        let point = "#board a.pt[data-p=\"E5\"]";
+        b.find(point).await?.click().await?;
+        b.wait_for(
+            "the stone to be confirmed or placed",
+            "return !!document.querySelector('#status form.confirm') || document.querySelectorAll('.move-list li').length > 0",
+        )
+        .await?;
+        if b.js(
+            "return !!document.querySelector('#status form.confirm')",
+            vec![],
+        )
+        .await?
+            == json!(true)
+        {
+            b.find(point).await?.click().await?;
+        }
+        wait_moves(b, 2).await?;
+        // The pointer rests on the stone, and it has the focus, as after a click.
+        b.js(
+            "document.querySelector('#board a.pt[data-p=\"E5\"]').focus(); return true",
+            vec![],
+        )
+        .await?;
+        let rect = b.find(&format!("{point} rect")).await?;
+        b.client
+            .perform_actions(fantoccini::actions::MouseActions::new("mouse".into()).then(
+                fantoccini::actions::PointerAction::MoveToElement {
+                    element: rect,
+                    duration: None,
+                    x: 0.0,
+                    y: 0.0,
+                },
+            ))
+            .await?;
+        let fill = b
+            .js(
+                "const a = document.querySelector('#board a.pt[data-p=\"E5\"]');
+                 return [a.matches(':hover'), a.matches(':focus'), getComputedStyle(a.querySelector('rect')).fill]",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            fill[0] == json!(true) && fill[1] == json!(true),
+            "{lang}: the test could not hover and focus E5: {fill}"
+        );
+        let f = fill[2].as_str().unwrap_or_default();
+        ensure!(
+            f == "none" || f == "transparent" || f.replace(' ', "").ends_with(",0)"),
+            "{lang}: a wash ({f}) is painted over the stone just placed"
+        );
+        b.screenshot(&format!("polish-14-placed-stone-{lang}"))
+            .await?;
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_14_the_stone_just_placed_is_not_faded() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("faded", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run(
+            "point 14 the placed stone is not faded",
+            placed_stone_not_faded(&b),
+        )
         .await;
     let failures = runner.failures;
     finish(failures, vec![b]).await;
