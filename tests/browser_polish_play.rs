@@ -541,6 +541,134 @@ async fn point_14_the_stone_just_placed_is_not_faded() {
     finish(failures, vec![b]).await;
 }
 
+/// Clicks the point `p` of a Go table, confirming if the page asks, and waits for the table
+/// to have `moves` moves.
+async fn go_click(b: &Browser, p: &str) -> Result<()> {
+    let point = format!("#board a.pt[data-p=\"{p}\"]");
+    b.find(&point).await?.click().await?;
+    b.wait_for(
+        "the click taken",
+        "return !!document.querySelector('#status form.confirm') || !document.querySelector('.play-table.busy')",
+    )
+    .await?;
+    if b.js(
+        "return !!document.querySelector('#status form.confirm button')",
+        vec![],
+    )
+    .await?
+        == json!(true)
+    {
+        b.find("#status form.confirm button").await?.click().await?;
+        b.hook_if_reloaded().await?;
+    }
+    Ok(())
+}
+
+/// What a Go table's board shows: territory squares of each colour, dead-stone crosses and
+/// atari triangles.
+async fn counted_marks(b: &Browser) -> Result<serde_json::Value> {
+    b.js(
+        "const svg = document.querySelector('#board svg');
+         const paths = [...svg.querySelectorAll('g.marks path')].map(p => p.getAttribute('d'));
+         return { black: svg.querySelectorAll('g.territory rect.tb').length,
+                  white: svg.querySelectorAll('g.territory rect.tw').length,
+                  crosses: paths.filter(d => d.includes('l38 38')).length,
+                  triangles: paths.filter(d => d.endsWith('Z')).length }",
+        vec![],
+    )
+    .await
+}
+
+/// Point 15: a counted Go board shades each side's territory and marks a dead stone once
+/// (a cross, not a cross and an atari triangle).
+async fn counted_board(room: &Room, a: &Browser) -> Result<()> {
+    let b = room.browser().await?;
+    let outcome = async {
+        let id = new_game(a, "go", "zh", true).await?;
+        b.open(&format!("/play/{id}?lang=en")).await?;
+        b.follow(Locator::Css("#side form[action$='/join'] button"))
+            .await?;
+        a.wait_for("White to have joined", "return !document.querySelector('#status .share')")
+            .await?;
+        // Black E5, White A1, Black B1 (A1 in atari), both pass.
+        go_click(a, "E5").await?;
+        wait_moves(&b, 1).await?;
+        go_click(&b, "A1").await?;
+        wait_moves(a, 2).await?;
+        go_click(a, "B1").await?;
+        wait_moves(&b, 3).await?;
+        press(&b, "pass").await?;
+        wait_moves(a, 4).await?;
+        press(a, "pass").await?;
+        for x in [a, &b] {
+            x.wait_for("counting", "return !!document.querySelector('#status .counting')")
+                .await?;
+            x.hook_if_reloaded().await?;
+        }
+        // Black marks A1 dead.
+        go_click(a, "A1").await?;
+        a.wait_for(
+            "A1 marked dead",
+            "return [...document.querySelectorAll('#board g.marks path')].some(p => p.getAttribute('d').includes('l38 38'))",
+        )
+        .await?;
+        let marks = counted_marks(a).await?;
+        ensure!(
+            marks["crosses"] == json!(1) && marks["triangles"] == json!(0),
+            "the dead stone is marked more than once: {marks}"
+        );
+        // 81 points less E5, B1 and A1 (dead, marked by its cross): all Black's.
+        ensure!(
+            marks["black"] == json!(78) && marks["white"] == json!(0),
+            "Black's territory is not shaded: {marks}"
+        );
+        let passes = a.text(".move-list li:nth-child(5)").await?;
+        ensure!(passes.contains("停一手"), "a pass in the zh move list reads {passes:?}");
+        a.screenshot("polish-15-counting-zh").await?;
+        press(a, "agree").await?;
+        press(&b, "agree").await?;
+        for (x, lang) in [(a, "zh"), (&b, "en")] {
+            x.wait_for(
+                "the result",
+                "return !!document.querySelector('#status .verdict.solved')",
+            )
+            .await?;
+            x.hook_if_reloaded().await?;
+            let marks = counted_marks(x).await?;
+            ensure!(
+                marks["black"] == json!(78) && marks["crosses"] == json!(1) && marks["triangles"] == json!(0),
+                "{lang}: the final board: {marks}"
+            );
+            x.viewport(390, 844).await?;
+            no_sideways_scroll(x, "a counted game").await?;
+            x.screenshot(&format!("polish-15-counted-{lang}")).await?;
+            x.viewport(1280, 800).await?;
+        }
+        b.check_errors().await
+    }
+    .await;
+    let _ = b.close().await;
+    outcome
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_15_a_counted_board_shows_territory_and_the_dead_once() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("counted", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run("point 15 the counted board", counted_board(&room, &b))
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_06_a_pass_is_answered_in_words() {
     let _one = ONE_AT_A_TIME.lock().await;

@@ -25,6 +25,8 @@ pub struct GoDiagram<'a> {
     pub marks: &'a Marks<Point>,
     /// Points marked as liberties (small markers on empty points).
     pub liberties: &'a [Point],
+    /// A counted board's territory: a small square of the owner's colour on each point.
+    pub territory: &'a [(Point, Color)],
     /// Points the learner has selected (for "click every …" questions).
     pub selected: &'a [Point],
     /// When set, every point in view becomes a link to this address.
@@ -163,6 +165,7 @@ impl View {
 ///     last_move: board.point("C4").ok(),
 ///     marks: &marks,
 ///     liberties: &[],
+///     territory: &[],
 ///     selected: &[],
 ///     link: Some(&link),
 ///     heat: None,
@@ -467,6 +470,27 @@ pub fn svg(diagram: &GoDiagram) -> String {
         out.push_str("</g>");
     }
 
+    // Territory of a counted board: a small square of the owner's colour on each point.
+    if !diagram.territory.is_empty() {
+        out.push_str("<g class=\"territory\" stroke-width=\"3\">");
+        for &(p, owner) in diagram.territory {
+            if !shown(p) {
+                continue;
+            }
+            let (class, fill, stroke) = match owner {
+                Color::Black => ("tb", "#1c1c1c", "#000"),
+                Color::White => ("tw", "#fafafa", "#555"),
+            };
+            let _ = write!(
+                out,
+                "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"36\" height=\"36\" fill=\"{fill}\" stroke=\"{stroke}\"/>",
+                view.x(p.col) - 18,
+                view.y(p.row) - 18
+            );
+        }
+        out.push_str("</g>");
+    }
+
     // Last move: a dot in the colour opposite to the stone, unless a mark is already there.
     if let Some(p) = diagram.last_move {
         if shown(p) && flags_at(p) & F_MARK == 0 {
@@ -609,6 +633,7 @@ mod tests {
             last_move: None,
             marks,
             liberties: &[],
+            territory: &[],
             selected: &[],
             link: None,
             heat: None,
@@ -914,3 +939,4 @@ mod tests {
         assert!(svg.contains("data-p=\"J1\"") && svg.contains("data-p=\"G3\""));
     }
 }
+

@@ -75,6 +75,7 @@ impl Drawn for go::Position {
             },
             marks: &marks,
             liberties: &[],
+            territory: &[],
             selected: &[],
             link: link.as_ref().map(|l| l as &dyn Fn(go::Point) -> String),
             heat: None,

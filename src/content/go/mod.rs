@@ -531,6 +531,7 @@ pub(crate) fn diagram(
                     last_move: f.last,
                     marks: &f.marks,
                     liberties: &f.liberties,
+                    territory: &[],
                     selected: &[],
                     link: None,
                     heat: None,
@@ -1586,6 +1587,7 @@ impl GamePuzzle for GoPuzzle {
             last_move: last,
             marks: &marks,
             liberties: &[],
+            territory: &[],
             selected: &selected,
             link: link
                 .as_ref()

@@ -13,9 +13,28 @@ impl Drawable for go::Position {
         let mut marks = Marks::default();
         let parse = |n: &String| go::Point::parse(n, size).ok();
         marks.crosses = d.dead.iter().filter_map(parse).collect();
-        if d.ask.teach && !d.counting {
+        // A counted board shows its territory and its dead stones (×), and nothing else: no
+        // atari marks on the dead.
+        if d.ask.teach && !d.counting && !d.counted {
             marks.triangles = self.in_atari().iter().filter_map(parse).collect();
         }
+        let territory: Vec<(go::Point, go::Color)> = if d.counted {
+            let dead: Vec<go::Point> = marks.crosses.clone();
+            go::score_position(self, &dead, &go::Counting::new(go::Scoring::Chinese))
+                .map(|score| {
+                    board
+                        .points()
+                        .filter(|&p| board.get(p).is_none())
+                        .filter_map(|p| match score.owner(p) {
+                            go::Owner::Territory(c) => Some((p, c)),
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         let liberties = d
             .ask
             .selected
@@ -45,6 +64,7 @@ impl Drawable for go::Position {
             },
             marks: &marks,
             liberties: &liberties,
+            territory: &territory,
             selected: &[],
             link: link.as_ref().map(|l| l as &dyn Fn(go::Point) -> String),
             heat: None,

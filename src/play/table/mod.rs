@@ -765,6 +765,12 @@ impl<P: Playable + Drawable> Match for Table<P> {
             last,
             dead,
             counting: now && matches!(self.phase, Phase::Counting { .. }),
+            counted: now
+                && match &self.phase {
+                    Phase::Counting { .. } => true,
+                    Phase::Over { finish, .. } => matches!(finish.reason, Reason::Count { .. }),
+                    Phase::Play => false,
+                },
         })
     }
 }
@@ -779,6 +785,9 @@ pub struct DrawAsk<'a, M> {
     pub dead: &'a [String],
     /// Go: whether the dead stones are being marked (a click marks a stone).
     pub counting: bool,
+    /// Go: whether the board is counted (being marked, or the game ended by the count): its
+    /// territory is shown.
+    pub counted: bool,
 }
 
 /// A position drawn at a table.

@@ -378,7 +378,12 @@ pub(super) fn render_table(
         .map(|(i, n)| MoveLink {
             href: view.href(id, &[("at", (i + 1).to_string())]),
             number: pair_number(pairs, second_first, i),
-            text: n.clone(),
+            // A pass reads in the page's language (停一手), not as its canonical name.
+            text: if moves[i] == "pass" {
+                ui.play.pass.clone()
+            } else {
+                n.clone()
+            },
             current: at.map_or(i + 1 == total, |a| a == i + 1),
         })
         .collect();

@@ -100,6 +100,7 @@ fn go_figures(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figur
             last_move: None,
             marks: &marks,
             liberties: &[],
+            territory: &[],
             selected: &[],
             link: None,
             heat: None,
