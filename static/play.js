@@ -210,7 +210,8 @@ if (table) {
         version = state.version;
         refresh();
       }
-      if (state.over) events.close();
+      // Over and settled: against the computer, or once a rematch is open.
+      if (state.over && (state.rematch || state.seats.some((s) => s.kind === "computer"))) events.close();
     });
   }
   listen();

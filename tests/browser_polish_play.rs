@@ -669,6 +669,112 @@ async fn point_15_a_counted_board_shows_territory_and_the_dead_once() {
     finish(failures, vec![b]).await;
 }
 
+/// Resigns the table's game (the form sent as without the script: no question asked).
+async fn resign(b: &Browser) -> Result<()> {
+    b.find("#side form input[value=resign]").await?;
+    b.js(
+        "document.querySelector('#side form input[value=resign]').form.submit(); return true",
+        vec![],
+    )
+    .await?;
+    b.after_reload().await?;
+    b.find("#status .verdict.solved").await?;
+    Ok(())
+}
+
+/// The side the viewer plays, as the players line says it (`黑方：你` → `黑方`).
+async fn my_side(b: &Browser) -> Result<String> {
+    let v = b
+        .js(
+            "const me = [...document.querySelectorAll('.players .player')].find(p => /：你|: you/.test(p.textContent));
+             return me ? me.textContent.split(/：|: /)[0] : ''",
+            vec![],
+        )
+        .await?;
+    Ok(v.as_str().unwrap_or_default().to_string())
+}
+
+/// Point 16: after a game ends, 再来一盘 opens the same game again with the sides swapped,
+/// against the computer at once, against a classmate with the classmate offered to join.
+async fn rematch(room: &Room, a: &Browser) -> Result<()> {
+    let old = new_game(a, "chess", "zh", false).await?;
+    let before = my_side(a).await?;
+    resign(a).await?;
+    a.screenshot("polish-16-over-zh").await?;
+    a.follow(Locator::Css("#side form.rematch button")).await?;
+    let id = a
+        .js(
+            "return document.querySelector('.play-table').dataset.id",
+            vec![],
+        )
+        .await?;
+    ensure!(id != json!(old), "the rematch is the same table");
+    let after = my_side(a).await?;
+    ensure!(
+        !before.is_empty() && !after.is_empty() && before != after,
+        "the sides are not swapped: {before:?} then {after:?}"
+    );
+    // The computer has White now, and moves first.
+    wait_moves(a, 1).await?;
+    a.viewport(390, 844).await?;
+    no_sideways_scroll(a, "a rematch").await?;
+    a.screenshot("polish-16-rematch-zh").await?;
+    a.viewport(1280, 800).await?;
+
+    // Classmates: Black resigns and asks for a rematch; White is offered it and joins.
+    let b = room.browser().await?;
+    let outcome = async {
+        let id = new_game(a, "go", "en", true).await?;
+        b.open(&format!("/play/{id}?lang=en")).await?;
+        b.follow(Locator::Css("#side form[action$='/join'] button"))
+            .await?;
+        a.wait_for(
+            "White to have joined",
+            "return !document.querySelector('#status .share')",
+        )
+        .await?;
+        resign(a).await?;
+        a.follow(Locator::Css("#side form.rematch button")).await?;
+        ensure!(my_side(a).await? == "White", "the asker now has White");
+        b.wait_for(
+            "the rematch offered",
+            "return !!document.querySelector('#status .rematch-offer a')",
+        )
+        .await?;
+        b.hook_if_reloaded().await?;
+        b.screenshot("polish-16-offered-en").await?;
+        b.follow(Locator::Css("#status .rematch-offer a")).await?;
+        b.follow(Locator::Css("#side form[action$='/join'] button"))
+            .await?;
+        ensure!(my_side(&b).await? == "Black", "the classmate now has Black");
+        a.wait_for(
+            "the classmate to have joined",
+            "return !document.querySelector('#status .share')",
+        )
+        .await?;
+        b.check_errors().await
+    }
+    .await;
+    let _ = b.close().await;
+    outcome
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_16_a_rematch_with_sides_swapped() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("rematch", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner.run("point 16 rematch", rematch(&room, &b)).await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_06_a_pass_is_answered_in_words() {
     let _one = ONE_AT_A_TIME.lock().await;

@@ -674,3 +674,65 @@ async fn records_download_and_other_programs_read_them() {
     .body;
     assert!(page.contains("record?format=kif") && page.contains("record?format=csa"));
 }
+
+/// `POST /play/{id}/rematch`: only a seated player may ask (a watcher 403, an unknown table
+/// 404); before the end it leads back to the table; after, to a new table with the sides
+/// swapped, which the old table's state names.
+#[tokio::test]
+async fn a_rematch_is_for_the_players_of_a_finished_game() {
+    let state = state();
+    let r = form(&state, "/play/nosuch/rematch", "", None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
+    let r = form(
+        &state,
+        "/play",
+        "game=go&opponent=computer&level=1&size=9&color=first",
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let page = r.headers[header::LOCATION].to_str().unwrap().to_string();
+    let id = page.trim_start_matches("/play/").to_string();
+    let cookie = r.headers[header::SET_COOKIE]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    // A watcher (no seat) may not.
+    let r = form(&state, &format!("{page}/rematch"), "", None).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
+    // Before the end: back to the table.
+    let r = form(&state, &format!("{page}/rematch"), "", Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert_eq!(r.headers[header::LOCATION].to_str().unwrap(), page);
+    assert!(get_state(&state, &id).await["rematch"].is_null());
+    // After resigning: a new table, Black's player now White.
+    let r = form(&state, &page, "move=resign", Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let r = form(&state, &format!("{page}/rematch"), "", Some(&cookie)).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let new = r.headers[header::LOCATION].to_str().unwrap().to_string();
+    assert_ne!(new, page);
+    let new_id = new.trim_start_matches("/play/").to_string();
+    assert_eq!(get_state(&state, &id).await["rematch"], json!(new_id));
+    let seat = r.headers[header::SET_COOKIE]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let r = call(
+        &state,
+        Method::GET,
+        &format!("/api/games/{new_id}"),
+        None,
+        Some(&seat),
+    )
+    .await;
+    let v = r.json();
+    assert_eq!(v["you"], json!("second"), "{v}");
+    assert_eq!(v["seats"][0]["kind"], json!("computer"), "{v}");
+}

@@ -235,6 +235,8 @@ pub struct Entry {
     engine_name: Mutex<Option<String>>,
     /// Said to the players about the computer.
     notice: Mutex<Option<Notice>>,
+    /// The code of the rematch a player of this table opened once it ended.
+    rematch: Mutex<Option<String>>,
     /// The client that made the table, if known.
     owner: Option<IpAddr>,
     /// Whether a player has moved or the free seat has been taken.
@@ -420,6 +422,30 @@ impl Entry {
     /// When the running clock's time runs out, if a clock runs.
     pub fn flag_at(&self) -> Option<Instant> {
         self.clock().as_ref().and_then(Clock::flag_at)
+    }
+
+    /// The time control the table was opened with, if it is timed.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.clock().as_ref().map(|c| c.control)
+    }
+
+    /// The code of the rematch opened from this table, if one was.
+    pub fn rematch(&self) -> Option<String> {
+        self.rematch
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Records the rematch `code` opened from this table (the first one only), and wakes
+    /// its pages so that the other player sees it.
+    pub fn offer_rematch(&self, code: &str) {
+        let mut r = self.rematch.lock().unwrap_or_else(|e| e.into_inner());
+        if r.is_none() {
+            *r = Some(code.to_string());
+            drop(r);
+            self.changed();
+        }
     }
 
     /// The clocks now, if the game is timed.
@@ -631,6 +657,7 @@ impl Lobby {
             slot: Mutex::new(None),
             engine_name: Mutex::new(None),
             notice: Mutex::new(None),
+            rematch: Mutex::new(None),
             owner,
             // A game against the computer is begun when made: its learner may think long
             // before a first move. Only a game waiting for a classmate is left unbegun.

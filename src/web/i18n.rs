@@ -143,6 +143,10 @@ pub struct PolishUi {
     pub result_is: String,
     /// A record of a chess variant: `{place}`, `{variant}`.
     pub variant: String,
+    /// After a game: the same game again, colours swapped.
+    pub rematch: String,
+    /// After a game: the rematch opened from it, to go to (or join).
+    pub rematch_open: String,
 }
 
 /// The strings of the live board (`[live]` in the locale files).

@@ -44,6 +44,16 @@ pub struct GameState {
     /// What the players are told about the game: the engine failed, or every engine was in
     /// use, and the built-in computer plays.
     pub notice: Option<Text>,
+    /// Once over: the code of the rematch a player opened from this table (再来一盘).
+    pub rematch: Option<String>,
+}
+
+impl GameState {
+    /// Whether nothing more will change: over, and, between two classmates, a rematch
+    /// opened (until then the other player may still be offered one).
+    fn settled(&self) -> bool {
+        self.over && (self.rematch.is_some() || self.seats.iter().any(|s| s.kind == "computer"))
+    }
 }
 
 /// The end of a game in the state.
@@ -115,6 +125,7 @@ fn state_of(entry: &Entry, table: &dyn Match, you: Option<Side>) -> GameState {
         clock: entry.clock_state(),
         engine: entry.engine_name(),
         notice: entry.notice().map(notice_text),
+        rematch: entry.rematch(),
     }
 }
 
@@ -279,7 +290,7 @@ pub async fn api_events(
                 rx.borrow_and_update();
             }
             let now = game_state(&entry, None);
-            let over = now.over;
+            let over = now.settled();
             let event = Event::default()
                 .event("state")
                 .id(now.version.to_string())

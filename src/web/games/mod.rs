@@ -33,6 +33,7 @@ use std::time::Duration;
 
 mod api;
 mod export;
+mod rematch;
 mod share;
 mod table;
 
@@ -55,6 +56,10 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/play/join", post(join_code).layer(small()))
         .route("/play/{id}", get(page).post(act_form).layer(small()))
         .route("/play/{id}/join", post(join_form).layer(small()))
+        .route(
+            "/play/{id}/rematch",
+            post(rematch::rematch_form).layer(small()),
+        )
 }
 
 /// The largest body the game routes read (a move is a few bytes, a FEN under 100).
@@ -559,12 +564,24 @@ async fn create(
     account: Option<&crate::class::Account>,
 ) -> Result<(Arc<Entry>, Side, String), NotCreated> {
     let new = request.read().map_err(NotCreated::Bad)?;
-    let game = new.start.game();
     let installed = match blank(&request.engine).unwrap_or("builtin") {
         "builtin" => false,
         "installed" => true,
         other => return Err(NotCreated::Bad(BadRequest::Engine(other.into()))),
     };
+    open_new(state, client, new, installed, account).await
+}
+
+/// Opens the table of `new` for `client` (against the installed engine if `installed` and
+/// the computer plays), as [`create`] does.
+async fn open_new(
+    state: &AppState,
+    client: Client,
+    new: NewGame,
+    installed: bool,
+    account: Option<&crate::class::Account>,
+) -> Result<(Arc<Entry>, Side, String), NotCreated> {
+    let game = new.start.game();
     let engine_game = installed && matches!(new.opponent, Opponent::Computer(_));
     if engine_game && state.engines().command(game).is_none() {
         return Err(NotCreated::Bad(BadRequest::NoEngine(game)));

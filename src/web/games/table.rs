@@ -54,6 +54,10 @@ struct SidePanel<'a> {
     result: String,
     explanation: String,
     waiting_code: String,
+    /// Once the game is over, for a player: the rematch form's address, or the address of
+    /// the rematch already opened from this table.
+    rematch_action: String,
+    rematch_href: String,
     /// While waiting for a classmate: the table's code, full address and its QR code (SVG).
     share_code: String,
     share_address: String,
@@ -459,6 +463,15 @@ pub(super) fn render_table(
         headline,
         result,
         explanation,
+        rematch_href: match entry.rematch() {
+            Some(code) if over && you.is_some() => table_href(&code),
+            _ => String::new(),
+        },
+        rematch_action: if over && you.is_some() && entry.rematch().is_none() {
+            format!("{}/rematch", table_href(id))
+        } else {
+            String::new()
+        },
         share_code: if waiting_code.is_empty() {
             String::new()
         } else {
