@@ -63,6 +63,7 @@ if (table) {
   function viewQuery() {
     const q = new URLSearchParams({ view: "1", lang });
     if (view.sel) q.set("sel", view.sel);
+    if (view.sel && view.to) q.set("to", view.to);
     if (view.at !== "") q.set("at", view.at);
     if (!view.hints) q.set("hints", "0");
     return q;
@@ -150,6 +151,7 @@ if (table) {
         body: JSON.stringify({ move }),
       });
       view.sel = "";
+      view.to = "";
       view.at = "";
       if (response.ok) {
         await refresh();
@@ -178,6 +180,7 @@ if (table) {
       return;
     }
     view.sel = q.get("sel") || "";
+    view.to = q.get("to") || "";
     view.at = q.get("at") || "";
     view.hints = q.get("hints") !== "0";
     refresh();

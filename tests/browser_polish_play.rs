@@ -775,6 +775,133 @@ async fn point_16_a_rematch_with_sides_swapped() {
     finish(failures, vec![b]).await;
 }
 
+/// A chess problem whose start offers a promotion: its address and the pawn's two squares.
+fn promotion_problem(room: &Room) -> Option<(String, String, String)> {
+    let library = room.state.snapshot().library;
+    let shelf = library
+        .shelves
+        .iter()
+        .find(|s| s.game == qiyuan::content::Game::Chess)?;
+    let squares: Vec<String> = "abcdefgh"
+        .chars()
+        .flat_map(|f| (1..=8).map(move |r| format!("{f}{r}")))
+        .collect();
+    for set in &shelf.sets {
+        for p in &set.problems {
+            for from in squares
+                .iter()
+                .filter(|s| s.ends_with('7') || s.ends_with('2'))
+            {
+                for to in squares
+                    .iter()
+                    .filter(|s| s.ends_with('8') || s.ends_with('1'))
+                {
+                    if p.puzzle.choices(&[], from, to).len() == 4 {
+                        let path = format!("/chess/problems/{}/{}", set.slug, p.id);
+                        return Some((path, from.clone(), to.clone()));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Point 17: a promotion is chosen from the pieces' pictures beside the board, in a game and
+/// on a problem, not from words under the board.
+async fn promotion_by_pictures(room: &Room, b: &Browser) -> Result<()> {
+    for lang in ["zh", "en"] {
+        b.open(&format!("/play?lang={lang}")).await?;
+        classroom::fill(
+            b,
+            "#new-chess",
+            &[
+                ("fen", "8/4P3/8/8/8/8/k7/4K3 w - - 0 1"),
+                ("color", "first"),
+            ],
+        )
+        .await?;
+        b.follow(Locator::Css("#new-chess button[type=submit]"))
+            .await?;
+        b.find("#board a.pt[data-p=\"e7\"]").await?.click().await?;
+        b.wait_for(
+            "the pawn picked up",
+            "const t = document.querySelector('#board a.pt[data-p=\"e8\"]'); return !!t && t.getAttribute('href').includes('to=e8')",
+        )
+        .await?;
+        b.find("#board a.pt[data-p=\"e8\"]").await?.click().await?;
+        let shown = b
+            .wait_for(
+                "the pictures to choose from",
+                "const c = [...document.querySelectorAll('#side .promotion .piece-choice')];
+                 if (c.length !== 4 || !c.every(x => x.querySelector('svg.piece'))) return null;
+                 const board = document.getElementById('board').getBoundingClientRect();
+                 const box = document.querySelector('#side .promotion').getBoundingClientRect();
+                 return { left: box.left, boardRight: board.right, top: box.top, height: innerHeight }",
+            )
+            .await?;
+        ensure!(
+            shown["left"].as_f64() >= shown["boardRight"].as_f64()
+                && shown["top"].as_f64() < shown["height"].as_f64(),
+            "{lang}: the pictures are not beside the board: {shown}"
+        );
+        b.screenshot(&format!("polish-17-promotion-{lang}")).await?;
+        // The knight.
+        b.js(
+            "[...document.querySelectorAll('#side .promotion form')].find(f => f.elements.move.value === 'e7e8n').querySelector('button').click(); return true",
+            vec![],
+        )
+        .await?;
+        b.wait_for(
+            "the promotion played",
+            "const li = document.querySelector('.move-list li'); return !!li && li.textContent.includes('e8=N')",
+        )
+        .await?;
+        b.hook_if_reloaded().await?;
+    }
+    // A problem's promotion: pictures too.
+    if let Some((path, from, to)) = promotion_problem(room) {
+        b.open(&format!("{path}?lang=zh&sel={from}&to={to}"))
+            .await?;
+        let pictures = b
+            .js(
+                "return document.querySelectorAll('#status .choices.pictured .piece-choice svg.piece').length",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            pictures == json!(4),
+            "{path}: the promotion shows {pictures} pictures"
+        );
+        b.viewport(390, 844).await?;
+        no_sideways_scroll(b, &path).await?;
+        b.screenshot("polish-17-problem-promotion-zh").await?;
+        b.viewport(1280, 800).await?;
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_17_promotion_chosen_from_pictures() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("promotion", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run(
+            "point 17 promotion by pictures",
+            promotion_by_pictures(&room, &b),
+        )
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_06_a_pass_is_answered_in_words() {
     let _one = ONE_AT_A_TIME.lock().await;

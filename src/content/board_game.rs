@@ -107,6 +107,14 @@ pub trait PieceGame: fmt::Debug + Send + Sync + Sized + 'static {
     }
     /// How a choice between moves joining the same squares is labelled (the promotion).
     fn choice_label(mv: &<Self::Pos as Rules>::Move) -> Text;
+    /// The picture of such a choice (the piece promoted to, as SVG), if the game draws one.
+    fn choice_picture(
+        _before: &Self::Pos,
+        _mv: &<Self::Pos as Rules>::Move,
+        _lang: Lang,
+    ) -> Option<String> {
+        None
+    }
     /// Whether the move promotes (promoting choices are offered first).
     fn promotes(_mv: &<Self::Pos as Rules>::Move) -> bool {
         false
@@ -1063,7 +1071,39 @@ pub fn target(selected: &str) -> Target {
     }
 }
 
+/// The moves of `pos` from `from` to `to` when there are several (a promotion to choose):
+/// each with its label, its canonical name and the piece it gives (`(label, name, move)`),
+/// promoting moves first.
+pub fn choices_between<G: PieceGame>(
+    pos: &G::Pos,
+    from: &str,
+    to: &str,
+) -> Vec<(Text, String, <G::Pos as Rules>::Move)> {
+    let (Some(from), Some(to)) = (G::parse_square(from), G::parse_square(to)) else {
+        return Vec::new();
+    };
+    let mut options: Vec<_> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| G::squares(m) == (Some(from), to))
+        .collect();
+    options.sort_by_key(|m| !G::promotes(m));
+    if options.len() < 2 {
+        return Vec::new();
+    }
+    options
+        .into_iter()
+        .map(|m| (G::choice_label(&m), pos.move_name(&m), m))
+        .collect()
+}
+
 impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
+    fn choice_picture(&self, moves: &[String], mv: &str, lang: Lang) -> Option<String> {
+        let pos = self.replay(moves)?;
+        let (_, played) = pos.play(mv).ok()?;
+        G::choice_picture(&pos, &played, lang)
+    }
+
     fn input(&self) -> Input {
         match &self.goal {
             Goal::Select { answer, .. } => Input::Pick {
@@ -1148,21 +1188,9 @@ impl<G: PieceGame> GamePuzzle for BoardPuzzle<G> {
         let Some(pos) = self.replay(moves) else {
             return Vec::new();
         };
-        let (Some(from), Some(to)) = (G::parse_square(from), G::parse_square(to)) else {
-            return Vec::new();
-        };
-        let mut options: Vec<_> = pos
-            .legal_moves()
+        choices_between::<G>(&pos, from, to)
             .into_iter()
-            .filter(|m| G::squares(m) == (Some(from), to))
-            .collect();
-        options.sort_by_key(|m| !G::promotes(m));
-        if options.len() < 2 {
-            return Vec::new();
-        }
-        options
-            .iter()
-            .map(|m| (G::choice_label(m), pos.move_name(m)))
+            .map(|(label, name, _)| (label, name))
             .collect()
     }
 

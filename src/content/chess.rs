@@ -5,6 +5,7 @@ use super::board_game::{self, PieceGame, Target, View};
 use super::marks::Sq;
 use super::Game;
 use crate::base::Text;
+use crate::lang::Lang;
 use crate::render::chess as draw;
 use crate::rules::chess::select::Ask;
 use crate::rules::chess::{self as rules, Color, Outcome, Played, Position, Role, Square};
@@ -96,6 +97,22 @@ impl PieceGame for Chess {
     fn choice_label(mv: &Played) -> Text {
         let role = mv.promotion.unwrap_or(Role::Pawn);
         Text::from_fn(|lang| rules::role_name(role, lang).to_string())
+    }
+
+    fn choice_picture(before: &Position, mv: &Played, lang: Lang) -> Option<String> {
+        let role = mv.promotion?;
+        let letter = match role {
+            Role::Queen => 'Q',
+            Role::Rook => 'R',
+            Role::Bishop => 'B',
+            Role::Knight => 'N',
+            _ => return None,
+        };
+        let letter = match before.turn() {
+            Color::White => letter,
+            Color::Black => letter.to_ascii_lowercase(),
+        };
+        Some(draw::piece_svg(letter, rules::role_name(role, lang)))
     }
 
     fn promotes(mv: &Played) -> bool {

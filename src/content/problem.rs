@@ -174,6 +174,12 @@ pub trait GamePuzzle: Send + Sync + std::fmt::Debug {
         answer.to_string()
     }
 
+    /// The picture of the choice `mv` after `moves` (a promotion's piece, as SVG), if the
+    /// game draws one.
+    fn choice_picture(&self, _moves: &[String], _mv: &str, _lang: Lang) -> Option<String> {
+        None
+    }
+
     /// The moves from `from` to `to` after `moves`, with a label each, when there are
     /// several (a promotion to choose).
     fn choices(&self, _moves: &[String], _from: &str, _to: &str) -> Vec<(Text, String)> {

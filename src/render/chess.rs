@@ -128,6 +128,25 @@ const SHAPES: [(char, &str, &str); 6] = [
     ),
 ];
 
+/// One piece alone (`Q`; lowercase for Black's), as a small inline SVG labelled `label` for
+/// screen readers: the pictures a promotion is chosen from.
+pub fn piece_svg(letter: char, label: &str) -> String {
+    let Some((silhouette, inner, white)) = shape(letter) else {
+        return String::new();
+    };
+    let (body, lines) = if white {
+        (WHITE_BODY, WHITE_LINES)
+    } else {
+        (BLACK_BODY, BLACK_LINES)
+    };
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"piece\" viewBox=\"0 0 100 100\" \
+         width=\"56\" height=\"56\" role=\"img\" aria-label=\"{}\"><path {body} d=\"{silhouette}\"/>\
+         <path {lines} d=\"{inner}\"/></svg>",
+        crate::render::escape(label)
+    )
+}
+
 /// The name of a square, such as `e4`.
 pub fn square_name(sq: Sq) -> String {
     let mut name = String::with_capacity(2);

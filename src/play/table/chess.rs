@@ -7,6 +7,9 @@ impl Drawable for chess::Position {
     fn draw(&self, d: &DrawAsk<chess::Played>) -> String {
         draw_at_table::<crate::content::chess::Chess>(self, d)
     }
+    fn choices(&self, from: &str, to: &str, lang: Lang) -> (&'static str, Vec<Choice>) {
+        choices_at_table::<crate::content::chess::Chess>(self, from, to, lang)
+    }
     fn checked(&self) -> bool {
         self.is_check()
     }

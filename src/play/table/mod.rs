@@ -698,6 +698,8 @@ pub trait Match: Send + Sync + fmt::Debug {
     fn in_check(&self) -> bool;
     /// The board after `at` moves (the board now when `at` is past the last move).
     fn board(&self, at: usize, ask: &BoardAsk) -> String;
+    /// The moves from `from` to `to` now, when there are several (a promotion to choose).
+    fn choices(&self, from: &str, to: &str, lang: Lang) -> (&'static str, Vec<Choice>);
 }
 
 impl<P: Playable + Drawable> Match for Table<P> {
@@ -748,6 +750,9 @@ impl<P: Playable + Drawable> Match for Table<P> {
     fn in_check(&self) -> bool {
         self.position().checked()
     }
+    fn choices(&self, from: &str, to: &str, lang: Lang) -> (&'static str, Vec<Choice>) {
+        self.position().choices(from, to, lang)
+    }
     fn board(&self, at: usize, ask: &BoardAsk) -> String {
         let at = at.min(self.moves.len());
         let now = at == self.moves.len();
@@ -790,14 +795,41 @@ pub struct DrawAsk<'a, M> {
     pub counted: bool,
 }
 
+/// A move to choose among those joining the same squares (a promotion): its label, its
+/// canonical name, and its picture (SVG) when the game draws one.
+pub type Choice = (String, String, Option<String>);
+
 /// A position drawn at a table.
 pub trait Drawable: Rules {
     /// The board as SVG.
     fn draw(&self, ask: &DrawAsk<Self::Move>) -> String;
+    /// The moves from `from` to `to` when there are several (a promotion to choose), and
+    /// the locale key of the question asked.
+    fn choices(&self, _from: &str, _to: &str, _lang: Lang) -> (&'static str, Vec<Choice>) {
+        ("", Vec::new())
+    }
     /// Whether the side to move is in check.
     fn checked(&self) -> bool {
         false
     }
+}
+
+/// The choices between moves joining `from` and `to` in a piece game's position, with their
+/// pictures.
+fn choices_at_table<G: PieceGame>(
+    pos: &G::Pos,
+    from: &str,
+    to: &str,
+    lang: Lang,
+) -> (&'static str, Vec<Choice>) {
+    let choices = crate::content::board_game::choices_between::<G>(pos, from, to)
+        .into_iter()
+        .map(|(label, name, m)| {
+            let picture = G::choice_picture(pos, &m, lang);
+            (label.get(lang).to_string(), name, picture)
+        })
+        .collect();
+    (G::CHOOSE, choices)
 }
 
 /// Draws a chess, shogi or xiangqi position at a table, through `content::drawing`.

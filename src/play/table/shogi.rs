@@ -8,6 +8,9 @@ impl Drawable for shogi::Position {
     fn draw(&self, d: &DrawAsk<shogi::Played>) -> String {
         draw_at_table::<crate::content::shogi::Shogi>(self, d)
     }
+    fn choices(&self, from: &str, to: &str, lang: Lang) -> (&'static str, Vec<Choice>) {
+        choices_at_table::<crate::content::shogi::Shogi>(self, from, to, lang)
+    }
     fn checked(&self) -> bool {
         self.is_check()
     }

@@ -8,6 +8,9 @@ impl Drawable for xiangqi::Position {
     fn draw(&self, d: &DrawAsk<xiangqi::Move>) -> String {
         draw_at_table::<crate::content::xiangqi::Xiangqi>(self, d)
     }
+    fn choices(&self, from: &str, to: &str, lang: Lang) -> (&'static str, Vec<Choice>) {
+        choices_at_table::<crate::content::xiangqi::Xiangqi>(self, from, to, lang)
+    }
     fn checked(&self) -> bool {
         self.is_check()
     }

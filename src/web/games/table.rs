@@ -9,6 +9,8 @@ pub(super) struct View {
     /// The host the page was asked from (the table's full address is shared from it).
     host: String,
     sel: Option<String>,
+    /// The square of a move to choose (a promotion), with `sel`.
+    to: Option<String>,
     at: Option<usize>,
     hints: bool,
 }
@@ -19,6 +21,7 @@ impl View {
             lang,
             host,
             sel: q.sel.clone().filter(|s| !s.is_empty() && s.len() <= 8),
+            to: q.to.clone().filter(|s| !s.is_empty() && s.len() <= 8),
             at: q.at,
             hints: q.hints.as_deref() != Some("0"),
         }
@@ -54,6 +57,10 @@ struct SidePanel<'a> {
     result: String,
     explanation: String,
     waiting_code: String,
+    /// A promotion to choose: each move's label, canonical name and picture (SVG or empty),
+    /// and the question.
+    choices: Vec<(String, String, String)>,
+    choose: String,
     /// Once the game is over, for a player: the rematch form's address, or the address of
     /// the rematch already opened from this table.
     rematch_action: String,
@@ -261,6 +268,17 @@ pub(super) fn render_table(
             }
         }
     }
+    let (choose, choices) = match (&view.sel, &view.to) {
+        (Some(from), Some(to)) if my_turn => {
+            let (key, choices) = table.choices(from, to, lang);
+            let choices: Vec<(String, String, String)> = choices
+                .into_iter()
+                .map(|(label, name, picture)| (label, name, picture.unwrap_or_default()))
+                .collect();
+            (ui.key(key).unwrap_or(key).to_string(), choices)
+        }
+        _ => (String::new(), Vec::new()),
+    };
     let share_href = table_href(id);
     let share_address = super::share::address(&view.host, id);
     let waiting_code = if waiting && you.is_some() && !over {
@@ -463,6 +481,8 @@ pub(super) fn render_table(
         headline,
         result,
         explanation,
+        choices,
+        choose,
         rematch_href: match entry.rematch() {
             Some(code) if over && you.is_some() => table_href(&code),
             _ => String::new(),
@@ -552,6 +572,7 @@ fn table_page(
     let snap = state.snapshot();
     let q = ViewQuery {
         sel: req.param("sel").map(String::from),
+        to: req.param("to").map(String::from),
         at: req.param("at").and_then(|a| a.parse().ok()),
         hints: req.param("hints").map(String::from),
         ..Default::default()
@@ -799,6 +820,9 @@ pub struct ViewQuery {
     /// The piece picked up, or the stone whose liberties to show.
     #[serde(default)]
     pub sel: Option<String>,
+    /// With `sel`: the square a piece was sent to where several moves go (a promotion).
+    #[serde(default)]
+    pub to: Option<String>,
     /// Show the position after this many moves.
     #[serde(default)]
     pub at: Option<usize>,

@@ -11,6 +11,8 @@ struct StatusView {
     explanation: String,
     explanation_title: String,
     choices: Vec<Item>,
+    /// A picture for each choice (a promotion's piece, SVG drawn here), or none.
+    pictures: Vec<String>,
     other_lines: Vec<String>,
     other_lines_title: String,
     take_back: Option<Item>,
@@ -184,6 +186,16 @@ pub(crate) fn status_at(
             .iter()
             .map(|(label, mv)| Item::link(at(&format!("{query}play={}", enc(mv))), label.get(lang)))
             .collect(),
+        pictures: judged
+            .choices
+            .iter()
+            .map(|(_, mv)| {
+                problem
+                    .puzzle
+                    .choice_picture(&judged.progress.moves, mv, lang)
+            })
+            .collect::<Option<Vec<String>>>()
+            .unwrap_or_default(),
         // A count has no move to take back: it starts again.
         take_back: (wrong && !counting)
             .then(|| Item::link(at(query.trim_end_matches('&')), &ui.take_back)),
@@ -256,6 +268,7 @@ pub(crate) fn solution(
             .unwrap_or_default(),
         explanation_title: ui.explanation.clone(),
         choices: steps,
+        pictures: Vec::new(),
         other_lines: Vec::new(),
         other_lines_title: String::new(),
         take_back: None,
@@ -368,6 +381,7 @@ pub(crate) fn why(
         explanation,
         explanation_title: ui.explanation.clone(),
         choices,
+        pictures: Vec::new(),
         other_lines: Vec::new(),
         other_lines_title: String::new(),
         take_back: wrong.map(|_| Item::link(format!("{base}?{query}"), ui.take_back.clone())),
