@@ -460,6 +460,23 @@ showProgress();
 // Games: live boards and the learner's list of games.
 if (document.querySelector(".play-table, #my-games")) import("/static/play.js");
 if (document.querySelector(".record-view")) import("/static/record.js");
+// A wide grid that scrolls sideways says so.
+for (const wrap of document.querySelectorAll(".grid-wrap")) {
+  const mark = () => {
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    wrap.classList.toggle("scrolls", scrolls);
+    const hint = wrap.previousElementSibling;
+    if (hint && hint.classList.contains("scroll-hint")) hint.hidden = !scrolls;
+  };
+  mark();
+  addEventListener("resize", mark);
+}
+
+// The live board's set: choosing one lists its problems.
+for (const form of document.querySelectorAll("form.live-set")) {
+  form.querySelector("select").addEventListener("change", () => form.submit());
+}
+
 // The login page's picture grid.
 if (document.querySelector("form.student-login")) import("/static/login.js");
 

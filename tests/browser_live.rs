@@ -64,7 +64,13 @@ async fn lesson(
     for (b, (name, code)) in students.iter().zip(["Ann", "Bob"].iter().zip(codes)) {
         student_login(b, &s.class_code, name, code).await?;
     }
-    // The teacher opens captures #1; both students' pages go to /live by themselves.
+    // The teacher opens captures #1 (its set first); both students' pages go to /live by
+    // themselves.
+    teacher
+        .open(&format!(
+            "/teacher/classes/{class}/live?set=go/captures&lang=en"
+        ))
+        .await?;
     teacher
         .js(
             "document.querySelector('form.live-start select').value = 'go/problems/captures/1'; return true",

@@ -603,8 +603,11 @@ async fn point_centre(b: &Browser, css: &str, p: &str) -> Result<(f64, f64)> {
 /// point with the last-move mark, not the student's wrong move and its refutation.
 async fn reveal_shows_the_answer(room: &Room, t: &Browser, s: &Browser) -> Result<()> {
     let (right, wrong) = ("D4", "E4");
-    room.teacher_login(t, &format!("{}/live?lang=zh", room.class_path()))
-        .await?;
+    room.teacher_login(
+        t,
+        &format!("{}/live?lang=zh&set=go/captures", room.class_path()),
+    )
+    .await?;
     room.student_login(s, "Tom").await?;
     t.js(
         "document.querySelector('form.live-start select').value = 'go/problems/captures/1'; return true",
@@ -833,6 +836,166 @@ async fn point_11_shogi_fits_and_names_squares_as_its_board() {
         .run(
             "point 11 shogi fits and names squares",
             shogi_fits_and_names_squares(&room, &b),
+        )
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
+/// Point 18: the teacher's class page: a new class starts with adding students, the class
+/// code is large, the activity chart's dates do not run into each other, a grid wider than
+/// the page says it scrolls; the live board's problem is chosen by set, then problem.
+async fn class_page_for_a_teacher(room: &Room, b: &Browser) -> Result<()> {
+    let library = room.state.snapshot().library;
+    let go = library
+        .shelves
+        .iter()
+        .find(|s| s.game == Game::Go)
+        .ok_or_else(|| anyhow!("no Go"))?;
+    // Homework wide enough to scroll on a phone.
+    let tasks: Vec<Task> = go
+        .sets
+        .iter()
+        .take(3)
+        .map(|s| Task::Set {
+            game: "go".into(),
+            set: s.slug.clone(),
+        })
+        .collect();
+    room.store.assign(room.class.id, "Wide", &tasks, None)?;
+    let teacher = room
+        .store
+        .class(room.class.id)?
+        .map(|c| c.teacher)
+        .ok_or_else(|| anyhow!("no class"))?;
+    let empty = room.store.create_class(teacher, "四年级一班")?;
+    let class = room.class_path();
+    room.teacher_login(b, &format!("{class}?lang=zh")).await?;
+    for lang in ["zh", "en"] {
+        for (width, height) in [(390, 844), (1280, 800)] {
+            b.viewport(width, height).await?;
+            // A new class: adding students comes first.
+            b.open(&format!("/teacher/classes/{}?lang={lang}", empty.id.0))
+                .await?;
+            let order = b
+                .js(
+                    "const top = (s) => document.querySelector(s).getBoundingClientRect().top;
+                     return [top('form.add-students'), top('.grid-section'), parseFloat(getComputedStyle(document.querySelector('.class-code-line .class-code')).fontSize)]",
+                    vec![],
+                )
+                .await?;
+            ensure!(
+                order[0].as_f64() < order[1].as_f64(),
+                "{lang} {width}: adding students is not at the top of a new class: {order}"
+            );
+            ensure!(
+                order[2].as_f64().unwrap_or(0.0) >= 32.0,
+                "{lang} {width}: the class code is small: {order}"
+            );
+            if width == 390 {
+                b.screenshot(&format!("polish-18-new-class-{lang}")).await?;
+            }
+            // The class with homework: the grid's scroll hint shows only when it scrolls.
+            b.open(&format!("{class}?lang={lang}")).await?;
+            let grid = b
+                .js(
+                    "const w = document.querySelector('.grid-wrap');
+                     return [w.scrollWidth > w.clientWidth, !document.querySelector('.scroll-hint').hidden]",
+                    vec![],
+                )
+                .await?;
+            ensure!(
+                grid[0] == grid[1],
+                "{lang} {width}: the grid scrolls {} but the hint shows {}",
+                grid[0],
+                grid[1]
+            );
+            if width == 390 {
+                ensure!(
+                    grid[0] == json!(true),
+                    "{lang}: the wide grid does not scroll at 390 px"
+                );
+                no_sideways_scroll(b, "the class page").await?;
+                b.screenshot(&format!("polish-18-class-{lang}")).await?;
+            }
+        }
+    }
+    b.viewport(1280, 800).await?;
+    // The chart's dates: a week apart at least.
+    let xs = b
+        .js(
+            "const r = await fetch(document.querySelector('.activity img').getAttribute('src'));
+             const text = await r.text();
+             return [...text.matchAll(/<text x=\"([0-9.]+)\" y=\"[0-9.]+\" text-anchor=\"middle\"/g)].map(m => Number(m[1]))",
+            vec![],
+        )
+        .await?;
+    let xs: Vec<f64> = xs
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+        .unwrap_or_default();
+    ensure!(
+        xs.len() >= 4 && xs.windows(2).all(|w| w[1] - w[0] >= 60.0),
+        "the chart's dates crowd: {xs:?}"
+    );
+    // The live board: a set, then its problems.
+    b.open(&format!("{class}/live?lang=zh")).await?;
+    let counts = b
+        .js(
+            "return [document.querySelectorAll('form.live-set select option').length, document.querySelectorAll('form.live-start select option').length]",
+            vec![],
+        )
+        .await?;
+    let total: usize = library
+        .shelves
+        .iter()
+        .flat_map(|s| &s.sets)
+        .map(|s| s.problems.len())
+        .sum();
+    ensure!(
+        counts[0].as_u64().unwrap_or(0) > 1 && (counts[1].as_u64().unwrap_or(0) as usize) < total,
+        "the live board offers {counts} (sets, problems) of {total} problems"
+    );
+    let second = format!("go/{}", go.sets[1].slug);
+    b.js(
+        "const s = document.querySelector('form.live-set select'); s.value = arguments[0]; s.dispatchEvent(new Event('change')); return true",
+        vec![json!(second)],
+    )
+    .await?;
+    b.after_reload().await?;
+    let first = b
+        .js(
+            "return document.querySelector('form.live-start select').value",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        first
+            == json!(format!(
+                "go/problems/{}/{}",
+                go.sets[1].slug, go.sets[1].problems[0].id
+            )),
+        "after choosing {second}, the first problem offered is {first}"
+    );
+    b.screenshot("polish-18-live-picker-zh").await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_18_the_teachers_class_page() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("classpage", "小明\nTom\n欧阳娜娜")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run(
+            "point 18 the class page",
+            class_page_for_a_teacher(&room, &b),
         )
         .await;
     let failures = runner.failures;

@@ -147,6 +147,11 @@ pub struct PolishUi {
     pub rematch: String,
     /// After a game: the rematch opened from it, to go to (or join).
     pub rematch_open: String,
+    /// Above a grid wider than the page.
+    pub scroll_hint: String,
+    /// The live board's choice of a set, then of a problem.
+    pub choose_set: String,
+    pub show_set: String,
 }
 
 /// The strings of the live board (`[live]` in the locale files).

@@ -44,32 +44,50 @@ struct Choice {
     label: String,
 }
 
-/// The problems of the content grouped by game and set.
-fn choices(snap: &Snapshot, lang: Lang) -> Vec<(String, Vec<Choice>)> {
+/// A set of the content, for the teacher's first choice: `game/slug`, its name, and whether
+/// it is the one whose problems are listed.
+struct SetChoice {
+    value: String,
+    label: String,
+    chosen: bool,
+}
+
+/// The sets of the content, and the problems of the chosen one (`chosen`: `game/slug`; the
+/// first set when it names none).
+fn choices(snap: &Snapshot, lang: Lang, chosen: Option<&str>) -> (Vec<SetChoice>, Vec<Choice>) {
     let ui = Ui::get(lang);
-    let mut groups = Vec::new();
+    let mut sets = Vec::new();
+    let mut problems = Vec::new();
     for shelf in &snap.library.shelves {
         for set in &shelf.sets {
-            let items = set
-                .problems
-                .iter()
-                .enumerate()
-                .map(|(i, p)| Choice {
-                    value: format!("{}/problems/{}/{}", shelf.game.slug(), set.slug, p.id),
-                    label: format!(
-                        "{} — {}",
-                        fill(&ui.problem, &[("n", &(i + 1).to_string())]),
-                        p.prompt.get(lang)
-                    ),
-                })
-                .collect();
-            groups.push((
-                format!("{} · {}", shelf.game.name(lang), set.title.get(lang)),
-                items,
-            ));
+            let value = format!("{}/{}", shelf.game.slug(), set.slug);
+            let here = match chosen {
+                Some(c) => c == value,
+                None => sets.is_empty(),
+            };
+            if here {
+                problems = set
+                    .problems
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| Choice {
+                        value: format!("{}/problems/{}/{}", shelf.game.slug(), set.slug, p.id),
+                        label: format!(
+                            "{} — {}",
+                            fill(&ui.problem, &[("n", &(i + 1).to_string())]),
+                            p.prompt.get(lang)
+                        ),
+                    })
+                    .collect();
+            }
+            sets.push(SetChoice {
+                label: format!("{} · {}", shelf.game.name(lang), set.title.get(lang)),
+                value,
+                chosen: here,
+            });
         }
     }
-    groups
+    (sets, problems)
 }
 
 #[derive(Template)]
@@ -79,7 +97,8 @@ struct TeacherPage {
     class_id: i64,
     class_name: String,
     csrf: String,
-    groups: Vec<(String, Vec<Choice>)>,
+    sets: Vec<SetChoice>,
+    problems: Vec<Choice>,
     live: Option<LiveTeacher>,
 }
 
@@ -138,6 +157,12 @@ pub(crate) async fn teacher_page(
         }
         None => None,
     };
+    // The set asked for, else the live problem's, else the first.
+    let live_set = problem
+        .as_ref()
+        .map(|p| format!("{}/{}", p.game.slug(), p.set));
+    let asked = signed.req.param("set").map(String::from).or(live_set);
+    let (sets, problems) = choices(&signed.snap, lang, asked.as_deref());
     let page = TeacherPage {
         chrome: Chrome::new(
             &signed.req,
@@ -147,7 +172,8 @@ pub(crate) async fn teacher_page(
         class_id: class.id.0,
         class_name: class.name,
         csrf: signed.account.csrf.clone(),
-        groups: choices(&signed.snap, lang),
+        sets,
+        problems,
         live,
     };
     respond(&signed.req, StatusCode::OK, page.render())

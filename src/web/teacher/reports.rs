@@ -48,7 +48,8 @@ pub(crate) fn activity_svg(days: &[(String, usize)], t: &TeacherUi) -> String {
             (bar_w - 2.0).max(1.0),
             escape(&fill(&t.tries_on, &[("n", &n.to_string()), ("date", day)]))
         ));
-        if i % 7 == 0 || i + 1 == days.len() {
+        // A date every week, counted back from the last day: labels never crowd together.
+        if (days.len() - 1 - i) % 7 == 0 {
             svg.push_str(&format!(
                 "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
                 x + bar_w / 2.0,
