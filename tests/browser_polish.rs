@@ -1001,3 +1001,99 @@ async fn point_18_the_teachers_class_page() {
     let failures = runner.failures;
     finish(failures, vec![b]).await;
 }
+
+/// Point 19: the home page is a compact start on a phone (the games as cards, their lists on
+/// each game's page), its title says 棋院 once, and keyboard hints are not shown on touch
+/// screens.
+async fn compact_home(room: &Room, b: &Browser) -> Result<()> {
+    let library = room.state.snapshot().library;
+    b.viewport(390, 844).await?;
+    for lang in ["zh", "en"] {
+        b.open(&format!("/?lang={lang}")).await?;
+        let home = b
+            .js(
+                "return [document.documentElement.scrollHeight, document.querySelectorAll('.game-card').length, document.title,
+                         document.querySelectorAll('main ol.lessons li').length]",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            home[0].as_f64().unwrap_or(f64::MAX) <= 2.5 * 844.0,
+            "{lang}: the home page is {} px tall on a phone",
+            home[0]
+        );
+        ensure!(
+            home[1] == json!(library.shelves.len()) && home[3] == json!(0),
+            "{lang}: the games are not cards without their lists: {home}"
+        );
+        let site = if lang == "zh" { "棋院" } else { "qiyuan" };
+        ensure!(
+            home[2] == json!(site),
+            "{lang}: the page title is {}",
+            home[2]
+        );
+        no_sideways_scroll(b, "/").await?;
+        b.screenshot(&format!("polish-19-home-{lang}")).await?;
+    }
+    // A lesson on a touch screen: no keyboard hint; with a mouse, the hint.
+    let shelf = &library.shelves[0];
+    let lesson = format!(
+        "/{}/lessons/{}?lang=zh",
+        shelf.game.slug(),
+        shelf.lessons[0].slug
+    );
+    b.open(&lesson).await?;
+    let visible = "const k = document.querySelector('.key-help'); return !!k && k.getBoundingClientRect().height > 0";
+    ensure!(
+        b.js(visible, vec![]).await? == json!(true),
+        "no keyboard hint with a mouse"
+    );
+    b.devtools(
+        "Emulation.setTouchEmulationEnabled",
+        json!({"enabled": true, "maxTouchPoints": 5}),
+    )
+    .await?;
+    b.devtools(
+        "Emulation.setEmulatedMedia",
+        json!({"features": [{"name": "hover", "value": "none"}, {"name": "pointer", "value": "coarse"}]}),
+    )
+    .await?;
+    let shown = b.js(visible, vec![]).await?;
+    let media = b
+        .js(
+            "return [matchMedia('(hover: none)').matches, matchMedia('(pointer: coarse)').matches]",
+            vec![],
+        )
+        .await?;
+    b.screenshot("polish-19-lesson-touch-zh").await?;
+    b.devtools(
+        "Emulation.setTouchEmulationEnabled",
+        json!({"enabled": false}),
+    )
+    .await?;
+    b.devtools("Emulation.setEmulatedMedia", json!({"features": []}))
+        .await?;
+    ensure!(
+        shown == json!(false),
+        "a keyboard hint on a touch screen (media {media})"
+    );
+    b.viewport(1280, 800).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_19_a_compact_home() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("home", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run("point 19 a compact home", compact_home(&room, &b))
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}

@@ -152,6 +152,10 @@ pub struct PolishUi {
     /// The live board's choice of a set, then of a problem.
     pub choose_set: String,
     pub show_set: String,
+    /// On a home page game card: the game's page with all its lessons and sets.
+    pub all_of_game: String,
+    /// The home page's longer introduction, folded.
+    pub about: String,
 }
 
 /// The strings of the live board (`[live]` in the locale files).

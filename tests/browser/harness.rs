@@ -400,6 +400,20 @@ impl Browser {
         )
     }
 
+    /// Runs the DevTools command `cmd` with `params` through chromedriver
+    /// (`Emulation.setTouchEmulationEnabled` …).
+    pub async fn devtools(&self, cmd: &str, params: Value) -> Result<Value> {
+        let path = format!("/session/{}/goog/cdp/execute", self.session);
+        let reply = driver_post(
+            self.driver_port,
+            &path,
+            &json!({ "cmd": cmd, "params": params }),
+        )
+        .await?;
+        ensure!(reply.get("value").is_some(), "chromedriver: {reply}");
+        Ok(reply["value"].clone())
+    }
+
     /// Saves a screenshot of the viewport as `target/screenshots/{name}.png`.
     pub async fn screenshot(&self, name: &str) -> Result<PathBuf> {
         std::fs::create_dir_all(&self.shots)?;
