@@ -104,17 +104,66 @@ if (table) {
   }
   setInterval(tick, 250);
 
+  // Moves you can see happen (motion.js), loaded with the table.
+  const motion = import("/static/motion.js");
+  let shownMoves = Number(table.dataset.moves || 0);
+
+  // Puts `svg` in place of the board; when moves were added, shows them happen and sounds
+  // them.
+  async function showBoard(svg, moves, check) {
+    const m = await motion;
+    const board = document.getElementById("board");
+    const old = board.querySelector("svg");
+    board.innerHTML = svg;
+    if (moves > shownMoves) {
+      const { captured } = m.animate(old, board.querySelector("svg"));
+      m.play(check ? "check" : captured ? "capture" : "click");
+    }
+    shownMoves = moves;
+  }
+
   async function refresh() {
     const keep = focusedPoint();
     const response = await fetch(`/api/games/${id}?${viewQuery()}`, { credentials: "same-origin" });
     if (!response.ok) return;
     const state = await response.json();
     version = Math.max(version, state.version);
-    document.getElementById("board").innerHTML = state.svg;
+    const moves = view.at === "" ? state.moves.length : Number(view.at);
+    await showBoard(state.svg, moves, state.check);
     document.getElementById("side").innerHTML = state.side;
     clockShown = performance.now();
     history.replaceState(null, "", pageAddress());
     roving(keep);
+  }
+
+  // After the learner's move: their move on the board at once, the opponent's reply after a
+  // short pause.
+  async function showOwnMove(before) {
+    const q = viewQuery();
+    q.set("at", String(before + 1));
+    q.delete("sel");
+    q.delete("to");
+    const response = await fetch(`/api/games/${id}?${q}`, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const state = await response.json();
+    if (state.moves.length <= before + 1) return;
+    await showBoard(state.svg, before + 1, false);
+    await (await motion).pause(450);
+  }
+
+  // The sound switch: off until turned on, remembered in this browser.
+  const soundSwitch = document.querySelector("button.sound-toggle");
+  if (soundSwitch) {
+    motion.then((m) => {
+      const show = () => soundSwitch.setAttribute("aria-pressed", m.soundOn() ? "true" : "false");
+      show();
+      soundSwitch.hidden = false;
+      soundSwitch.addEventListener("click", () => {
+        m.setSound(!m.soundOn());
+        show();
+        m.play("click");
+      });
+    });
   }
 
   // One tab stop on the board, kept where the learner was.
@@ -143,6 +192,7 @@ if (table) {
     if (busy) return;
     busy = true;
     table.classList.add("busy");
+    const before = shownMoves;
     try {
       const response = await fetch(`/api/games/${id}/moves`, {
         method: "POST",
@@ -154,6 +204,7 @@ if (table) {
       view.to = "";
       view.at = "";
       if (response.ok) {
+        await showOwnMove(before);
         await refresh();
       } else {
         const body = await response.json().catch(() => null);

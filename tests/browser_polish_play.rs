@@ -902,6 +902,118 @@ async fn point_17_promotion_chosen_from_pictures() {
     finish(failures, vec![b]).await;
 }
 
+/// Installs a record of the board's changes: each time, the stones on it and how many fade
+/// in.
+async fn watch_board(b: &Browser) -> Result<()> {
+    b.js(
+        "window.__boards = [];
+         const start = performance.now();
+         new MutationObserver(() => {
+           const svg = document.querySelector('#board svg');
+           if (!svg) return;
+           const layers = svg.querySelectorAll('.stones > g');
+           const stones = (layers[1] ? layers[1].children.length : 0) + (layers[4] ? layers[4].children.length : 0);
+           window.__boards.push({ t: performance.now() - start, stones, appear: svg.querySelectorAll('.appear').length });
+         }).observe(document.getElementById('board'), { childList: true });
+         return true",
+        vec![],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Point 13: moves you can see happen: the learner's stone lands at once, the computer's
+/// reply follows after a pause and fades in; sound is off until turned on, and the switch is
+/// remembered; with reduced motion nothing moves or waits.
+async fn moves_seen(b: &Browser) -> Result<()> {
+    new_game(b, "go", "zh", false).await?;
+    let switch = b
+        .js(
+            "const s = document.querySelector('button.sound-toggle'); return s && !s.hidden ? s.getAttribute('aria-pressed') : null",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        switch == json!("false"),
+        "the sound switch is not there and off: {switch}"
+    );
+    watch_board(b).await?;
+    b.find("#board a.pt[data-p=\"E5\"]").await?.click().await?;
+    wait_moves(b, 2).await?;
+    let boards = b.js("return window.__boards", vec![]).await?;
+    let list = boards.as_array().cloned().unwrap_or_default();
+    let own = list.iter().find(|x| x["stones"] == json!(1));
+    let reply = list.iter().find(|x| x["stones"] == json!(2));
+    let (Some(own), Some(reply)) = (own, reply) else {
+        return Err(anyhow::anyhow!("the boards shown: {boards}"));
+    };
+    ensure!(
+        reply["t"].as_f64().unwrap_or(0.0) - own["t"].as_f64().unwrap_or(0.0) >= 300.0,
+        "the reply does not wait after the learner's stone: {boards}"
+    );
+    ensure!(
+        own["appear"].as_u64() > Some(0) && reply["appear"].as_u64() > Some(0),
+        "the stones do not fade in: {boards}"
+    );
+    b.screenshot("polish-13-moves-zh").await?;
+    // The sound switch, remembered.
+    b.find("button.sound-toggle").await?.click().await?;
+    b.reload().await?;
+    let on = b
+        .wait_for(
+            "the switch shown",
+            "const s = document.querySelector('button.sound-toggle'); return s && !s.hidden ? s.getAttribute('aria-pressed') : null",
+        )
+        .await?;
+    ensure!(
+        on == json!("true"),
+        "the sound switch is not remembered: {on}"
+    );
+    b.find("button.sound-toggle").await?.click().await?;
+    // Reduced motion: no fading, no waiting.
+    b.devtools(
+        "Emulation.setEmulatedMedia",
+        json!({"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}),
+    )
+    .await?;
+    watch_board(b).await?;
+    b.find("#board a.pt[data-p=\"C3\"]").await?.click().await?;
+    wait_moves(b, 4).await?;
+    let boards = b.js("return window.__boards", vec![]).await?;
+    b.devtools("Emulation.setEmulatedMedia", json!({"features": []}))
+        .await?;
+    ensure!(
+        boards
+            .as_array()
+            .is_some_and(|l| !l.is_empty() && l.iter().all(|x| x["appear"] == json!(0))),
+        "with reduced motion, stones still fade: {boards}"
+    );
+    // A chess move slides without a script error.
+    new_game(b, "chess", "en", false).await?;
+    click_move(b, "e2", "e4").await?;
+    wait_moves(b, 2).await?;
+    b.screenshot("polish-13-chess-en").await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_13_moves_you_can_see_happen() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("motion", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run("point 13 moves you can see", moves_seen(&b))
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_06_a_pass_is_answered_in_words() {
     let _one = ONE_AT_A_TIME.lock().await;

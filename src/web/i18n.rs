@@ -156,6 +156,8 @@ pub struct PolishUi {
     pub all_of_game: String,
     /// The home page's longer introduction, folded.
     pub about: String,
+    /// At a table: sounds on or off (remembered in the browser; off at first).
+    pub sound: String,
 }
 
 /// The strings of the live board (`[live]` in the locale files).

@@ -554,6 +554,8 @@ struct TablePage {
     game: &'static str,
     game_name: &'static str,
     version: u64,
+    /// Moves played (the script shows the next ones happen).
+    moves: usize,
     seated: bool,
     at: String,
     hints: bool,
@@ -582,7 +584,10 @@ fn table_page(
         .param("confirm")
         .filter(|m| m.len() <= 64)
         .map(String::from);
-    let game = entry.table().game();
+    let (game, moves) = {
+        let table = entry.table();
+        (table.game(), table.moves().len())
+    };
     let rendered = render_table(entry, you, &view, refused, confirm);
     let html = rendered.and_then(|(board, side)| {
         TablePage {
@@ -595,6 +600,7 @@ fn table_page(
             game: game.slug(),
             game_name: game.name(req.lang),
             version: entry.version(),
+            moves,
             seated: you.is_some(),
             at: view.at.map(|a| a.to_string()).unwrap_or_default(),
             hints: view.hints,
