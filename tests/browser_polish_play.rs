@@ -1014,6 +1014,114 @@ async fn point_13_moves_you_can_see_happen() {
     finish(failures, vec![b]).await;
 }
 
+/// Point 10: a record's own variations cannot be deleted by whoever has its link; a
+/// viewer deletes only the variations it added, and another viewer cannot.
+async fn only_your_variations(room: &Room, a: &Browser) -> Result<()> {
+    a.open("/records?lang=zh").await?;
+    classroom::fill(
+        a,
+        "form.record-upload",
+        &[
+            ("text", "(;GM[1]FF[4]SZ[9];B[ee](;W[cc])(;W[gg]))"),
+            ("format", "sgf"),
+        ],
+    )
+    .await?;
+    a.follow(Locator::Css("form.record-upload button[type=submit]"))
+        .await?;
+    let page = a
+        .location()
+        .await?
+        .split('?')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    // The record's own variation: no delete button, and a delete asked anyway is refused.
+    a.open(&format!("{page}?at=1-1-1&lang=zh")).await?;
+    ensure!(
+        a.js(
+            "return !document.querySelector('.delete-variation')",
+            vec![]
+        )
+        .await?
+            == json!(true),
+        "the record's own variation offers to be deleted"
+    );
+    let status = a
+        .js(
+            "const r = await fetch(location.pathname + '/delete', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'at=1-1-1' }); return r.status",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        status == json!(403),
+        "deleting the record's own variation answers {status}"
+    );
+    let _ = a.check_errors().await; // The refusal's 403 is logged by Chromium: expected.
+                                    // The viewer's own variation: a move tried after move 1.
+    a.open(&format!("{page}?at=1&lang=zh")).await?;
+    a.find("#board a.pt[data-p=\"D4\"]").await?.click().await?;
+    a.wait_for(
+        "the new variation",
+        "return location.search.includes('at=1-2-1')",
+    )
+    .await?;
+    a.hook_if_reloaded().await?;
+    a.find(".delete-variation button").await?;
+    let mine = a.location().await?;
+    // Another viewer sees no delete button there, and is refused.
+    let b = room.browser().await?;
+    let outcome = async {
+        b.open(&mine).await?;
+        ensure!(
+            b.js("return !document.querySelector('.delete-variation')", vec![]).await? == json!(true),
+            "another viewer may delete it"
+        );
+        let status = b
+            .js(
+                "const r = await fetch(location.pathname + '/delete', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'at=1-2-1' }); return r.status",
+                vec![],
+            )
+            .await?;
+        ensure!(status == json!(403), "another viewer's delete answers {status}");
+        let _ = b.check_errors().await;
+        Ok(())
+    }
+    .await;
+    let _ = b.close().await;
+    outcome?;
+    a.screenshot("polish-10-own-variation-zh").await?;
+    a.find(".delete-variation button").await?.click().await?;
+    a.wait_for(
+        "back where it branched",
+        "return /at=1(&|$)/.test(location.search)",
+    )
+    .await?;
+    a.hook_if_reloaded().await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_10_only_your_own_variations_are_deleted() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("variations", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run(
+            "point 10 only your variations",
+            only_your_variations(&room, &b),
+        )
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_06_a_pass_is_answered_in_words() {
     let _one = ONE_AT_A_TIME.lock().await;

@@ -28,7 +28,13 @@ async fn get(state: &AppState, uri: &str) -> Reply {
     .await
 }
 
+/// A form sent by this test's browser (its viewer cookie: the variations it adds are its).
 async fn post_form(state: &AppState, uri: &str, form: &[(&str, &str)]) -> Reply {
+    post_form_as(state, "qiyuan-viewer=testbrowser", uri, form).await
+}
+
+/// A form sent with `cookie`.
+async fn post_form_as(state: &AppState, cookie: &str, uri: &str, form: &[(&str, &str)]) -> Reply {
     let body = form
         .iter()
         .map(|(k, v)| {
@@ -43,6 +49,7 @@ async fn post_form(state: &AppState, uri: &str, form: &[(&str, &str)]) -> Reply 
         app(state.clone()),
         Request::post(uri)
             .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::COOKIE, cookie)
             .body(Body::from(body))
             .unwrap(),
     )
@@ -348,8 +355,24 @@ async fn moves_tried_are_judged_kept_and_downloaded() {
         "{lines:?}"
     );
     assert_eq!(back[0].tags.first_player.as_deref(), Some("甲"));
-    // Deleting it goes back to where it branched off; the main line is not deleted.
+    // Deleting it goes back to where it branched off; the main line is not deleted, nor the
+    // record's own variation, nor by another browser what this one added.
     let delete = format!("{page}/delete");
+    let own = post_form(&state, &format!("{delete}?lang=en"), &[("at", "2-1-1")]).await;
+    assert_eq!(own.status, StatusCode::FORBIDDEN, "{}", own.body);
+    assert!(own
+        .body
+        .contains("Only the variations you added here can be deleted"));
+    let other = post_form_as(
+        &state,
+        "qiyuan-viewer=someoneelse",
+        &delete,
+        &[("at", "2-2-2")],
+    )
+    .await;
+    assert_eq!(other.status, StatusCode::FORBIDDEN);
+    let anonymous = post_form_as(&state, "", &delete, &[("at", "2-2-2")]).await;
+    assert_eq!(anonymous.status, StatusCode::FORBIDDEN);
     assert_eq!(
         location(&post_form(&state, &delete, &[("at", "2-2-2")]).await),
         format!("{page}?at=2")

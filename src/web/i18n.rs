@@ -158,6 +158,8 @@ pub struct PolishUi {
     pub about: String,
     /// At a table: sounds on or off (remembered in the browser; off at first).
     pub sound: String,
+    /// A record's variation that the viewer did not add, asked to be deleted.
+    pub not_yours: String,
 }
 
 /// The strings of the live board (`[live]` in the locale files).

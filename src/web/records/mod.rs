@@ -37,6 +37,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 mod drawing;
+mod owners;
 mod printing;
 mod uploads;
 mod view;
@@ -108,6 +109,8 @@ struct Held {
     games: Vec<Record>,
     weight: usize,
     tried: usize,
+    /// The variations viewers added, which only they may delete.
+    owned: Vec<owners::Owned>,
 }
 
 #[derive(Debug, Default)]
@@ -277,6 +280,8 @@ pub enum RecordsError {
     TooMany(usize),
     /// Deleting the main line.
     MainLine,
+    /// Deleting a variation the viewer did not add (the record's own, or another's).
+    NotYours,
     /// The place asked for is not in the record.
     NoPlace,
 }
@@ -317,8 +322,14 @@ impl RecordsError {
                 ui.unknown_format.clone()
             }
             RecordsError::Unreadable(RecordError::Variant { place, variant }) => fill(
-                &Ui::get(lang).polish.variant,
-                &[("place", place), ("variant", variant)],
+                &ui.unreadable,
+                &[(
+                    "reason",
+                    &fill(
+                        &Ui::get(lang).polish.variant,
+                        &[("place", place), ("variant", variant)],
+                    ),
+                )],
             ),
             RecordsError::Unreadable(e) => fill(&ui.unreadable, &[("reason", &e.to_string())]),
             RecordsError::Illegal { mv, reason } => {
@@ -326,6 +337,7 @@ impl RecordsError {
             }
             RecordsError::TooMany(n) => fill(&ui.too_many, &[("n", &n.to_string())]),
             RecordsError::MainLine => ui.main_line.clone(),
+            RecordsError::NotYours => Ui::get(lang).polish.not_yours.clone(),
             RecordsError::NoPlace => ui.no_place.clone(),
         }
     }
@@ -342,6 +354,7 @@ impl RecordsError {
             }
             RecordsError::ReaderStopped => StatusCode::INTERNAL_SERVER_ERROR,
             RecordsError::BadUpload => StatusCode::BAD_REQUEST,
+            RecordsError::NotYours => StatusCode::FORBIDDEN,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         }
     }
@@ -379,6 +392,7 @@ impl Records {
             games,
             weight,
             tried: 0,
+            owned: Vec::new(),
         };
         let mut shelf = self.shelf.lock().unwrap_or_else(|e| e.into_inner());
         shelf.bytes += weight;
@@ -464,6 +478,22 @@ impl Records {
         })
     }
 
+    /// Whether `viewer` added the variation `branches` of game `game` of the record `id`.
+    fn owns(
+        &self,
+        id: &str,
+        game: usize,
+        viewer: &str,
+        branches: &[crate::record::path::Branch],
+    ) -> bool {
+        let Some(held) = self.held(id) else {
+            return false;
+        };
+        let h = held.lock().unwrap_or_else(|e| e.into_inner());
+        let index = game.clamp(1, h.games.len().max(1)) - 1;
+        owners::owns(&h.owned, index, viewer, branches)
+    }
+
     /// Changes game `game` of the record `id` by `change` (which says how many moves it
     /// added): a library record is first copied into memory under a new id. The id the
     /// record now has, and what `change` gave.
@@ -471,7 +501,11 @@ impl Records {
         &self,
         id: &str,
         game: usize,
-        change: impl FnOnce(&mut Record) -> Result<(T, usize), RecordsError>,
+        change: impl FnOnce(
+            &mut Record,
+            &mut Vec<owners::Owned>,
+            usize,
+        ) -> Result<(T, usize), RecordsError>,
     ) -> Result<(String, T), RecordsError> {
         let (id, held) = match self.held(id) {
             Some(h) => (id.to_string(), h),
@@ -490,11 +524,11 @@ impl Records {
             return Err(RecordsError::TooMany(h.tried));
         }
         let index = game.clamp(1, h.games.len().max(1)) - 1;
-        let record = h
-            .games
+        let Held { games, owned, .. } = &mut *h;
+        let record = games
             .get_mut(index)
             .ok_or_else(|| RecordsError::NotFound(id.clone()))?;
-        let (out, added) = change(record)?;
+        let (out, added) = change(record, owned, index)?;
         h.tried += added;
         let before = h.weight;
         h.weight = weight(&h.games) + h.name.len();

@@ -5,6 +5,7 @@ use super::drawing::{draw, replay};
 use super::uploads::{open_blocking, OnList};
 use super::*;
 use crate::content::drawing::{self, Choice, DrawAsk};
+use axum::http::HeaderMap;
 
 /// One item of the move tree: a move, or the start or end of a variation.
 struct TreeItem {
@@ -225,6 +226,8 @@ struct RecordPage<'a> {
 /// What a record page is asked to show.
 struct Ask {
     at: At,
+    /// Whether the viewer added the variation the place is in (and so may delete it).
+    mine: bool,
     sel: Option<String>,
     to: Option<String>,
     try_move: Option<String>,
@@ -375,7 +378,7 @@ fn render_record(
         cancel_href: here.href(at, &[]),
         action: here.sub("moves", &[]),
         delete_action: here.sub("delete", &[]),
-        can_delete: !at.branches.is_empty(),
+        can_delete: ask.mine,
         example: fill(&ui.try_example, &[("move", example_move(g))]),
         tree: tree(record, &here, at),
         downloads: record_formats(g)
@@ -396,6 +399,7 @@ pub(crate) async fn page(
     State(state): State<AppState>,
     req: Req,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Response, OnList> {
     let game = game_param(&req);
     let opened = open_blocking(&state, &id, game)
@@ -412,8 +416,11 @@ pub(crate) async fn page(
             .filter(|v| !v.is_empty() && v.len() <= 16)
             .map(String::from)
     };
+    let mine = super::owners::viewer(&headers)
+        .is_some_and(|v| state.records().owns(&id, game, &v, &at.branches));
     let ask = Ask {
         at,
+        mine,
         sel: short("sel"),
         to: short("to"),
         try_move: short("try"),
@@ -447,13 +454,15 @@ pub(crate) async fn try_move(
     State(state): State<AppState>,
     req: Req,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Form(form): Form<TryForm>,
-) -> Result<Redirect, Refused> {
+) -> Result<Response, Refused> {
+    let (viewer, cookie) = super::owners::viewer_or_new(&headers);
     let game = game_param(&req);
     let lang = req.lang;
     let mv = form.mv.trim().chars().take(32).collect::<String>();
     let asked: At = form.at.parse().unwrap_or_default();
-    let tried = state.records().edit(&id, game, |record| {
+    let tried = state.records().edit(&id, game, |record, owned, index| {
         let at = record.place(&asked);
         let moves = record.moves_to(&at).ok_or(RecordsError::NoPlace)?;
         let shown = replay(record, &moves).map_err(|_| RecordsError::NoPlace)?;
@@ -466,11 +475,24 @@ pub(crate) async fn try_move(
             })?;
         let before = step_count(&record.moves);
         let to = record.add_move(&at, &name).ok_or(RecordsError::NoPlace)?;
-        Ok((to, step_count(&record.moves) - before))
+        let added = step_count(&record.moves) - before;
+        // A new variation (not a move added to a line, nor one already there): the viewer's.
+        if added > 0 && to.moves == 1 && to.branches.len() == at.branches.len() + 1 {
+            owned.push(super::owners::Owned {
+                game: index,
+                viewer: viewer.clone(),
+                branches: to.branches.clone(),
+            });
+        }
+        Ok((to, added))
     });
     let (new_id, to) = tried.map_err(|e| Refused::new(&state, &req, &id, game, &asked, e))?;
     let here = Here { id: &new_id, game };
-    Ok(Redirect::to(&here.href(&to, &[])))
+    let mut r = Redirect::to(&here.href(&to, &[])).into_response();
+    if let Some(c) = cookie {
+        r.headers_mut().append(header::SET_COOKIE, c);
+    }
+    Ok(r)
 }
 
 /// An edit of a record refused: the record page at the place asked with the reason said and
@@ -512,6 +534,7 @@ impl Refused {
             .open(&self.id, self.game)
             .map_err(|gone| OnList::new(state, req, gone))?;
         let ask = Ask {
+            mine: false,
             at: opened.record.place(&self.asked),
             sel: None,
             to: None,
@@ -543,13 +566,22 @@ pub(crate) async fn delete(
     State(state): State<AppState>,
     req: Req,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Form(form): Form<PlaceForm>,
 ) -> Result<Redirect, Refused> {
     let game = game_param(&req);
     let asked: At = form.at.parse().unwrap_or_default();
-    let deleted = state.records().edit(&id, game, |record| {
+    let viewer = super::owners::viewer(&headers).unwrap_or_default();
+    let deleted = state.records().edit(&id, game, |record, owned, index| {
         let at = record.place(&asked);
+        if at.branches.is_empty() {
+            return Err(RecordsError::MainLine);
+        }
+        if !super::owners::owns(owned, index, &viewer, &at.branches) {
+            return Err(RecordsError::NotYours);
+        }
         let back = record.delete_variation(&at).ok_or(RecordsError::MainLine)?;
+        super::owners::after_delete(owned, index, &at.branches);
         Ok((back, 0))
     });
     let (new_id, back) = deleted.map_err(|e| Refused::new(&state, &req, &id, game, &asked, e))?;
