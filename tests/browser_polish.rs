@@ -1097,3 +1097,60 @@ async fn point_19_a_compact_home() {
     let failures = runner.failures;
     finish(failures, vec![b]).await;
 }
+
+/// Point 18, the record print: a long Go record's first printed page holds its first figure,
+/// not only the title (a blank first page).
+async fn record_print_starts_at_once(b: &Browser) -> Result<()> {
+    let sgf = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/corpus/go/sgf-encodings/complex.sgf"),
+    )?;
+    b.open("/records?lang=zh").await?;
+    classroom::fill(
+        b,
+        "form.record-upload",
+        &[("text", &sgf), ("format", "sgf")],
+    )
+    .await?;
+    b.follow(fantoccini::Locator::Css(
+        "form.record-upload button[type=submit]",
+    ))
+    .await?;
+    let page = b
+        .location()
+        .await?
+        .split('?')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    b.open(&format!("{page}/print?lang=zh")).await?;
+    let first = b.print_pdf(Some("1")).await?;
+    let second = b.print_pdf(Some("2")).await?;
+    // A page's board is most of its PDF: the first page must carry about as much as the
+    // second, not only the title.
+    ensure!(
+        first.len() * 3 > second.len(),
+        "the first printed page is nearly blank: {} bytes, the second {}",
+        first.len(),
+        second.len()
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn point_18_a_record_prints_from_its_first_page() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let room = Room::new("print", "Tom")
+        .await
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+    let mut runner = Runner {
+        browser: &b,
+        failures: Vec::new(),
+    };
+    runner
+        .run("point 18 record print", record_print_starts_at_once(&b))
+        .await;
+    let failures = runner.failures;
+    finish(failures, vec![b]).await;
+}

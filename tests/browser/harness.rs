@@ -414,6 +414,21 @@ impl Browser {
         Ok(reply["value"].clone())
     }
 
+    /// The page printed to PDF (A4) by the browser (WebDriver's print), only `pages`
+    /// (`"1"`, `"1-3"`) if given.
+    pub async fn print_pdf(&self, pages: Option<&str>) -> Result<Vec<u8>> {
+        let path = format!("/session/{}/print", self.session);
+        let mut body = json!({ "page": { "width": 21.0, "height": 29.7 }, "background": true });
+        if let Some(p) = pages {
+            body["pageRanges"] = json!([p]);
+        }
+        let reply = driver_post(self.driver_port, &path, &body).await?;
+        let data = reply["value"]
+            .as_str()
+            .ok_or_else(|| anyhow!("chromedriver's print: {reply}"))?;
+        base64(data).ok_or_else(|| anyhow!("chromedriver's print is not base64"))
+    }
+
     /// Saves a screenshot of the viewport as `target/screenshots/{name}.png`.
     pub async fn screenshot(&self, name: &str) -> Result<PathBuf> {
         std::fs::create_dir_all(&self.shots)?;
@@ -554,4 +569,27 @@ impl Runner<'_> {
             }
         }
     }
+}
+
+/// Standard base64 (with padding) decoded.
+fn base64(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let bytes: Vec<u8> = text
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace() && *b != b'=')
+        .collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let v: Vec<u8> = chunk.iter().map(|&c| value(c)).collect::<Option<_>>()?;
+        let n = v.iter().fold(0u32, |n, &x| (n << 6) | u32::from(x)) << (6 * (4 - v.len()));
+        out.extend_from_slice(&n.to_be_bytes()[1..v.len()]);
+    }
+    Some(out)
 }
