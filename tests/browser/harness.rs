@@ -402,6 +402,7 @@ impl Browser {
 
     /// Runs the DevTools command `cmd` with `params` through chromedriver
     /// (`Emulation.setTouchEmulationEnabled` …).
+    #[allow(dead_code)] // not every test file that includes the harness uses it
     pub async fn devtools(&self, cmd: &str, params: Value) -> Result<Value> {
         let path = format!("/session/{}/goog/cdp/execute", self.session);
         let reply = driver_post(
@@ -416,6 +417,7 @@ impl Browser {
 
     /// The page printed to PDF (A4) by the browser (WebDriver's print), only `pages`
     /// (`"1"`, `"1-3"`) if given.
+    #[allow(dead_code)] // not every test file that includes the harness uses it
     pub async fn print_pdf(&self, pages: Option<&str>) -> Result<Vec<u8>> {
         let path = format!("/session/{}/print", self.session);
         let mut body = json!({ "page": { "width": 21.0, "height": 29.7 }, "background": true });
@@ -572,6 +574,7 @@ impl Runner<'_> {
 }
 
 /// Standard base64 (with padding) decoded.
+#[allow(dead_code)] // used by `print_pdf` only
 fn base64(text: &str) -> Option<Vec<u8>> {
     let value = |c: u8| match c {
         b'A'..=b'Z' => Some(c - b'A'),
