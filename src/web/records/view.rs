@@ -486,7 +486,8 @@ pub(crate) async fn try_move(
         }
         Ok((to, added))
     });
-    let (new_id, to) = tried.map_err(|e| Refused::new(&state, &req, &id, game, &asked, e))?;
+    let (new_id, to) = tried
+        .map_err(|e| Refused::new(&state, &req, &id, game, &asked, e).by(Some(viewer.clone())))?;
     let here = Here { id: &new_id, game };
     let mut r = Redirect::to(&here.href(&to, &[])).into_response();
     if let Some(c) = cookie {
@@ -504,6 +505,8 @@ pub(super) struct Refused {
     game: usize,
     asked: At,
     error: RecordsError,
+    /// The viewer who asked (the page offers to delete what it added).
+    viewer: Option<String>,
 }
 
 impl Refused {
@@ -523,7 +526,13 @@ impl Refused {
             game,
             asked: asked.clone(),
             error,
+            viewer: None,
         }
+    }
+
+    /// The refusal of what `viewer` asked.
+    fn by(self, viewer: Option<String>) -> Refused {
+        Refused { viewer, ..self }
     }
 
     /// The record page at `asked` with `error` said.
@@ -533,9 +542,14 @@ impl Refused {
             .records()
             .open(&self.id, self.game)
             .map_err(|gone| OnList::new(state, req, gone))?;
+        let at = opened.record.place(&self.asked);
+        let mine = self
+            .viewer
+            .as_ref()
+            .is_some_and(|v| state.records().owns(&self.id, self.game, v, &at.branches));
         let ask = Ask {
-            mine: false,
-            at: opened.record.place(&self.asked),
+            mine,
+            at,
             sel: None,
             to: None,
             try_move: None,
@@ -584,7 +598,8 @@ pub(crate) async fn delete(
         super::owners::after_delete(owned, index, &at.branches);
         Ok((back, 0))
     });
-    let (new_id, back) = deleted.map_err(|e| Refused::new(&state, &req, &id, game, &asked, e))?;
+    let (new_id, back) = deleted
+        .map_err(|e| Refused::new(&state, &req, &id, game, &asked, e).by(Some(viewer.clone())))?;
     let here = Here { id: &new_id, game };
     Ok(Redirect::to(&here.href(&back, &[])))
 }
