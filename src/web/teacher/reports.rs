@@ -49,7 +49,7 @@ pub(crate) fn activity_svg(days: &[(String, usize)], t: &TeacherUi) -> String {
             escape(&fill(&t.tries_on, &[("n", &n.to_string()), ("date", day)]))
         ));
         // A date every week, counted back from the last day: labels never crowd together.
-        if (days.len() - 1 - i) % 7 == 0 {
+        if (days.len() - 1 - i).is_multiple_of(7) {
             svg.push_str(&format!(
                 "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
                 x + bar_w / 2.0,
