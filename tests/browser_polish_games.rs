@@ -443,6 +443,21 @@ async fn only_your_variations(room: &Room, a: &Browser) -> Result<()> {
     .await;
     let _ = b.close().await;
     outcome?;
+    // The tree: each variation its own indented line, not a paragraph of brackets.
+    let tree = a
+        .js(
+            "const t = document.querySelector('.record-tree .tree');
+             const vars = [...t.querySelectorAll('.var')];
+             return { brackets: /[()]/.test(t.textContent), blocks: vars.every(v => getComputedStyle(v).display === 'block'), count: vars.length }",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        tree["brackets"] == json!(false)
+            && tree["blocks"] == json!(true)
+            && tree["count"] == json!(2),
+        "the move tree is not a tree: {tree}"
+    );
     a.screenshot("polish-10-own-variation-zh").await?;
     a.find(".delete-variation button").await?.click().await?;
     a.wait_for(

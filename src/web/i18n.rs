@@ -160,6 +160,8 @@ pub struct PolishUi {
     pub sound: String,
     /// A record's variation that the viewer did not add, asked to be deleted.
     pub not_yours: String,
+    /// A variation in a record's move tree, for screen readers.
+    pub variation: String,
 }
 
 /// The strings of the live board (`[live]` in the locale files).
