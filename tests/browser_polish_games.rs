@@ -443,6 +443,21 @@ async fn only_your_variations(room: &Room, a: &Browser) -> Result<()> {
     .await;
     let _ = b.close().await;
     outcome?;
+    // The branch point after move 1 is marked on the board: A, B and C where its three
+    // moves land.
+    a.open(&format!("{page}?at=1&lang=zh")).await?;
+    let labels = a
+        .js(
+            "return [...document.querySelectorAll('#board svg g.marks text')].map(t => t.textContent).sort().join(' ')",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        labels == json!("A B C"),
+        "the branch point's moves are marked {labels}"
+    );
+    a.screenshot("polish-10-branch-point-zh").await?;
+    a.open(&mine).await?;
     // The tree: each variation its own indented line, not a paragraph of brackets.
     let tree = a
         .js(

@@ -62,7 +62,12 @@ pub fn go_marks(markup: &[String], size: u8) -> Marks<go::Point> {
 impl Drawn for go::Position {
     fn draw(&self, last: Option<&go::Move>, ask: &DrawAsk) -> String {
         let size = self.size();
-        let marks = go_marks(ask.markup, size);
+        let mut marks = go_marks(ask.markup, size);
+        marks.labels.extend(
+            ask.branches
+                .iter()
+                .filter_map(|(p, label)| Some((label.clone(), go::Point::parse(p, size).ok()?))),
+        );
         let link = ask
             .link
             .map(|href| move |p: go::Point| href(Click::Play(p.name(size))));

@@ -28,6 +28,9 @@ pub struct DrawAsk<'a> {
     pub lang: Lang,
     /// The drawing's title.
     pub title: &'a str,
+    /// Where the moves that branch from here land, each with its label (`("D4", "A")`): a
+    /// record's branch point marked on its board.
+    pub branches: &'a [(String, String)],
 }
 
 /// A move between two squares, as a choice: its canonical name and as learners read it.
@@ -128,8 +131,13 @@ pub fn draw_pieces<G: PieceGame>(
     last: Option<&<G::Pos as Rules>::Move>,
     ask: &DrawAsk,
     flipped: bool,
-    marks: BoardMarks,
+    mut marks: BoardMarks,
 ) -> String {
+    marks.shapes.labels.extend(
+        ask.branches
+            .iter()
+            .filter_map(|(sq, label)| Some((label.clone(), G::parse_square(sq)?))),
+    );
     let selected = ask.selected.map(board_game::target);
     let link = ask.link.map(|href| {
         let selected = selected.clone();
@@ -183,6 +191,7 @@ mod tests {
                 selected: None,
                 lang: Lang::En,
                 title: "t",
+                branches: &[],
             };
             assert!(draw(&pos, None, &ask).starts_with("<svg"), "{game:?}");
         }

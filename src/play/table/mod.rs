@@ -841,6 +841,7 @@ fn draw_at_table<G: PieceGame>(pos: &G::Pos, d: &DrawAsk<<G::Pos as Rules>::Move
         selected: d.ask.selected,
         lang: d.ask.lang,
         title: d.ask.title,
+        branches: &[],
     };
     let marks = Default::default();
     crate::content::drawing::draw_pieces::<G>(pos, d.last.as_ref(), &ask, d.ask.flipped, marks)

@@ -175,6 +175,7 @@ fn score_sheet(record: &Record, per: usize, lang: Lang, title: &str) -> Vec<Figu
                 selected: None,
                 lang,
                 title,
+                branches: &[],
             },
         );
         out.push(Figure {

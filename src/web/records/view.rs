@@ -234,6 +234,26 @@ struct Ask {
     refused: Option<String>,
 }
 
+/// A branch point: where each of the moves the record plays next lands, labelled A, B, C …
+/// in the tree's order, when there are two or more (none elsewhere, nor past a label's
+/// alphabet).
+fn branch_labels(record: &Record, at: &At) -> Vec<(String, String)> {
+    let next = record.next(at);
+    if &next == at {
+        return Vec::new();
+    }
+    let (places, _) = record.alternatives(&next);
+    if places.len() < 2 {
+        return Vec::new();
+    }
+    let lands_on = record.start.game().kind().lands_on;
+    places
+        .iter()
+        .zip('A'..='Z')
+        .filter_map(|(p, label)| Some((lands_on(&record.step_at(p)?.mv)?, label.to_string())))
+        .collect()
+}
+
 fn example_move(game: Game) -> &'static str {
     game.kind().move_examples
 }
@@ -269,6 +289,7 @@ fn render_record(
         }
     };
     let title = heading(record, &opened.name);
+    let branches = branch_labels(record, at);
     let board = draw(
         &shown,
         DrawAsk {
@@ -278,6 +299,7 @@ fn render_record(
             selected: ask.sel.as_deref(),
             lang,
             title: &title,
+            branches: &branches,
         },
     );
     let (alternatives, which) = record.alternatives(at);
