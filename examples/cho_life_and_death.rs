@@ -4,7 +4,10 @@
 //!
 //! Run with `scripts/life-and-death.sh` (release build), or
 //! `cargo run --release --example cho_life_and_death -- [--gnugo] [--limit N] [--every N]
-//! [--ms N] [--nodes N] [--all] [--only ID,ID] [--book-first] [--threads N]` (`--every 6`:
+//! [--ms N] [--nodes N] [--all] [--only ID,ID] [--book-first] [--threads N]
+//! [--file NAME --volume NAME] [--corner]` (`--file cho-intermediate-advanced.jsonl --volume
+//! Advanced`: another file of the corpus, one volume of it; `--corner`: the whole corner as
+//! the region from the start, the framed problem, in place of the derived region; `--every 6`:
 //! the fixed sample of every sixth problem; `--all`: a line `= id goal outcome nodes time
 //! search-time` for every problem, the time with the book's moves judged and the search's
 //! own; `--only 310,358`: just those problems; `--book-first`: the book's first moves are
@@ -139,6 +142,8 @@ struct How {
     book_first: bool,
     /// A line for every problem.
     all: bool,
+    /// The whole corner as the region from the start.
+    corner: bool,
 }
 
 /// The book's first moves, judged under one goal.
@@ -147,6 +152,8 @@ struct BookMoves {
     ok: bool,
     /// How many moves are proven (a win or a ko).
     proven: usize,
+    /// How many of those are proven only as a ko.
+    kos: usize,
     /// A move the derived region refutes and the whole corner cannot decide: the region
     /// may be too tight, so neither the refutation nor the problem's verdict is a proof.
     unconfirmed: bool,
@@ -178,6 +185,10 @@ fn prove_under(
 ) -> Result<Attempt, BadProblem> {
     let size = start.size();
     let problem = Problem::new(start, goal, Target::Inferred, Region::Auto)?;
+    let problem = match (how.corner, problem.whole_corner(start)) {
+        (true, Some((_, corner))) => corner,
+        _ => problem,
+    };
     // `--book-first`: the book's first moves are searched first, as the importer and the
     // trainer search an author's.
     let problem = if how.book_first {
@@ -193,6 +204,7 @@ fn prove_under(
     let mut book = BookMoves {
         ok: true,
         proven: 0,
+        kos: 0,
         unconfirmed: false,
         notes: Vec::new(),
         corner_proves: Vec::new(),
@@ -247,7 +259,11 @@ fn prove_under(
                 _ => j,
             };
             match j.outcome {
-                Outcome::Win | Outcome::Ko { .. } => book.proven += 1,
+                Outcome::Win => book.proven += 1,
+                Outcome::Ko { .. } => {
+                    book.proven += 1;
+                    book.kos += 1;
+                }
                 Outcome::Unknown => book.notes.push(format!("{} unknown", line[0])),
                 Outcome::Loss => {
                     book.ok = false;
@@ -303,9 +319,20 @@ fn main() {
         ..budget
     };
     let corpus = std::env::var("QIYUAN_CORPUS").unwrap_or_else(|_| "../shared/corpus".into());
-    let path = format!("{corpus}/go/cho-elementary.jsonl");
+    // `--file cho-intermediate-advanced.jsonl --volume Advanced`: another file of the
+    // corpus, and only the lines of one volume (by its `collection`).
+    let file = word("--file").map_or("cho-elementary.jsonl", |f| f.as_str());
+    let path = format!("{corpus}/go/{file}");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut imported = tsumego_json::import("cho-elementary.jsonl", &text, limit);
+    let text: String = match word("--volume") {
+        Some(volume) => text
+            .lines()
+            .filter(|l| l.contains(&format!("Life And Death - {volume}")))
+            .map(|l| format!("{l}\n"))
+            .collect(),
+        None => text,
+    };
+    let mut imported = tsumego_json::import(file, &text, limit);
     // A fixed sample: every N-th problem (the 1st, the N+1-th, ...).
     if let Some(every) = value("--every").filter(|&n| n > 1) {
         let mut i = 0u64;
@@ -323,6 +350,11 @@ fn main() {
 
     let (mut proven, mut agree, mut unknown, mut solver_loss) = (0, 0, 0, 0);
     let (mut ko, mut book_wrong) = (0, Vec::new());
+    // Problems whose verdict and every book move are proven without a ko (the book gives
+    // no ko in this corpus: a ko agrees with it only where GNU Go reads one too).
+    let mut agree_no_ko = 0;
+    // Problems proven only as a ko, and of those, where GNU Go's owl also reads a ko.
+    let (mut ko_only, mut ko_gnugo_too) = (0, 0);
     // Book moves the derived region refutes and the whole corner proves.
     let mut corner_proves: Vec<String> = Vec::new();
     // Problems whose verdict the book contradicts where the whole corner cannot decide.
@@ -340,6 +372,7 @@ fn main() {
         verify,
         book_first: flag("--book-first"),
         all: flag("--all"),
+        corner: flag("--corner"),
     };
     for p in &imported.problems {
         let Setup::Go { start, .. } = &p.setup else {
@@ -466,6 +499,11 @@ fn main() {
                 }
                 if book_ok {
                     agree += 1;
+                    if verdict.outcome == Outcome::Win && book.kos == 0 {
+                        agree_no_ko += 1;
+                    } else {
+                        ko_only += 1;
+                    }
                 } else {
                     println!(
                         "problem {}: book move wrong ({goal_name}, solver {} {}): {}",
@@ -493,6 +531,9 @@ fn main() {
                     _ => 3,
                 };
                 gnugo_compared += 1;
+                if ours == 2 && theirs == 2 {
+                    ko_gnugo_too += 1;
+                }
                 if ours == theirs {
                     gnugo_agree += 1;
                 } else {
@@ -535,6 +576,15 @@ fn main() {
         100.0 * proven_under_1s as f64 / total as f64
     );
     println!("proven, no book first move refuted (unknown ones count as not refuted): {agree}");
+    println!(
+        "of those, proven without a ko (the book's answer as the book gives it): {agree_no_ko} ({:.1}%); only as a ko: {ko_only}{}",
+        100.0 * agree_no_ko as f64 / total as f64,
+        if gnugo.is_some() {
+            format!(", of which GNU Go's owl also reads a ko: {ko_gnugo_too}")
+        } else {
+            String::new()
+        }
+    );
     println!("book move refuted: {} {:?}", book_wrong.len(), book_wrong);
     println!(
         "book move refuted in the derived region, proven with the whole corner: {} {:?}",
