@@ -644,7 +644,7 @@ fn declared_text(side: Side) -> Text {
         Side::Second => ("后手", "Gote"),
     };
     Text::new(
-        format!("{zh}宣告入玉：条件都满足（24 点法中的 27 点规则），{zh}胜。"),
+        format!("{zh}宣告入玉：条件都满足（27 点法的入玉宣言规则），{zh}胜。"),
         format!("{en} declared 入玉 (entering king) and meets every condition of the 27-point rule: {en} wins."),
     )
 }
