@@ -5,7 +5,9 @@
 # question), --nodes N, --book-first (the book's first moves searched first), --threads N
 # (threads per proof attempt; 2 for this machine's two cores), --verify-ms N and
 # --verify-nodes N (the whole corner's second opinion on a refuted book move; ten times the
-# budget by default); --gnugo is on.
+# budget by default); --file cho-intermediate-advanced.jsonl --volume Intermediate (or Advanced):
+# the development half of the next two volumes in place of Elementary; --corner: the whole corner
+# as the region from the start (the framed problem); --gnugo is on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export QIYUAN_CORPUS=${QIYUAN_CORPUS:-$(cd .. && pwd)/shared/corpus}
