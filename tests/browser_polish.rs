@@ -7,6 +7,7 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test.sh` installs them).
 
 #[allow(dead_code)]
+#[macro_use]
 #[path = "browser/classroom.rs"]
 mod classroom;
 #[allow(dead_code)]
@@ -101,20 +102,9 @@ async fn homework_bars(room: &Room, b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_01_homework_bar_shows_the_part_done() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("bars", "小明\nTom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run("point 1 homework bars", homework_bars(&room, &b))
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!("bars", "小明\nTom", "point 1 homework bars", |room, b| {
+        homework_bars(&room, &b)
+    });
 }
 
 /// Every picture of the login grid (or of `css`) drawn: loaded images with a size.
@@ -427,23 +417,12 @@ async fn take_back_asks_first(room: &Room, b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_09_take_back_asks_and_looking_is_not_failing() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("takeback", "小明\nTom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run(
-            "point 9 take back asks first",
-            take_back_asks_first(&room, &b),
-        )
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!(
+        "takeback",
+        "小明\nTom",
+        "point 9 take back asks first",
+        |room, b| take_back_asks_first(&room, &b)
+    );
 }
 
 /// The centre of the point `p` of the board in `css`, in the SVG's units (from its link's
@@ -710,23 +689,12 @@ async fn class_page_for_a_teacher(room: &Room, b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_18_the_teachers_class_page() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("classpage", "小明\nTom\n欧阳娜娜")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run(
-            "point 18 the class page",
-            class_page_for_a_teacher(&room, &b),
-        )
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!(
+        "classpage",
+        "小明\nTom\n欧阳娜娜",
+        "point 18 the class page",
+        |room, b| class_page_for_a_teacher(&room, &b)
+    );
 }
 
 /// Point 18, the record print: a long Go record's first printed page holds its first figure,
@@ -770,18 +738,7 @@ async fn record_print_starts_at_once(b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_18_a_record_prints_from_its_first_page() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("print", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run("point 18 record print", record_print_starts_at_once(&b))
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!("print", "Tom", "point 18 record print", |room, b| {
+        record_print_starts_at_once(&b)
+    });
 }

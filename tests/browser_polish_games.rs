@@ -6,6 +6,7 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test.sh` installs them).
 
 #[allow(dead_code)]
+#[macro_use]
 #[path = "browser/classroom.rs"]
 mod classroom;
 #[allow(dead_code)]
@@ -16,9 +17,9 @@ mod harness;
 mod tables;
 
 use anyhow::{ensure, Result};
-use classroom::{finish, no_sideways_scroll, Room, ONE_AT_A_TIME};
+use classroom::{no_sideways_scroll, Room};
 use fantoccini::Locator;
-use harness::{Browser, Runner};
+use harness::Browser;
 use serde_json::json;
 use tables::{click_move, new_game, wait_moves};
 
@@ -114,18 +115,9 @@ async fn rematch(room: &Room, a: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_16_a_rematch_with_sides_swapped() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("rematch", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner.run("point 16 rematch", rematch(&room, &b)).await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!("rematch", "Tom", "point 16 rematch", |room, b| rematch(
+        &room, &b
+    ));
 }
 
 /// A chess problem whose start offers a promotion: its address and the pawn's two squares.
@@ -236,23 +228,12 @@ async fn promotion_by_pictures(room: &Room, b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_17_promotion_chosen_from_pictures() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("promotion", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run(
-            "point 17 promotion by pictures",
-            promotion_by_pictures(&room, &b),
-        )
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!(
+        "promotion",
+        "Tom",
+        "point 17 promotion by pictures",
+        |room, b| promotion_by_pictures(&room, &b)
+    );
 }
 
 /// Installs a record of the board's changes: each time, the stones on it and how many fade
@@ -351,20 +332,9 @@ async fn moves_seen(b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_13_moves_you_can_see_happen() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("motion", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run("point 13 moves you can see", moves_seen(&b))
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!("motion", "Tom", "point 13 moves you can see", |room, b| {
+        moves_seen(&b)
+    });
 }
 
 /// Point 10: a record's own variations cannot be deleted by whoever has its link; a
@@ -486,21 +456,10 @@ async fn only_your_variations(room: &Room, a: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_10_only_your_own_variations_are_deleted() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("variations", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run(
-            "point 10 only your variations",
-            only_your_variations(&room, &b),
-        )
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!(
+        "variations",
+        "Tom",
+        "point 10 only your variations",
+        |room, b| only_your_variations(&room, &b)
+    );
 }

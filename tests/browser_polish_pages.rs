@@ -6,6 +6,7 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test.sh` installs them).
 
 #[allow(dead_code)]
+#[macro_use]
 #[path = "browser/classroom.rs"]
 mod classroom;
 #[allow(dead_code)]
@@ -13,8 +14,8 @@ mod classroom;
 mod harness;
 
 use anyhow::{anyhow, ensure, Result};
-use classroom::{finish, no_sideways_scroll, Room, ONE_AT_A_TIME};
-use harness::{Browser, Runner};
+use classroom::{no_sideways_scroll, Room};
+use harness::Browser;
 use qiyuan::content::go::GoGoal;
 use qiyuan::content::{CountAsk, Game, Puzzle};
 use serde_json::json;
@@ -142,20 +143,9 @@ async fn counts_in_words(room: &Room, b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_04_go_counts_in_the_learners_words() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("counts", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run("point 4 counts in words", counts_in_words(&room, &b))
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!("counts", "Tom", "point 4 counts in words", |room, b| {
+        counts_in_words(&room, &b)
+    });
 }
 
 /// A shogi problem where dropping a pawn on some square is refused as 打ち歩詰め: its address,
@@ -273,23 +263,12 @@ async fn shogi_fits_and_names_squares(room: &Room, b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_11_shogi_fits_and_names_squares_as_its_board() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("shogi", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run(
-            "point 11 shogi fits and names squares",
-            shogi_fits_and_names_squares(&room, &b),
-        )
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!(
+        "shogi",
+        "Tom",
+        "point 11 shogi fits and names squares",
+        |room, b| shogi_fits_and_names_squares(&room, &b)
+    );
 }
 
 /// Point 19: the home page is a compact start on a phone (the games as cards, their lists on
@@ -372,18 +351,7 @@ async fn compact_home(room: &Room, b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_19_a_compact_home() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("home", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run("point 19 a compact home", compact_home(&room, &b))
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!("home", "Tom", "point 19 a compact home", |room, b| {
+        compact_home(&room, &b)
+    });
 }

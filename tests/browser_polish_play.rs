@@ -6,6 +6,7 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test.sh` installs them).
 
 #[allow(dead_code)]
+#[macro_use]
 #[path = "browser/classroom.rs"]
 mod classroom;
 #[allow(dead_code)]
@@ -16,10 +17,10 @@ mod harness;
 mod tables;
 
 use anyhow::{ensure, Context, Result};
-use classroom::{finish, no_sideways_scroll, Room, ONE_AT_A_TIME};
+use classroom::{no_sideways_scroll, Room};
 use fantoccini::actions::InputSource;
 use fantoccini::Locator;
-use harness::{Browser, Runner};
+use harness::Browser;
 use qiyuan::lang::Lang;
 use qiyuan::web::i18n::{fill, Ui};
 use serde_json::json;
@@ -178,20 +179,12 @@ async fn chess_numbers_in_pairs(b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_05_chess_moves_numbered_in_pairs() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("pairs", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run("point 5 chess numbers in pairs", chess_numbers_in_pairs(&b))
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!(
+        "pairs",
+        "Tom",
+        "point 5 chess numbers in pairs",
+        |room, b| chess_numbers_in_pairs(&b)
+    );
 }
 
 /// Point 8: joining a classmate is at the top of `/play`; a table waiting for a classmate
@@ -271,20 +264,9 @@ async fn joining_is_easy(room: &Room, a: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_08_joining_a_classmate_is_easy() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("join", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run("point 8 joining is easy", joining_is_easy(&room, &b))
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!("join", "Tom", "point 8 joining is easy", |room, b| {
+        joining_is_easy(&room, &b)
+    });
 }
 
 /// Types `mv` into the table's move form and waits for its refusal: the reason as shown.
@@ -390,20 +372,9 @@ async fn words_in_place(b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_12_words_in_their_language() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("words", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run("point 12 words in place", words_in_place(&b))
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!("words", "Tom", "point 12 words in place", |room, b| {
+        words_in_place(&b)
+    });
 }
 
 /// Point 14: the stone just placed keeps its colour while the pointer rests on it or it has
@@ -469,23 +440,12 @@ async fn placed_stone_not_faded(b: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_14_the_stone_just_placed_is_not_faded() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("faded", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run(
-            "point 14 the placed stone is not faded",
-            placed_stone_not_faded(&b),
-        )
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!(
+        "faded",
+        "Tom",
+        "point 14 the placed stone is not faded",
+        |room, b| placed_stone_not_faded(&b)
+    );
 }
 
 /// Clicks the point `p` of a Go table, confirming if the page asks, and waits for the table
@@ -600,36 +560,14 @@ async fn counted_board(room: &Room, a: &Browser) -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_15_a_counted_board_shows_territory_and_the_dead_once() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("counted", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run("point 15 the counted board", counted_board(&room, &b))
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!("counted", "Tom", "point 15 the counted board", |room, b| {
+        counted_board(&room, &b)
+    });
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn point_06_a_pass_is_answered_in_words() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let room = Room::new("pass", "Tom")
-        .await
-        .unwrap_or_else(|e| panic!("{e:#}"));
-    let b = room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
-    let mut runner = Runner {
-        browser: &b,
-        failures: Vec::new(),
-    };
-    runner
-        .run("point 6 passing is told", passing_is_told(&room, &b))
-        .await;
-    let failures = runner.failures;
-    finish(failures, vec![b]).await;
+    in_room!("pass", "Tom", "point 6 passing is told", |room, b| {
+        passing_is_told(&room, &b)
+    });
 }

@@ -152,6 +152,28 @@ pub async fn no_sideways_scroll(b: &Browser, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// One test of one browser in a new room, one test at a time: `in_room!("bars",
+/// "小明\nTom", "point 1 homework bars", |room, b| homework_bars(&room, &b))` makes the room
+/// `bars` with those students, opens a browser on it, runs the scenario under its label and
+/// fails with what failed. (`#[macro_use]` on the `classroom` module brings it in.)
+#[allow(unused_macros)]
+macro_rules! in_room {
+    ($test:expr, $names:expr, $label:expr, |$room:ident, $b:ident| $scenario:expr) => {{
+        let _one = $crate::classroom::ONE_AT_A_TIME.lock().await;
+        let $room = $crate::classroom::Room::new($test, $names)
+            .await
+            .unwrap_or_else(|e| panic!("{e:#}"));
+        let $b = $room.browser().await.unwrap_or_else(|e| panic!("{e:#}"));
+        let mut runner = $crate::harness::Runner {
+            browser: &$b,
+            failures: Vec::new(),
+        };
+        runner.run($label, $scenario).await;
+        let failures = runner.failures;
+        $crate::classroom::finish(failures, vec![$b]).await;
+    }};
+}
+
 /// Ends a test: closes the browsers and fails with every failed scenario of `failures`.
 pub async fn finish(failures: Vec<String>, browsers: Vec<Browser>) {
     for b in browsers {
