@@ -102,12 +102,12 @@ fn think_table<P: Rules>(
 
 /// One table for GNU Go on a board of `size`: each level against level 1.
 fn go_table(engine: &mut Engine, size: u8, positions: usize) {
-    let start = Start::Go {
+    let start = Start::Go(qiyuan::base::go::Start {
         size,
         handicap: 0,
         rules: go::Scoring::Chinese,
         komi: 7.5,
-    };
+    });
     let first = go::Position::empty(size).expect("a board");
     let line = line(engine, &start, &first, SKIP + positions);
     println!(
@@ -157,15 +157,22 @@ fn main() {
             }
             Game::Chess => {
                 let first = chess::Position::start();
-                let start = Start::Chess { fen: first.fen() };
+                let start = Start::Chess(qiyuan::base::chess::Start { fen: first.fen() });
                 think_table("chess", &mut engine, &start, first, 6);
             }
             Game::Shogi => {
-                let start = Start::Shogi {
+                let start = Start::Shogi(qiyuan::base::shogi::Start {
                     sfen: shogi::START_SFEN.to_string(),
                     handicap: None,
-                };
+                });
                 think_table("shogi", &mut engine, &start, shogi::Position::start(), 6);
+            }
+            Game::Xiangqi => {
+                let first = qiyuan::rules::xiangqi::Position::start();
+                let start = Start::Xiangqi(qiyuan::base::xiangqi::Start {
+                    fen: qiyuan::rules::xiangqi::START_FEN.to_string(),
+                });
+                think_table("xiangqi", &mut engine, &start, first, 6);
             }
         }
     }

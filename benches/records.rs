@@ -57,9 +57,9 @@ fn bench(c: &mut Criterion) {
     let kif_text = String::from_utf8(kif.clone()).expect("UTF-8");
 
     let cases: [(&str, &[u8], Format); 3] = [
-        ("sgf complex.sgf", &sgf, Format::Sgf),
-        ("pgn kasparov-deep-blue-1997.pgn", &pgn, Format::Pgn),
-        ("kif kifu-utf8.kifu", &kif, Format::Kif),
+        ("sgf complex.sgf", &sgf, record::sgf::SGF),
+        ("pgn kasparov-deep-blue-1997.pgn", &pgn, record::pgn::PGN),
+        ("kif kifu-utf8.kifu", &kif, record::kif::KIF),
     ];
     for (name, bytes, format) in cases {
         let file = format!("bench.{}", format.extension());
@@ -67,8 +67,10 @@ fn bench(c: &mut Criterion) {
         let mut group = c.benchmark_group(name);
         group.throughput(Throughput::Elements(moves(&records)));
         group.bench_function("bare parser", |b| match format {
-            Format::Sgf => b.iter(|| black_box(sgf_parse::parse(black_box(&sgf_text)).unwrap())),
-            Format::Pgn => b.iter(|| {
+            f if f == record::sgf::SGF => {
+                b.iter(|| black_box(sgf_parse::parse(black_box(&sgf_text)).unwrap()))
+            }
+            f if f == record::pgn::PGN => b.iter(|| {
                 let mut reader = pgn_reader::Reader::new(black_box(bytes));
                 let mut n = 0;
                 while let Some(m) = reader.read_game(&mut Skim).unwrap() {

@@ -122,6 +122,7 @@ fn main() {
         selected: &[],
         link: None,
         heat: None,
+        territory: &[],
         lang: Lang::En,
         title,
     };

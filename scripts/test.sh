@@ -38,3 +38,5 @@ fi
 # tests/fuzz.rs: seconds of fuzzing in all, shared by the parsers (20 suits a debug build).
 export QIYUAN_FUZZ_SECS=${QIYUAN_FUZZ_SECS:-20}
 cargo test --locked "$@"
+# Every benchmark still builds (cargo test builds the examples, not the benches).
+cargo test --locked --benches --no-run
