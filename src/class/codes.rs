@@ -4,8 +4,10 @@
 use crate::lang::Lang;
 use std::fmt;
 
-/// The pictures of codes: an emoji and its word in zh and en. Kept in this order forever (a
-/// code is stored as the pictures' numbers).
+/// The pictures of codes: an emoji (read back when a student pastes one) and its word in zh
+/// and en; the English word also names its drawing, `static/pictures/{en}.svg`, the picture
+/// shown to people (an emoji is an empty box without a colour-emoji font). Kept in this order
+/// forever (a code is stored as the pictures' numbers).
 pub const PICTURES: [(&str, &str, &str); 32] = [
     ("🍎", "苹果", "apple"),
     ("🐱", "猫", "cat"),
@@ -109,9 +111,22 @@ impl PictureCode {
             .map(PictureCode)
     }
 
-    /// The pictures (`🐱🍎🌙`).
-    pub fn pictures(&self) -> String {
-        self.0.iter().map(|&i| PICTURES[i as usize].0).collect()
+    /// The pictures as shown: each drawing's file name (`static/pictures/{file}.svg`) and its
+    /// word in a language (`("cat", "猫")`).
+    pub fn drawings(&self, lang: Lang) -> Vec<(&'static str, &'static str)> {
+        self.0
+            .iter()
+            .map(|&i| {
+                let (_, zh, en) = PICTURES[i as usize];
+                (
+                    en,
+                    match lang {
+                        Lang::Zh => zh,
+                        Lang::En => en,
+                    },
+                )
+            })
+            .collect()
     }
 
     /// The words in a language (`猫 苹果 月亮`, `cat apple moon`).
