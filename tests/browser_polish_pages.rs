@@ -160,6 +160,10 @@ async fn counts_in_words(room: &Room, b: &Browser) -> Result<()> {
             b.hook_if_reloaded().await?;
             let walk = b.text("#status .explanation").await?;
             half_stones_in_words(path, lang, "the count worked out", &walk, &shown)?;
+            ensure!(
+                !walk.contains(dead) && !walk.contains(komi),
+                "{path} {lang}: the count worked out names what the board does not have: {walk:?}"
+            );
             if path.ends_with("/3") {
                 b.screenshot(&format!("polish-04-count-right-{lang}"))
                     .await?;

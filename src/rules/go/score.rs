@@ -523,16 +523,24 @@ impl Score {
         let mut out = String::new();
         match (c.rules, lang) {
             (Scoring::Chinese, Lang::Zh) => {
+                out.push_str("数子法（中国规则）：");
+                if !self.dead.is_empty() {
+                    out.push_str(&format!(
+                        "先把死子拿掉（黑死子 {} 个，白死子 {} 个）。",
+                        dead(Color::Black),
+                        dead(Color::White)
+                    ));
+                }
                 out.push_str(&format!(
-                    "数子法（中国规则）：先把死子拿掉（黑死子 {} 个，白死子 {} 个）。",
-                    dead(Color::Black),
-                    dead(Color::White)
-                ));
-                out.push_str(&format!(
-                    "黑棋活子 {} 个，围住的空点 {} 个，双方之间的空点（单官）{} 个各得一半，黑共 {} 子；白共 {} 子。",
+                    "黑棋活子 {} 个，围住的空点 {} 个",
                     stones(Color::Black),
                     surrounded(Color::Black),
-                    dame,
+                ));
+                if dame > 0 {
+                    out.push_str(&format!("，双方之间的空点（单官）{dame} 个各得一半"));
+                }
+                out.push_str(&format!(
+                    "，黑共 {} 子；白共 {} 子。",
                     fraction(self.black),
                     fraction(self.white)
                 ));
@@ -568,15 +576,26 @@ impl Score {
                 ));
             }
             (Scoring::Chinese, Lang::En) => {
+                out.push_str("Area counting (Chinese rules): ");
+                if !self.dead.is_empty() {
+                    out.push_str(&format!(
+                        "first the dead stones are taken off ({} black, {} white). ",
+                        dead(Color::Black),
+                        dead(Color::White)
+                    ));
+                }
                 out.push_str(&format!(
-                    "Area counting (Chinese rules): first the dead stones are taken off ({} black, {} white). ",
-                    dead(Color::Black),
-                    dead(Color::White)
-                ));
-                out.push_str(&format!(
-                    "Black has {} living stones and {} surrounded points, plus half of the {dame} neutral points (dame): {} in all; White has {}. ",
+                    "Black has {} living stones and {} surrounded points",
                     stones(Color::Black),
                     surrounded(Color::Black),
+                ));
+                match dame {
+                    0 => {}
+                    1 => out.push_str(", plus half of the 1 neutral point (dame)"),
+                    _ => out.push_str(&format!(", plus half of the {dame} neutral points (dame)")),
+                }
+                out.push_str(&format!(
+                    ": {} in all; White has {}. ",
                     fraction(self.black),
                     fraction(self.white)
                 ));
