@@ -289,6 +289,55 @@ async fn pictures_are_drawings(room: &Room, b: &Browser) -> Result<()> {
         b.screenshot(&format!("polish-03-cards-{lang}-{width}"))
             .await?;
     }
+    // The class page's list of students: each student's code as the same drawings, with
+    // its words, and no emoji.
+    for (lang, width, height) in [("zh", 390, 844), ("en", 1280, 800)] {
+        b.viewport(width, height).await?;
+        b.open(&format!("{}?lang={lang}", room.class_path()))
+            .await?;
+        pictures_drawn(b, ".roster .pictures img", 3 * room.students.len()).await?;
+        let roster = b
+            .js(
+                "return [...document.querySelectorAll('.roster li')].map(li => [li.querySelector('a').textContent, li.textContent, [...li.querySelectorAll('.pictures img')].map(i => i.alt).join(' ')])",
+                vec![],
+            )
+            .await?;
+        let ui_lang = if lang == "zh" {
+            qiyuan::lang::Lang::Zh
+        } else {
+            qiyuan::lang::Lang::En
+        };
+        for s in &room.students {
+            let row = roster
+                .as_array()
+                .and_then(|r| r.iter().find(|row| row[0] == json!(s.name)))
+                .ok_or_else(|| anyhow!("{lang}: {} is not listed: {roster}", s.name))?;
+            let text = row[1].as_str().unwrap_or_default();
+            ensure!(
+                !text.chars().any(|c| qiyuan::class::codes::PICTURES
+                    .iter()
+                    .any(|p| p.0.contains(c))),
+                "{lang}: {}'s code is shown as emoji: {text:?}",
+                s.name
+            );
+            ensure!(
+                row[2] == json!(s.code.words(ui_lang)),
+                "{lang}: {}'s pictures are named {} (the code is {})",
+                s.name,
+                row[2],
+                s.code.words(ui_lang)
+            );
+        }
+        no_sideways_scroll(b, "the class page").await?;
+        b.js(
+            "document.querySelector('.roster-section').scrollIntoView(); return true",
+            vec![],
+        )
+        .await?;
+        b.screenshot(&format!("polish-03-roster-{lang}-{width}"))
+            .await?;
+    }
+    b.viewport(1280, 800).await?;
     Ok(())
 }
 

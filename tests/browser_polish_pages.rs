@@ -136,8 +136,55 @@ async fn counts_in_words(room: &Room, b: &Browser) -> Result<()> {
                 !shown.contains('+') && shown.contains(&half),
                 "{path} {lang}: the solution reads {shown:?} (answer {answer})"
             );
+            // The explanation writes the result as the answer does (12½, not 12又1/2).
+            let explanation = b.text("#status .explanation").await?;
+            half_stones_in_words(path, lang, "the explanation", &explanation, &shown)?;
+            // Answered right: the explanation and the count worked out step by step.
+            b.open(&format!("{path}?lang={lang}")).await?;
+            let margin = answer.trim_start_matches(['B', 'W', '+']);
+            classroom::fill(
+                b,
+                "form.count-form",
+                &[("winner", &answer[..1]), ("margin", margin)],
+            )
+            .await?;
+            b.find("form.count-form button[type=submit]")
+                .await?
+                .click()
+                .await?;
+            b.wait_for(
+                "the right answer's verdict",
+                "return !!document.querySelector('#status .explanation')",
+            )
+            .await?;
+            b.hook_if_reloaded().await?;
+            let walk = b.text("#status .explanation").await?;
+            half_stones_in_words(path, lang, "the count worked out", &walk, &shown)?;
+            ensure!(
+                !walk.contains(dead) && !walk.contains(komi),
+                "{path} {lang}: the count worked out names what the board does not have: {walk:?}"
+            );
+            if path.ends_with("/3") {
+                b.screenshot(&format!("polish-04-count-right-{lang}"))
+                    .await?;
+            }
         }
     }
+    Ok(())
+}
+
+/// Point 4: a text about a count writes half stones as the learner's answer does: the
+/// result (`shown`, e.g. 白胜 ½ 子 / White wins by ½ stone) in the same words, and no
+/// `又`, `1/2` or points in brackets.
+fn half_stones_in_words(path: &str, lang: &str, what: &str, text: &str, shown: &str) -> Result<()> {
+    ensure!(
+        !text.contains('又') && !text.contains("1/2") && !text.contains("points)"),
+        "{path} {lang}: {what} writes half stones otherwise: {text:?}"
+    );
+    ensure!(
+        text.contains(shown.trim()),
+        "{path} {lang}: {what} does not say {shown:?} as the answer does: {text:?}"
+    );
     Ok(())
 }
 

@@ -279,16 +279,13 @@ fn chinese_rules_black_needs_185_and_white_177_on_19x19() {
             rules: Scoring::Chinese
         }
     );
-    assert_eq!(s.outcome.text(Lang::Zh), "黑胜3/4子。");
-    assert_eq!(
-        s.outcome.text(Lang::En),
-        "Black wins by ¾ stone (1½ points)."
-    );
+    assert_eq!(s.outcome.text(Lang::Zh), "黑胜 ¾ 子。");
+    assert_eq!(s.outcome.text(Lang::En), "Black wins by ¾ stone.");
     assert_eq!(s.outcome.sgf(), "B+1.5");
     // 184 black, 177 white: White wins by ¼ stone.
     let o = winner(&filled(19, 184, 0), chinese);
     assert_eq!(o.winner(), Some(Color::White));
-    assert_eq!(o.text(Lang::Zh), "白胜1/4子。");
+    assert_eq!(o.text(Lang::Zh), "白胜 ¼ 子。");
     // 184 black, one dame, 176 white: the dame is shared, 184½ wins for Black.
     let s = score(&filled(19, 184, 1), &[], &chinese).unwrap();
     assert_eq!((s.black, s.white), (184.5, 176.5));
@@ -296,7 +293,7 @@ fn chinese_rules_black_needs_185_and_white_177_on_19x19() {
     // The explanation walks through the count.
     let zh = s.explain(Lang::Zh);
     assert!(
-        zh.contains("数子法") && zh.contains("180又1/2") && zh.contains("3又3/4"),
+        zh.contains("数子法") && zh.contains("180½") && zh.contains("3¾"),
         "{zh}"
     );
     let en = s.explain(Lang::En);
@@ -382,7 +379,7 @@ fn territory_counting_adds_prisoners_dead_stones_and_komi() {
     let s = score(&board, &[a1], &japanese).unwrap();
     // Black: 5 points + 3 prisoners + the dead stone; White: 9 points + 1 prisoner + 6½.
     assert_eq!((s.black, s.white), (9.0, 16.5));
-    assert_eq!(s.outcome.text(Lang::Zh), "白胜7又1/2目。");
+    assert_eq!(s.outcome.text(Lang::Zh), "白胜 7½ 目。");
     assert_eq!(s.outcome.sgf(), "W+7.5");
     assert_eq!(s.dead, vec![(a1, Color::White)]);
     let en = s.explain(Lang::En);

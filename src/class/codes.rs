@@ -4,8 +4,10 @@
 use crate::lang::Lang;
 use std::fmt;
 
-/// The pictures of codes: an emoji and its word in zh and en. Kept in this order forever (a
-/// code is stored as the pictures' numbers).
+/// The pictures of codes: an emoji (read back when a student pastes one) and its word in zh
+/// and en; the English word also names its drawing, `static/pictures/{en}.svg`, the picture
+/// shown to people (an emoji is an empty box without a colour-emoji font). Kept in this order
+/// forever (a code is stored as the pictures' numbers).
 pub const PICTURES: [(&str, &str, &str); 32] = [
     ("🍎", "苹果", "apple"),
     ("🐱", "猫", "cat"),
@@ -109,9 +111,22 @@ impl PictureCode {
             .map(PictureCode)
     }
 
-    /// The pictures (`🐱🍎🌙`).
-    pub fn pictures(&self) -> String {
-        self.0.iter().map(|&i| PICTURES[i as usize].0).collect()
+    /// The pictures as shown: each drawing's file name (`static/pictures/{file}.svg`) and its
+    /// word in a language (`("cat", "猫")`).
+    pub fn drawings(&self, lang: Lang) -> Vec<(&'static str, &'static str)> {
+        self.0
+            .iter()
+            .map(|&i| {
+                let (_, zh, en) = PICTURES[i as usize];
+                (
+                    en,
+                    match lang {
+                        Lang::Zh => zh,
+                        Lang::En => en,
+                    },
+                )
+            })
+            .collect()
     }
 
     /// The words in a language (`猫 苹果 月亮`, `cat apple moon`).
@@ -154,6 +169,22 @@ mod tests {
     }
 
     #[test]
+    fn every_picture_has_its_drawing() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static/pictures");
+        let c = PictureCode([0, 1, 31]);
+        assert_eq!(
+            c.drawings(Lang::Zh),
+            [("apple", "苹果"), ("cat", "猫"), ("orange", "橘子")]
+        );
+        for (_, _, en) in PICTURES {
+            assert!(
+                dir.join(format!("{en}.svg")).is_file(),
+                "no drawing for {en}"
+            );
+        }
+    }
+
+    #[test]
     fn every_code_reads_back_from_its_words_and_pictures() {
         for _ in 0..300 {
             let c = PictureCode::random();
@@ -162,7 +193,8 @@ mod tests {
                 PictureCode::parse(&c.words(Lang::En).to_uppercase()),
                 Some(c)
             );
-            assert_eq!(PictureCode::parse(&c.pictures()), Some(c));
+            let emoji: String = c.0.iter().map(|&i| PICTURES[i as usize].0).collect();
+            assert_eq!(PictureCode::parse(&emoji), Some(c));
             assert_eq!(PictureCode::parse(&c.to_string()), Some(c));
         }
     }

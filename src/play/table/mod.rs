@@ -184,7 +184,7 @@ pub struct Count {
     pub finish: Finish,
     /// The count explained, in Chinese and English.
     pub text: Text,
-    /// The result in a sentence (`黑胜3/4子`), in Chinese and English.
+    /// The result in a sentence (`黑胜 ¾ 子。`), in Chinese and English.
     pub result: Text,
 }
 

@@ -285,7 +285,7 @@ impl Outcome {
         }
     }
 
-    /// A sentence for the learner: `黑胜3/4子`, `White wins by 2½ points`, `Black wins by resignation`.
+    /// A sentence for the learner: `黑胜 ¾ 子。`, `White wins by 2½ points.`, `Black wins by resignation`.
     pub fn text(&self, lang: Lang) -> String {
         match (self, lang) {
             (Outcome::Draw, Lang::Zh) => "和棋。".to_string(),
@@ -304,9 +304,9 @@ impl Outcome {
                 },
                 Lang::Zh,
             ) => match rules {
-                Scoring::Chinese => format!("{}胜{}子。", colour_zh(*winner), fraction_zh(*margin)),
+                Scoring::Chinese => format!("{}胜 {} 子。", colour_zh(*winner), fraction(*margin)),
                 Scoring::Japanese => {
-                    format!("{}胜{}目。", colour_zh(*winner), fraction_zh(*margin))
+                    format!("{}胜 {} 目。", colour_zh(*winner), fraction(*margin))
                 }
             },
             (
@@ -322,14 +322,10 @@ impl Outcome {
                     Scoring::Japanese => ("point", "points"),
                 };
                 let unit = if *margin <= 1.0 { one } else { many };
-                let points = match rules {
-                    Scoring::Chinese => format!(" ({} points)", fraction_en(margin * 2.0)),
-                    Scoring::Japanese => String::new(),
-                };
                 format!(
-                    "{} wins by {} {unit}{points}.",
+                    "{} wins by {} {unit}.",
                     colour_en(*winner),
-                    fraction_en(*margin)
+                    fraction(*margin)
                 )
             }
         }
@@ -527,25 +523,33 @@ impl Score {
         let mut out = String::new();
         match (c.rules, lang) {
             (Scoring::Chinese, Lang::Zh) => {
+                out.push_str("数子法（中国规则）：");
+                if !self.dead.is_empty() {
+                    out.push_str(&format!(
+                        "先把死子拿掉（黑死子 {} 个，白死子 {} 个）。",
+                        dead(Color::Black),
+                        dead(Color::White)
+                    ));
+                }
                 out.push_str(&format!(
-                    "数子法（中国规则）：先把死子拿掉（黑死子 {} 个，白死子 {} 个）。",
-                    dead(Color::Black),
-                    dead(Color::White)
-                ));
-                out.push_str(&format!(
-                    "黑棋活子 {} 个，围住的空点 {} 个，双方之间的空点（单官）{} 个各得一半，黑共 {} 子；白共 {} 子。",
+                    "黑棋活子 {} 个，围住的空点 {} 个",
                     stones(Color::Black),
                     surrounded(Color::Black),
-                    dame,
-                    fraction_zh(self.black),
-                    fraction_zh(self.white)
+                ));
+                if dame > 0 {
+                    out.push_str(&format!("，双方之间的空点（单官）{dame} 个各得一半"));
+                }
+                out.push_str(&format!(
+                    "，黑共 {} 子；白共 {} 子。",
+                    fraction(self.black),
+                    fraction(self.white)
                 ));
                 out.push_str(&format!(
                     "棋盘共 {total} 点，一半是 {} 点。",
-                    fraction_zh(half)
+                    fraction(half)
                 ));
                 if c.komi != 0.0 {
-                    out.push_str(&format!("黑贴 {} 子", fraction_zh(c.komi / 2.0)));
+                    out.push_str(&format!("黑贴 {} 子", fraction(c.komi / 2.0)));
                 }
                 if c.give_back() != 0.0 {
                     if c.komi != 0.0 {
@@ -554,64 +558,75 @@ impl Score {
                     out.push_str(&format!(
                         "让 {} 子，黑还 {} 子",
                         c.handicap,
-                        fraction_zh(c.give_back())
+                        fraction(c.give_back())
                     ));
                 }
                 let net = self.black - c.komi / 2.0 - c.give_back();
                 if c.komi != 0.0 || c.give_back() != 0.0 {
                     out.push_str(&format!(
                         "：{} 子算作 {} 子。",
-                        fraction_zh(self.black),
-                        fraction_zh(net)
+                        fraction(self.black),
+                        fraction(net)
                     ));
                 }
                 out.push_str(&format!(
                     "与 {} 比较：{}",
-                    fraction_zh(half),
+                    fraction(half),
                     self.outcome.text(lang)
                 ));
             }
             (Scoring::Chinese, Lang::En) => {
+                out.push_str("Area counting (Chinese rules): ");
+                if !self.dead.is_empty() {
+                    out.push_str(&format!(
+                        "first the dead stones are taken off ({} black, {} white). ",
+                        dead(Color::Black),
+                        dead(Color::White)
+                    ));
+                }
                 out.push_str(&format!(
-                    "Area counting (Chinese rules): first the dead stones are taken off ({} black, {} white). ",
-                    dead(Color::Black),
-                    dead(Color::White)
-                ));
-                out.push_str(&format!(
-                    "Black has {} living stones and {} surrounded points, plus half of the {dame} neutral points (dame): {} in all; White has {}. ",
+                    "Black has {} living stones and {} surrounded points",
                     stones(Color::Black),
                     surrounded(Color::Black),
-                    fraction_en(self.black),
-                    fraction_en(self.white)
+                ));
+                match dame {
+                    0 => {}
+                    1 => out.push_str(", plus half of the 1 neutral point (dame)"),
+                    _ => out.push_str(&format!(", plus half of the {dame} neutral points (dame)")),
+                }
+                out.push_str(&format!(
+                    ": {} in all; White has {}. ",
+                    fraction(self.black),
+                    fraction(self.white)
                 ));
                 out.push_str(&format!(
                     "The board has {total} points; half of it is {}. ",
-                    fraction_en(half)
+                    fraction(half)
                 ));
                 let net = self.black - c.komi / 2.0 - c.give_back();
                 if c.komi != 0.0 {
                     out.push_str(&format!(
                         "Black gives {} stones of komi. ",
-                        fraction_en(c.komi / 2.0)
+                        fraction(c.komi / 2.0)
                     ));
                 }
                 if c.give_back() != 0.0 {
                     out.push_str(&format!(
                         "With {} handicap stones Black gives back {}. ",
                         c.handicap,
-                        fraction_en(c.give_back())
+                        fraction(c.give_back())
                     ));
                 }
                 if c.komi != 0.0 || c.give_back() != 0.0 {
                     out.push_str(&format!(
                         "So Black's {} counts as {}. ",
-                        fraction_en(self.black),
-                        fraction_en(net)
+                        fraction(self.black),
+                        fraction(net)
                     ));
                 }
                 out.push_str(&format!(
                     "Compared with {}: {}",
-                    fraction_en(half),
+                    fraction(half),
                     self.outcome.text(lang)
                 ));
             }
@@ -622,7 +637,7 @@ impl Score {
                     c.prisoners[0] as usize + dead(Color::White),
                     c.prisoners[0],
                     dead(Color::White),
-                    fraction_zh(self.black)
+                    fraction(self.black)
                 ));
                 out.push_str(&format!(
                     "白 {} 目，加提子 {} 个（对局中 {}，死子 {}）",
@@ -632,9 +647,9 @@ impl Score {
                     dead(Color::Black),
                 ));
                 if c.komi != 0.0 {
-                    out.push_str(&format!("，加贴目 {}", fraction_zh(c.komi)));
+                    out.push_str(&format!("，加贴目 {}", fraction(c.komi)));
                 }
-                out.push_str(&format!("，共 {} 目。", fraction_zh(self.white)));
+                out.push_str(&format!("，共 {} 目。", fraction(self.white)));
                 if dame > 0 || seki > 0 || fill > 0 {
                     out.push_str(&format!("单官和双活中的空点（{} 个）不算目", dame + seki));
                     if fill > 0 {
@@ -651,7 +666,7 @@ impl Score {
                     c.prisoners[0] as usize + dead(Color::White),
                     c.prisoners[0],
                     dead(Color::White),
-                    fraction_en(self.black)
+                    fraction(self.black)
                 ));
                 out.push_str(&format!(
                     "White has {} points of territory and {} prisoners ({} captured in play, {} dead at the end)",
@@ -661,9 +676,9 @@ impl Score {
                     dead(Color::Black),
                 ));
                 if c.komi != 0.0 {
-                    out.push_str(&format!(", plus {} komi", fraction_en(c.komi)));
+                    out.push_str(&format!(", plus {} komi", fraction(c.komi)));
                 }
-                out.push_str(&format!(": {}. ", fraction_en(self.white)));
+                out.push_str(&format!(": {}. ", fraction(self.white)));
                 if dame > 0 || seki > 0 || fill > 0 {
                     out.push_str(&format!(
                         "Neutral points and points inside a seki ({}) count for nobody",
@@ -710,18 +725,9 @@ fn decimal(x: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// `3又3/4`, `1/2`, `185`.
-fn fraction_zh(x: f64) -> String {
-    let (whole, frac) = split_quarters(x);
-    match (whole, frac) {
-        (w, None) => w.to_string(),
-        (0, Some(f)) => f.to_string(),
-        (w, Some(f)) => format!("{w}又{f}"),
-    }
-}
-
-/// `3¾`, `½`, `185`.
-fn fraction_en(x: f64) -> String {
+/// `3¾`, `½`, `185`: in both languages, as the lessons and the learner's answers write them
+/// (not `3又3/4`).
+fn fraction(x: f64) -> String {
     let (whole, frac) = split_quarters(x);
     let sym = |f: &str| match f {
         "1/4" => "¼",
@@ -1084,10 +1090,10 @@ mod tests {
 
     #[test]
     fn fractions_read_naturally() {
-        assert_eq!(fraction_zh(3.75), "3又3/4");
-        assert_eq!(fraction_zh(0.5), "1/2");
-        assert_eq!(fraction_en(180.5), "180½");
-        assert_eq!(fraction_en(7.0), "7");
+        assert_eq!(fraction(3.75), "3¾");
+        assert_eq!(fraction(0.5), "½");
+        assert_eq!(fraction(180.5), "180½");
+        assert_eq!(fraction(7.0), "7");
         assert_eq!(decimal(2.5), "2.5");
         assert_eq!(decimal(7.0), "7");
     }

@@ -216,7 +216,8 @@ struct GameChoices {
 struct StudentRow {
     name: String,
     href: String,
-    pictures: String,
+    /// The code's drawings: file name and word.
+    pictures: Vec<(&'static str, &'static str)>,
     words: String,
 }
 
@@ -386,7 +387,7 @@ async fn class_page(
             .map(|s| StudentRow {
                 name: s.name.clone(),
                 href: format!("{base}/students/{}", s.id.0),
-                pictures: s.code.pictures(),
+                pictures: s.code.drawings(lang),
                 words: s.code.words(lang),
             })
             .collect(),
