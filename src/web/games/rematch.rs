@@ -36,6 +36,10 @@ pub async fn rematch_form(
     if !over {
         return Ok(Redirect::to(&table_href(&old.id)).into_response());
     }
+    // Asked again, by either player: the rematch already opened.
+    if let Some(code) = old.rematch() {
+        return Ok(Redirect::to(&table_href(&code)).into_response());
+    }
     let installed = old.engine_name().is_some();
     let (entry, _, token) = open_new(&state, client, new, installed, req.account.as_ref())
         .await
