@@ -21,7 +21,7 @@ use classroom::{no_sideways_scroll, Room};
 use fantoccini::Locator;
 use harness::Browser;
 use serde_json::json;
-use tables::{click_move, new_game, wait_moves};
+use tables::{click_move, join_as_classmate, new_game, wait_moves};
 
 /// Resigns the table's game (the form sent as without the script: no question asked).
 async fn resign(b: &Browser) -> Result<()> {
@@ -98,14 +98,8 @@ async fn rematch(room: &Room, a: &Browser) -> Result<()> {
         b.hook_if_reloaded().await?;
         b.screenshot("polish-16-offered-en").await?;
         b.follow(Locator::Css("#status .rematch-offer a")).await?;
-        b.follow(Locator::Css("#side form[action$='/join'] button"))
-            .await?;
+        join_as_classmate(&a, &b).await?;
         ensure!(my_side(&b).await? == "Black", "the classmate now has Black");
-        a.wait_for(
-            "the classmate to have joined",
-            "return !document.querySelector('#status .share')",
-        )
-        .await?;
         b.check_errors().await
     }
     .await;

@@ -24,7 +24,7 @@ use harness::Browser;
 use qiyuan::lang::Lang;
 use qiyuan::web::i18n::{fill, Ui};
 use serde_json::json;
-use tables::{click_move, new_game, press, wait_moves};
+use tables::{click_move, join_as_classmate, new_game, press, wait_moves};
 
 /// Point 6: a pass is answered in words: what the computer did instead of passing, that the
 /// classmate passed and one more pass ends the game, and that it then goes to counting.
@@ -248,13 +248,7 @@ async fn joining_is_easy(room: &Room, a: &Browser) -> Result<()> {
             .goto(address.as_str().context("the address")?)
             .await?;
         b.after_reload().await?;
-        b.follow(Locator::Css("#side form[action$='/join'] button"))
-            .await?;
-        a.wait_for(
-            "the classmate to have joined",
-            "return !document.querySelector('#status .share')",
-        )
-        .await?;
+        join_as_classmate(&a, &b).await?;
         b.check_errors().await
     }
     .await;

@@ -1,5 +1,5 @@
 //! What the polish tests do at a game's table: start a game from `/play`, press a button,
-//! play a move by two clicks, wait for the move list.
+//! play a move by two clicks, wait for the move list, join a classmate's table.
 
 use super::harness::Browser;
 use anyhow::{Context, Result};
@@ -61,5 +61,18 @@ pub async fn click_move(b: &Browser, from: &str, to: &str) -> Result<()> {
     )
     .await?;
     b.find(&point(to)).await?.click().await?;
+    Ok(())
+}
+
+/// On the table page `b` has open, takes the free seat, and waits until the table's owner
+/// `a` sees the classmate there (the share box goes).
+pub async fn join_as_classmate(a: &Browser, b: &Browser) -> Result<()> {
+    b.follow(Locator::Css("#side form[action$='/join'] button"))
+        .await?;
+    a.wait_for(
+        "the classmate to have joined",
+        "return !document.querySelector('#status .share')",
+    )
+    .await?;
     Ok(())
 }
